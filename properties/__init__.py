@@ -1,0 +1,1 @@
+"""Properties beyond the spec: generic ones for every game, and per-game ones."""

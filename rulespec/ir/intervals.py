@@ -1,0 +1,74 @@
+"""Interval analysis: the range an int expression can take, from field bounds and domains.
+
+Used to prove array indices in range at load time (an index that might fall outside gets
+a run-time check in the compiled code instead).
+
+>>> from rulespec.ir.nodes import lift
+>>> interval(lift(2) * 3 - 1)
+(5, 5)
+"""
+
+from __future__ import annotations
+
+from .nodes import Expr
+
+Interval = tuple[int, int]
+
+
+def interval(e: Expr, max_players: int = 1) -> Interval | None:
+    """Inclusive (lo, hi) bounds on ``e``, or None when unknown or not an int."""
+    op = e.op
+    if op == "const":
+        v = e.args[0]
+        return (int(v), int(v))
+    if op == "field":
+        f = e.args[0]
+        return (f.lo, f.hi)
+    if op in ("param", "var"):
+        d = e.args[1]
+        return (d.lo, d.max_hi - 1)
+    if op == "num_players":
+        return (1, max_players)
+    if op == "ite":
+        a, b = interval(e.args[1], max_players), interval(e.args[2], max_players)
+        if a is None or b is None:
+            return None
+        return (min(a[0], b[0]), max(a[1], b[1]))
+    if op in ("add", "sub", "mul", "min", "max", "mod", "floordiv"):
+        a, b = interval(e.args[0], max_players), interval(e.args[1], max_players)
+        if a is None or b is None:
+            return None
+        if op == "add":
+            return (a[0] + b[0], a[1] + b[1])
+        if op == "sub":
+            return (a[0] - b[1], a[1] - b[0])
+        if op == "mul":
+            ps = [x * y for x in a for y in b]
+            return (min(ps), max(ps))
+        if op == "min":
+            return (min(a[0], b[0]), min(a[1], b[1]))
+        if op == "max":
+            return (max(a[0], b[0]), max(a[1], b[1]))
+        if op == "mod" and b[0] > 0:
+            return (0, b[1] - 1) if a[0] < 0 or a[1] >= b[0] else a
+        if op == "floordiv" and b[0] > 0:
+            cands = [a[0] // b[0], a[0] // b[1], a[1] // b[0], a[1] // b[1]]
+            return (min(cands), max(cands))
+        return None
+    if op == "abs":
+        a = interval(e.args[0], max_players)
+        if a is None:
+            return None
+        if a[0] >= 0:
+            return a
+        if a[1] <= 0:
+            return (-a[1], -a[0])
+        return (0, max(-a[0], a[1]))
+    if op in ("sum", "count"):
+        _, d, body = e.args
+        n = d.max_hi - d.lo
+        b = (0, 1) if op == "count" else interval(body, max_players)
+        if b is None:
+            return None
+        return (min(0, b[0] * n), max(0, b[1] * n))
+    return None

@@ -1,0 +1,40 @@
+"""Where in a spec file an element was written, so errors can name file and line."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import attrs
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@attrs.frozen
+class Location:
+    """A file and line in a spec (the caller outside the rulespec package)."""
+
+    file: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+def caller_location() -> Location | None:
+    """Return the first stack frame outside the rulespec library: the spec line being run."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        filename = os.path.abspath(frame.f_code.co_filename)
+        if not filename.startswith(_PACKAGE_DIR + os.sep):
+            return Location(_short(filename), frame.f_lineno)
+        frame = frame.f_back
+    return None
+
+
+def _short(path: str) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return path
+    return path if rel.startswith("..") else rel

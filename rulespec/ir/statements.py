@@ -1,0 +1,47 @@
+"""Effects: assignments, conditionals and loops over finite domains, run in order.
+
+Each statement sees the state as the statements before it left it (sequential semantics),
+in every backend.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from .location import Location
+from .nodes import Domain, Expr
+
+
+@attrs.frozen(eq=False)
+class Assign:
+    """``target := value``; ``target`` is a field node (``op == 'field'``)."""
+
+    target: Expr
+    value: Expr
+    where: Location | None = None
+    source: str | None = None
+
+
+@attrs.frozen(eq=False)
+class If:
+    """Run ``then`` when ``cond`` holds, else ``otherwise``."""
+
+    cond: Expr
+    then: tuple
+    otherwise: tuple = ()
+    where: Location | None = None
+    source: str | None = None
+
+
+@attrs.frozen(eq=False)
+class ForEach:
+    """Run ``body`` once for each value of ``var`` in ``domain``, in increasing order."""
+
+    var: Expr
+    domain: Domain
+    body: tuple
+    where: Location | None = None
+    source: str | None = None
+
+
+Statement = Assign | If | ForEach

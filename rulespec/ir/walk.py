@@ -1,0 +1,68 @@
+"""One generic traversal of expressions and statements; small queries built on it."""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from .nodes import Domain, Expr, Field
+from .statements import Assign, ForEach, If
+
+
+def children(e: Expr) -> Iterator[Expr]:
+    """The sub-expressions of ``e`` (including a binder's domain bound)."""
+    for a in e.args:
+        if isinstance(a, Expr):
+            yield a
+        elif isinstance(a, Domain):
+            yield a.hi
+
+
+def walk(e: Expr) -> Iterator[Expr]:
+    """``e`` and all its descendants, parents first."""
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(children(node))
+
+
+def statement_exprs(stmts: Iterable) -> Iterator[Expr]:
+    """Every expression that appears in a statement list (targets, values, conditions)."""
+    for st in stmts:
+        if isinstance(st, Assign):
+            yield st.target
+            yield st.value
+        elif isinstance(st, If):
+            yield st.cond
+            yield from statement_exprs(st.then)
+            yield from statement_exprs(st.otherwise)
+        elif isinstance(st, ForEach):
+            yield st.var
+            yield st.domain.hi
+            yield from statement_exprs(st.body)
+
+
+def walk_statements(stmts: Iterable) -> Iterator:
+    """Every statement, nested ones included."""
+    for st in stmts:
+        yield st
+        if isinstance(st, If):
+            yield from walk_statements(st.then)
+            yield from walk_statements(st.otherwise)
+        elif isinstance(st, ForEach):
+            yield from walk_statements(st.body)
+
+
+def params_used(e: Expr) -> set[str]:
+    """Names of the action parameters ``e`` reads."""
+    return {n.args[0] for n in walk(e) if n.op == "param"}
+
+
+def fields_read(exprs: Iterable[Expr]) -> set[Field]:
+    """Fields read anywhere in ``exprs``."""
+    return {n.args[0] for e in exprs for n in walk(e) if n.op == "field"}
+
+
+def fields_written(stmts: Iterable) -> set[Field]:
+    """Fields assigned anywhere in ``stmts``."""
+    return {st.target.args[0] for st in walk_statements(stmts) if isinstance(st, Assign)}

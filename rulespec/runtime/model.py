@@ -1,0 +1,387 @@
+"""The Model API: play a compiled spec. States are immutable; ``apply`` returns a new one."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+from typing import Any, Iterable, Mapping
+
+import attrs
+
+from ..compile.python_backend import CHANCE, TERMINAL, CompiledGame, compile_python
+from ..ir.location import Location
+from ..ir.nodes import BOOL, INT
+from ..spec.elements import GameSpec
+
+
+@attrs.frozen
+class Reason:
+    """One rule that forbids an action: what it says and where it comes from."""
+
+    text: str
+    source: str | None
+    where: Location | None = attrs.field(default=None, eq=False)
+
+    def __str__(self) -> str:
+        return f"{self.text} [{self.source}]" if self.source else self.text
+
+
+class IllegalAction(Exception):
+    """An action was refused. ``reasons`` lists every failed precondition with its source."""
+
+    def __init__(self, action: str, reasons: list[Reason]) -> None:
+        self.action = action
+        self.reasons = reasons
+        lines = "; ".join(str(r) for r in reasons) or "not a legal action here"
+        super().__init__(f"illegal action {action!r}: {lines}")
+
+
+class Action:
+    """A concrete action: which rule and its parameter values. Compares by value."""
+
+    __slots__ = ("key", "_text")
+
+    def __init__(self, key: tuple, text: str) -> None:
+        self.key = key
+        self._text = text
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Action({self._text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Action) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+class State:
+    """An immutable game state: a flat tuple of cell values plus the model that reads it."""
+
+    __slots__ = ("values", "model")
+
+    def __init__(self, values: tuple, model: "Model") -> None:
+        self.values = values
+        self.model = model
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, State) and self.model.key == other.model.key
+                and self.values == other.values)
+
+    def __hash__(self) -> int:
+        return hash(self.values)
+
+    def __getitem__(self, field: str) -> Any:
+        """A field's value (nested lists for arrays; enum members by name)."""
+        return self.model._field_value(self.values, field)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.model._to_dict(self.values)
+
+    def to_json(self) -> str:
+        """Lossless JSON; ``Model.state_from_json`` reads it back."""
+        return json.dumps(self.to_dict(), sort_keys=False)
+
+    def __repr__(self) -> str:
+        return f"State({self.model.name}, {self.values!r})"
+
+
+class Model:
+    """A game, compiled and ready to play (see the README for the API tour)."""
+
+    def __init__(self, spec: GameSpec, interpretation: Mapping[str, str] | None = None) -> None:
+        self.spec = spec
+        self.interpretation = resolve_interpretation(spec, interpretation)
+        self.compiled: CompiledGame = compile_python(spec, self.interpretation)
+        self.layout = self.compiled.layout
+        self.key = (spec.name, tuple(sorted(self.interpretation.items())))
+        self._text_cache: dict[tuple, Action] = {}
+        self._all_actions: dict[str, Action] | None = None
+
+    # --- identity -----------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def min_players(self) -> int:
+        return self.spec.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.spec.max_players
+
+    # --- the API ------------------------------------------------------------------------
+    def initial_state(self, players: int | None = None) -> State:
+        """The state after setup (before any chance or player step)."""
+        n = self.spec.min_players if players is None else players
+        if not isinstance(n, int) or not self.spec.min_players <= n <= self.spec.max_players:
+            raise ValueError(f"{self.name} is for {self.spec.min_players}-"
+                             f"{self.spec.max_players} players, not {players!r}")
+        return State(self.compiled.initial(n), self)
+
+    def current_player(self, state: State) -> int:
+        """The player to move, :data:`CHANCE` at a chance node, :data:`TERMINAL` at the end."""
+        return self.compiled.current_player(state.values)
+
+    def legal_actions(self, state: State) -> list[Action]:
+        """The legal actions (at a chance node: the possible outcomes), in a stable order."""
+        return [self._action(k) for k in self.compiled.legal(state.values)]
+
+    def chance_outcomes(self, state: State) -> list[tuple[Action, float]]:
+        """``[(outcome, probability)]`` at a chance node; empty elsewhere."""
+        ws = [(k, w) for k, w in self.compiled.chance_weights(state.values) if w > 0]
+        total = sum(w for _, w in ws)
+        return [(self._action(k), float(Fraction(w, total))) for k, w in ws]
+
+    def apply(self, state: State, action: Action) -> State:
+        """The state after ``action``. Raises :class:`IllegalAction` naming every failed rule."""
+        reasons = self.why_illegal(state, action)
+        if reasons:
+            raise IllegalAction(str(action), reasons)
+        key = action.key
+        return State(self.compiled.apply[key[0]](state.values, *key[1:]), self)
+
+    def is_terminal(self, state: State) -> bool:
+        return bool(self.compiled.terminal(state.values))
+
+    def scores(self, state: State) -> list[int]:
+        """Each player's score as the scoring rule computes it now."""
+        return list(self.compiled.scores(state.values))
+
+    def winners(self, state: State) -> list[int]:
+        """The winners after every tie-break (several if the tie is shared or unresolved)."""
+        return self._ranked(state.values)[0]
+
+    def unresolved_tie(self, state: State) -> bool:
+        """True when tie-breaks leave several winners and the rules do not say they share."""
+        best = self._ranked(state.values)[0]
+        return len(best) > 1 and self.spec.shared_ties is None
+
+    def action_from_str(self, state: State, text: str) -> Action:
+        """The action whose text is ``text`` (legal or not; ``apply`` says why not)."""
+        for a in self.legal_actions(state):
+            if str(a) == text:
+                return a
+        found = self._every_action().get(text.strip())
+        if found is None:
+            raise ValueError(f"no action of {self.name} reads {text!r}")
+        return found
+
+    def state_from_json(self, text: str | Mapping[str, Any]) -> State:
+        """Read a state written by ``State.to_json`` (raises ValueError, naming the problem)."""
+        data = json.loads(text) if isinstance(text, str) else dict(text)
+        if not isinstance(data, dict) or data.get("game") != self.name:
+            raise ValueError(f"not a {self.name} state (game is {data.get('game')!r})"
+                             if isinstance(data, dict) else "a state must be a JSON object")
+        fields = data.get("fields")
+        if not isinstance(fields, dict):
+            raise ValueError("a state needs a 'fields' object")
+        values: list[Any] = []
+        for name, slot in self.layout.slots.items():
+            if name not in fields:
+                raise ValueError(f"state is missing field {name!r}")
+            values.extend(self._decode(slot.field, fields[name], name))
+        unknown = set(fields) - set(self.layout.slots)
+        if unknown:
+            raise ValueError(f"unknown field(s) {sorted(unknown)}")
+        return State(tuple(values), self)
+
+    # --- checks used by the checker -----------------------------------------------------
+    def why_illegal(self, state: State, action: Action) -> list:
+        """Every reason ``action`` may not be taken in ``state`` (empty if it is legal)."""
+        key = action.key
+        cp = self.current_player(state)
+        if cp == TERMINAL:
+            return [Reason("the game is over", self.spec.terminal.source)]
+        idx = key[0]
+        if not 0 <= idx < len(self.spec.actions):
+            return [Reason("no such action", None)]
+        spec_action = self.spec.actions[idx]
+        if spec_action.chance != (cp == CHANCE):
+            why = ("a chance outcome cannot be chosen by a player" if spec_action.chance
+                   else "this is a chance node: only a random outcome can happen now")
+            src = self.spec.chance_node.source if self.spec.chance_node else None
+            return [Reason(why, src)]
+        params = key[1:]
+        reasons = []
+        for p, v in zip(spec_action.params, params):
+            hi = self._domain_hi(state, p.domain)
+            if not p.domain.lo <= v < hi:
+                reasons.append(Reason(f"{p.name} must be in {p.domain.lo}..{hi - 1}",
+                                      spec_action.source))
+        if reasons:
+            return reasons
+        for pre, fn in zip(spec_action.preconditions, self.compiled.preconditions[idx]):
+            try:
+                ok = fn(state.values, *params)
+            except Exception as err:  # a guard that cannot be evaluated is not satisfied
+                ok = False
+                text = f"{pre.text} (cannot be evaluated: {err})"
+                reasons.append(Reason(text, pre.source, pre.where))
+                continue
+            if not ok:
+                reasons.append(Reason(pre.text, pre.source, pre.where))
+        if not reasons and spec_action.chance and action not in self.legal_actions(state):
+            reasons.append(Reason("this outcome has no weight here", spec_action.source))
+        return reasons
+
+    def violated_invariants(self, state: State) -> list[str]:
+        """Names of declared invariants false in ``state``."""
+        return [inv.name for inv, fn in zip(self.spec.invariants, self.compiled.invariants)
+                if not fn(state.values)]
+
+    def conserved_totals(self, state: State) -> dict[str, int]:
+        """The value of each declared conserved total in ``state``."""
+        return {c.name: fn(state.values)
+                for c, fn in zip(self.spec.conservation, self.compiled.conserved)}
+
+    def out_of_bounds(self, state: State) -> list[str]:
+        """Cells outside their field's declared bounds, as readable strings."""
+        bad = []
+        for name, slot in self.layout.slots.items():
+            f = slot.field
+            for k in range(f.size):
+                v = state.values[slot.offset + k]
+                if f.type == BOOL:
+                    ok = v is True or v is False or v in (0, 1)
+                else:
+                    ok = isinstance(v, int) and f.lo <= v <= f.hi
+                if not ok:
+                    bad.append(f"{name}[{k}] = {v!r} outside {f.lo}..{f.hi}" if f.dims
+                               else f"{name} = {v!r} outside {f.lo}..{f.hi}")
+        return bad
+
+    # --- helpers ------------------------------------------------------------------------
+    def _domain_hi(self, state: State, domain: Any) -> int:
+        if domain.is_static():
+            return domain.hi.args[0]
+        return state.values[0]  # the only dynamic bound is the number of players
+
+    def _ranked(self, values: tuple) -> tuple[list[int], list[int]]:
+        scores = self.compiled.scores(values)
+        top = max(scores)
+        best = [p for p, s in enumerate(scores) if s == top]
+        for tb, fn in zip(self.spec.tie_breaks, self.compiled.tie_keys):
+            if len(best) <= 1:
+                break
+            keys = {p: fn(values, p) for p in best}
+            pick = min(keys.values()) if tb.lower_wins else max(keys.values())
+            best = [p for p in best if keys[p] == pick]
+        return best, scores
+
+    def _action(self, key: tuple) -> Action:
+        a = self._text_cache.get(key)
+        if a is None:
+            a = Action(key, self._text(key))
+            self._text_cache[key] = a
+        return a
+
+    def _text(self, key: tuple) -> str:
+        spec_action = self.spec.actions[key[0]]
+        shown = {}
+        for p, v in zip(spec_action.params, key[1:]):
+            shown[p.name] = p.domain.enum.name_of(v) if p.domain.enum is not None else v
+        if spec_action.text is not None:
+            return spec_action.text.format(**shown)
+        if not shown:
+            return spec_action.name
+        return f"{spec_action.name}({', '.join(f'{k}={v}' for k, v in shown.items())})"
+
+    def _every_action(self) -> dict[str, Action]:
+        if self._all_actions is None:
+            out: dict[str, Action] = {}
+            for i, a in enumerate(self.spec.actions):
+                ranges = [range(p.domain.lo, p.domain.max_hi) for p in a.params]
+                for combo in itertools.product(*ranges):
+                    act = self._action((i, *combo))
+                    out.setdefault(str(act), act)
+            self._all_actions = out
+        return self._all_actions
+
+    def _field_value(self, values: tuple, name: str) -> Any:
+        if name not in self.layout.slots:
+            raise KeyError(f"{self.name} has no field {name!r}")
+        f = self.layout.slots[name].field
+        raw = self.layout.nested(values, name)
+        return _map_nested(raw, lambda v: f.type.enum.name_of(v)) if f.type.enum else raw
+
+    def _to_dict(self, values: tuple) -> dict[str, Any]:
+        return {"game": self.name, "interpretation": dict(self.interpretation),
+                "fields": {name: self._field_value(values, name) for name in self.layout.slots}}
+
+    def _decode(self, f: Any, value: Any, name: str) -> list[Any]:
+        dims = [d.size for d in f.dims]
+        flat = _flatten_checked(value, dims, name)
+        out = []
+        for v in flat:
+            if f.type.enum is not None:
+                if v not in f.type.enum.members:
+                    raise ValueError(f"field {name!r}: {v!r} is not a {f.type.enum.name}")
+                out.append(f.type.enum.index_of(v))
+            elif f.type == BOOL:
+                if not isinstance(v, bool):
+                    raise ValueError(f"field {name!r}: {v!r} is not a bool")
+                out.append(v)
+            else:
+                assert f.type == INT
+                if isinstance(v, bool) or not isinstance(v, int) or not f.lo <= v <= f.hi:
+                    raise ValueError(f"field {name!r}: {v!r} is not an int in {f.lo}..{f.hi}")
+                out.append(v)
+        return out
+
+
+def resolve_interpretation(spec: GameSpec, given: Mapping[str, str] | str | None) -> dict[str, str]:
+    """The option in force for every interpretation point (defaults filled in)."""
+    chosen = {p.name: p.default for p in spec.interpretations}
+    if given is None:
+        return chosen
+    if isinstance(given, str):
+        pairs = [g for g in given.split(",") if g.strip()]
+        mapping: dict[str, str] = {}
+        for pair in pairs:
+            if "=" not in pair:
+                raise ValueError(f"interpretation must read NAME=OPTION, got {pair!r}")
+            k, v = pair.split("=", 1)
+            mapping[k.strip()] = v.strip()
+        given = mapping
+    for k, v in given.items():
+        if k not in chosen:
+            known = ", ".join(sorted(chosen)) or "none"
+            raise ValueError(f"{spec.name} has no interpretation point {k!r} (known: {known})")
+        options = spec.interpretation(k).options
+        if v not in options:
+            raise ValueError(f"interpretation {k} has no option {v!r} "
+                             f"(options: {', '.join(options)})")
+        chosen[k] = v
+    return chosen
+
+
+def _map_nested(v: Any, fn: Any) -> Any:
+    if isinstance(v, list):
+        return [_map_nested(x, fn) for x in v]
+    return fn(v)
+
+
+def _flatten_checked(v: Any, dims: list[int], name: str) -> list[Any]:
+    if not dims:
+        if isinstance(v, list):
+            raise ValueError(f"field {name!r}: expected a single value, got a list")
+        return [v]
+    if not isinstance(v, list) or len(v) != dims[0]:
+        raise ValueError(f"field {name!r}: expected a list of {dims[0]}")
+    out: list[Any] = []
+    for x in v:
+        out.extend(_flatten_checked(x, dims[1:], name))
+    return out
+
+
+def iter_states(model: Model, state: State, actions: Iterable[Action]) -> Iterable[State]:
+    """The states after each of ``actions`` in turn (each checked for legality)."""
+    for a in actions:
+        state = model.apply(state, a)
+        yield state

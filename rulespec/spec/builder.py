@@ -1,0 +1,472 @@
+"""Write a game: ``Game`` collects fields, rules and scoring, then ``build()`` validates them.
+
+A decorated rule function runs once, on symbolic parameters, to record its guards
+(``rule.require``) and updates (``rule.set``); it is never called per move.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, Callable, Iterator, Sequence
+
+from ..ir.errors import SpecError
+from ..ir.location import Location, caller_location
+from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Type, const, domain_of, lift)
+from ..ir.statements import Assign, ForEach, If
+from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
+                       Invariant, Param, Precondition, Rule, Scoring, TieBreak)
+
+
+class _Players:
+    """Marker for a per-player array dimension (``shape=(PLAYERS,)``)."""
+
+    def __repr__(self) -> str:
+        return "PLAYERS"
+
+
+PLAYERS = _Players()
+
+
+class RuleBuilder:
+    """What a rule function receives: record guards and effects, in order."""
+
+    def __init__(self, element: str, allow_require: bool = True) -> None:
+        self._element = element
+        self._allow_require = allow_require
+        self.preconditions: list[Precondition] = []
+        self._blocks: list[list] = [[]]
+        self.weight: Expr | None = None
+
+    @property
+    def effects(self) -> tuple:
+        return tuple(self._blocks[0])
+
+    def require(self, cond: Any, text: str, *, source: str | None = None) -> None:
+        """A precondition: the action is legal only if ``cond`` holds. ``text`` says the rule."""
+        where = caller_location()
+        if not self._allow_require:
+            raise SpecError("require() is only allowed in actions", element=self._element,
+                            where=where)
+        if len(self._blocks) > 1:
+            raise SpecError("require() must be at the top of the rule, not inside when/for_each",
+                            element=self._element, where=where)
+        c = lift(cond)
+        if c.type != BOOL:
+            raise SpecError(f"precondition {text!r} must be a bool, got {c.type}",
+                            element=self._element, where=where)
+        self.preconditions.append(Precondition(text, c, source, where))
+
+    def set(self, target: Any, value: Any, *, source: str | None = None) -> None:
+        """Assign ``value`` to the field cell ``target``."""
+        where = caller_location()
+        t = lift(target)
+        if t.op != "field":
+            raise SpecError(f"can only set a field, not {t!r}", element=self._element, where=where)
+        v = lift(value)
+        if v.type != t.type:
+            raise SpecError(f"cannot set {t.args[0].name} ({t.type}) to a {v.type}",
+                            element=self._element, where=where)
+        self._blocks[-1].append(Assign(t, v, where, source))
+
+    def add(self, target: Any, delta: Any, *, source: str | None = None) -> None:
+        """``target += delta``."""
+        self.set(target, lift(target) + delta, source=source)
+
+    @contextlib.contextmanager
+    def when(self, cond: Any, *, source: str | None = None) -> Iterator[None]:
+        """Effects inside the block happen only if ``cond`` holds."""
+        where = caller_location()
+        c = lift(cond)
+        if c.type != BOOL:
+            raise SpecError(f"when() needs a bool, got {c.type}", element=self._element,
+                            where=where)
+        self._blocks.append([])
+        try:
+            yield
+        finally:
+            body = self._blocks.pop()
+        self._blocks[-1].append(If(c, tuple(body), (), where, source))
+
+    @contextlib.contextmanager
+    def otherwise(self) -> Iterator[None]:
+        """Effects for when the immediately preceding ``when`` did not hold."""
+        where = caller_location()
+        block = self._blocks[-1]
+        if not block or not isinstance(block[-1], If) or block[-1].otherwise:
+            raise SpecError("otherwise() must follow a when() block", element=self._element,
+                            where=where)
+        self._blocks.append([])
+        try:
+            yield
+        finally:
+            body = self._blocks.pop()
+        last = block[-1]
+        block[-1] = If(last.cond, last.then, tuple(body), last.where, last.source)
+
+    @contextlib.contextmanager
+    def for_each(self, dom: Any, *, source: str | None = None) -> Iterator[Expr]:
+        """Repeat the block for each value of a finite domain (yields the loop variable)."""
+        where = caller_location()
+        from ..ir.nodes import _counter
+        d = domain_of(dom)
+        var = Expr("var", (f"v{next(_counter)}", d), d.type)
+        self._blocks.append([])
+        try:
+            yield var
+        finally:
+            body = self._blocks.pop()
+        self._blocks[-1].append(ForEach(var, d, tuple(body), where, source))
+
+    def set_weight(self, weight: Any) -> None:
+        """For a chance outcome: its relative weight (default 1)."""
+        w = lift(weight)
+        if w.type != INT:
+            raise SpecError(f"a chance weight must be an int, got {w.type}", element=self._element)
+        self.weight = w
+
+
+class Game:
+    """A game being written. Call ``build()`` last (the registration step)."""
+
+    def __init__(self, name: str, *, title: str, players: int | tuple[int, int],
+                 source: str, summary: str = "") -> None:
+        self.where = caller_location()
+        if not name.isidentifier():
+            raise SpecError(f"game name {name!r} must be an identifier", element=f"game {name}")
+        self.name = name
+        self.title = title
+        self.summary = summary
+        lo, hi = (players, players) if isinstance(players, int) else players
+        if not 1 <= lo <= hi:
+            raise SpecError(f"bad player range {players!r}", element=f"game {name}")
+        self.min_players, self.max_players = lo, hi
+        self.source = source
+        self._names: dict[str, str] = {}
+        self.enums: list[Enum] = []
+        self.fields: list[Field] = []
+        self.constants: list[Constant] = []
+        self.assumptions: list[Assumption] = []
+        self.interpretations: list[Interpretation] = []
+        self.actions: list[Action] = []
+        self.invariants: list[Invariant] = []
+        self.conservations: list[Conservation] = []
+        self.tie_breaks: list[TieBreak] = []
+        self._setup: tuple = ()
+        self._setup_source: str | None = None
+        self._current_player: Rule | None = None
+        self._chance_node: Rule | None = None
+        self._terminal: Rule | None = None
+        self._scoring: Scoring | None = None
+        self._shared_ties: Rule | None = None
+        self._max_steps: tuple[int, str | None] | None = None
+        self._np_field = Field("num_players", INT, lo, hi, (), lo, source,
+                               self.where, "number of players in this game", True)
+        self.num_players = Expr("num_players", (), INT)
+
+    # --- names --------------------------------------------------------------------------
+    def _claim(self, kind: str, name: str, where: Location | None) -> None:
+        if not name.isidentifier():
+            raise SpecError(f"{kind} name {name!r} must be an identifier",
+                            element=f"{kind} {name}", where=where)
+        if name in self._names:
+            raise SpecError(f"name {name!r} already used by a {self._names[name]}",
+                            element=f"{kind} {name}", where=where)
+        self._names[name] = kind
+
+    def _need_source(self, kind: str, name: str, source: str | None,
+                     where: Location | None) -> None:
+        if not source or not str(source).strip():
+            raise SpecError("missing source: cite the rule text (seed file + section, or a "
+                            "short quote)", element=f"{kind} {name}", where=where)
+
+    # --- vocabulary and state -----------------------------------------------------------
+    def enum(self, name: str, members: dict[str, str] | Sequence[str], *, source: str) -> Enum:
+        """A closed vocabulary; ``members`` maps each name to a one-line description."""
+        where = caller_location()
+        self._claim("enum", name, where)
+        self._need_source("enum", name, source, where)
+        e = Enum(name, members, source=source, where=where)
+        self.enums.append(e)
+        return e
+
+    def players(self) -> Domain:
+        """The domain of player numbers 0 .. number of players - 1."""
+        return Domain(0, self.num_players, self.max_players, None, "players")
+
+    def field(self, name: str, kind: Any, *, source: str, shape: Sequence[Any] = (),
+              initial: Any = None, doc: str = "", flow: bool = False) -> Any:
+        """Declare a state field.
+
+        ``kind`` is ``bool``, an :class:`Enum`, or ``range(lo, hi + 1)`` for a bounded int.
+        ``shape`` lists array dimensions: ints, enums or ``PLAYERS``. Returns an expression
+        for a scalar field, or the field (index it with ``[...]``) for an array.
+        """
+        where = caller_location()
+        self._claim("field", name, where)
+        self._need_source("field", name, source, where)
+        element = f"field {name}"
+        if kind is bool:
+            typ, lo, hi = BOOL, 0, 1
+            default: Any = False
+        elif isinstance(kind, Enum):
+            typ, lo, hi = kind.type, 0, len(kind) - 1
+            default = 0
+        elif isinstance(kind, range):
+            if kind.step != 1 or len(kind) == 0:
+                raise SpecError(f"int fields need a non-empty range with step 1, got {kind}",
+                                element=element, where=where)
+            typ, lo, hi = INT, kind.start, kind.stop - 1
+            default = max(lo, min(0, hi))
+        else:
+            raise SpecError("kind must be bool, an enum, or range(lo, hi + 1) (unbounded ints "
+                            f"are not allowed), got {kind!r}", element=element, where=where)
+        dims = []
+        for d in shape:
+            if d is PLAYERS:
+                dims.append(Dim(self.max_players, None, True))
+            elif isinstance(d, Enum):
+                dims.append(Dim(len(d), d, False))
+            elif isinstance(d, int) and not isinstance(d, bool) and d > 0:
+                dims.append(Dim(d))
+            else:
+                raise SpecError(f"bad dimension {d!r}: use a positive int, an enum or PLAYERS",
+                                element=element, where=where)
+        init = default if initial is None else _initial_value(initial, typ, lo, hi, element, where)
+        f = Field(name, typ, lo, hi, tuple(dims), init, source, where, doc, flow)
+        self.fields.append(f)
+        return lift(f) if not dims else f
+
+    def constant(self, name: str, value: int, *, source: str) -> Expr:
+        """A number printed in the rules."""
+        where = caller_location()
+        self._claim("constant", name, where)
+        self._need_source("constant", name, source, where)
+        self.constants.append(Constant(name, value, source, where))
+        return lift(value)
+
+    def assume(self, name: str, value: Any, *, reason: str, origin: str | None = None) -> Any:
+        """A value the sources do not give: say why this one, and where it comes from."""
+        where = caller_location()
+        self._claim("assumption", name, where)
+        if not reason.strip():
+            raise SpecError("an assumption needs a reason", element=f"assumption {name}",
+                            where=where)
+        self.assumptions.append(Assumption(name, value, reason, origin, where))
+        return lift(value) if isinstance(value, (int, bool)) else value
+
+    def interpretation(self, name: str, *, question: str, options: dict[str, str],
+                       default: str, source: str) -> Interpretation:
+        """Declare a point where the text allows more than one reading."""
+        where = caller_location()
+        self._claim("interpretation", name, where)
+        self._need_source("interpretation", name, source, where)
+        if len(options) < 2:
+            raise SpecError("an interpretation point needs at least two options",
+                            element=f"interpretation {name}", where=where)
+        if default not in options:
+            raise SpecError(f"default {default!r} is not one of the options {list(options)}",
+                            element=f"interpretation {name}", where=where)
+        for opt, src in options.items():
+            self._need_source("interpretation option", f"{name}={opt}", src, where)
+        e = Enum(f"{name}_option", list(options), source=source, where=where)
+        point = Interpretation(name, question, dict(options), default, source, where, e, None)  # type: ignore[arg-type]
+        node = Expr("interp", (point,), e.type)
+        object.__setattr__(point, "node", node)
+        self.interpretations.append(point)
+        return point
+
+    # --- rules --------------------------------------------------------------------------
+    def setup(self, *, source: str) -> Callable[[Callable], Callable]:
+        """Decorate ``def f(rule)`` that sets the initial state (fields start at ``initial``)."""
+        where = caller_location()
+
+        def deco(fn: Callable) -> Callable:
+            self._need_source("setup", fn.__name__, source, where)
+            rb = RuleBuilder("setup", allow_require=False)
+            fn(rb)
+            self._setup, self._setup_source = rb.effects, source
+            return fn
+        return deco
+
+    def action(self, name: str | None = None, *, source: str,
+               params: dict[str, Any] | None = None, text: str | None = None,
+               doc: str = "") -> Callable[[Callable], Callable]:
+        """Decorate ``def verb(rule, **params)``: a player's move with guards and effects."""
+        return self._rule(name, source, params or {}, text, doc, chance=False)
+
+    def chance(self, name: str | None = None, *, source: str,
+               params: dict[str, Any] | None = None, text: str | None = None,
+               doc: str = "") -> Callable[[Callable], Callable]:
+        """Decorate ``def outcome(rule, **params)``: a random event's outcomes at chance nodes.
+
+        ``rule.require`` limits which outcomes are possible; ``rule.set_weight`` gives each
+        a relative weight (default 1: uniform).
+        """
+        return self._rule(name, source, params or {}, text, doc, chance=True)
+
+    def _rule(self, name: str | None, source: str, params: dict[str, Any], text: str | None,
+              doc: str, chance: bool) -> Callable[[Callable], Callable]:
+        where = caller_location()
+
+        def deco(fn: Callable) -> Callable:
+            aname = name or fn.__name__
+            self._claim("action", aname, where)
+            self._need_source("action", aname, source, where)
+            ps = []
+            for pname, dom in params.items():
+                try:
+                    d = domain_of(dom)
+                except SpecError as err:
+                    raise SpecError(f"parameter {pname}: {err.problem}",
+                                    element=f"action {aname}", where=where) from None
+                ps.append(Param(pname, d, Expr("param", (pname, d), d.type)))
+            rb = RuleBuilder(f"action {aname}")
+            fn(rb, **{p.name: p.node for p in ps})
+            if not rb.effects and not chance:
+                raise SpecError("an action needs at least one effect", element=f"action {aname}",
+                                where=where)
+            if text is not None:
+                unknown = _template_names(text) - {p.name for p in ps}
+                if unknown:
+                    raise SpecError(f"text template names unknown parameters {sorted(unknown)}",
+                                    element=f"action {aname}", where=where)
+            self.actions.append(Action(aname, tuple(ps), tuple(rb.preconditions), rb.effects,
+                                       source, where, text, chance, rb.weight,
+                                       doc or (fn.__doc__ or "").strip()))
+            return fn
+        return deco
+
+    def current_player(self, expr: Any, *, source: str) -> None:
+        """Whose turn it is (an int expression), when the state is not a chance node."""
+        self._current_player = self._flow_rule("current_player", expr, INT, source)
+
+    def chance_node(self, expr: Any, *, source: str) -> None:
+        """When the next step is a random event rather than a player's choice."""
+        self._chance_node = self._flow_rule("chance_node", expr, BOOL, source)
+
+    def terminal(self, expr: Any, *, source: str) -> None:
+        """When the game is over."""
+        self._terminal = self._flow_rule("terminal", expr, BOOL, source)
+
+    def _flow_rule(self, what: str, expr: Any, want: Type, source: str) -> Rule:
+        where = caller_location()
+        self._need_source("rule", what, source, where)
+        e = lift(expr)
+        if e.type != want:
+            raise SpecError(f"must be {want}, got {e.type}", element=f"rule {what}", where=where)
+        return Rule(e, source, where)
+
+    def score(self, fn: Callable[[Expr], Any], *, source: str) -> None:
+        """Each player's score: ``fn(p)`` for the player variable ``p``."""
+        where = caller_location()
+        self._need_source("rule", "score", source, where)
+        var = Expr("var", ("p", self.players()), INT)
+        e = lift(fn(var))
+        if e.type != INT:
+            raise SpecError(f"a score must be an int, got {e.type}", element="rule score",
+                            where=where)
+        self._scoring = Scoring(var, e, source, where)
+
+    def tie_break(self, fn: Callable[[Expr], Any], *, source: str,
+                  lower_wins: bool = False) -> None:
+        """Among players tied on score, compare ``fn(p)``; applied in declaration order."""
+        where = caller_location()
+        self._need_source("rule", "tie_break", source, where)
+        var = Expr("var", ("p", self.players()), INT)
+        e = lift(fn(var))
+        if e.type != INT:
+            raise SpecError(f"a tie-break key must be an int, got {e.type}",
+                            element="rule tie_break", where=where)
+        self.tie_breaks.append(TieBreak(var, e, lower_wins, source, where))
+
+    def shared_ties(self, *, source: str) -> None:
+        """Players still tied after every tie-break share the victory."""
+        where = caller_location()
+        self._need_source("rule", "shared_ties", source, where)
+        self._shared_ties = Rule(const(True), source, where)
+
+    def invariant(self, name: str, cond: Any, *, source: str, doc: str = "") -> None:
+        """Something true in every reachable state."""
+        where = caller_location()
+        self._claim("invariant", name, where)
+        self._need_source("invariant", name, source, where)
+        c = lift(cond)
+        if c.type != BOOL:
+            raise SpecError(f"an invariant must be a bool, got {c.type}",
+                            element=f"invariant {name}", where=where)
+        self.invariants.append(Invariant(name, c, source, where, doc))
+
+    def conservation(self, name: str, total: Any, *, source: str, doc: str = "") -> None:
+        """A total (e.g. supply + board + players) that stays at its initial value."""
+        where = caller_location()
+        self._claim("conservation", name, where)
+        self._need_source("conservation", name, source, where)
+        t = lift(total)
+        if t.type != INT:
+            raise SpecError(f"a conserved total must be an int, got {t.type}",
+                            element=f"conservation {name}", where=where)
+        self.conservations.append(Conservation(name, t, source, where, doc))
+
+    def max_steps(self, n: int, *, source: str) -> None:
+        """Every game ends within ``n`` steps (chance steps included)."""
+        where = caller_location()
+        self._need_source("rule", "max_steps", source, where)
+        if not isinstance(n, int) or n <= 0:
+            raise SpecError("max_steps must be a positive int", element="rule max_steps",
+                            where=where)
+        self._max_steps = (n, source)
+
+    # --- registration -------------------------------------------------------------------
+    def build(self) -> GameSpec:
+        """Validate everything and freeze the spec."""
+        from .validate import validate
+        missing = [what for what, v in (("current_player", self._current_player),
+                                        ("terminal", self._terminal),
+                                        ("score", self._scoring),
+                                        ("max_steps", self._max_steps)) if v is None]
+        if missing:
+            raise SpecError(f"the game does not declare: {', '.join(missing)}",
+                            element=f"game {self.name}", where=caller_location())
+        assert self._current_player and self._terminal and self._scoring and self._max_steps
+        spec = GameSpec(
+            name=self.name, title=self.title, min_players=self.min_players,
+            max_players=self.max_players, source=self.source,
+            file=self.where.file if self.where else None, enums=tuple(self.enums),
+            fields=(self._np_field, *self.fields), constants=tuple(self.constants),
+            assumptions=tuple(self.assumptions), interpretations=tuple(self.interpretations),
+            setup=self._setup, setup_source=self._setup_source, actions=tuple(self.actions),
+            current_player=self._current_player, chance_node=self._chance_node,
+            terminal=self._terminal, scoring=self._scoring, tie_breaks=tuple(self.tie_breaks),
+            shared_ties=self._shared_ties, invariants=tuple(self.invariants),
+            conservation=tuple(self.conservations), max_steps=self._max_steps[0],
+            max_steps_source=self._max_steps[1], num_players_field=self._np_field,
+            summary=self.summary)
+        validate(spec)
+        return spec
+
+
+def _template_names(text: str) -> set[str]:
+    import string
+    return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
+
+def _initial_value(initial: Any, typ: Type, lo: int, hi: int, element: str,
+                   where: Location | None) -> Any:
+    if isinstance(initial, Expr):
+        if initial.op != "const" or initial.type != typ:
+            raise SpecError(f"initial value must be a {typ} constant", element=element, where=where)
+        return initial.args[0]
+    if isinstance(initial, (list, tuple)):
+        return [_initial_value(x, typ, lo, hi, element, where) for x in initial]
+    if typ == BOOL:
+        if not isinstance(initial, bool):
+            raise SpecError(f"initial value must be a bool, got {initial!r}", element=element,
+                            where=where)
+        return initial
+    if typ == INT:
+        if not isinstance(initial, int) or not lo <= initial <= hi:
+            raise SpecError(f"initial value {initial!r} is outside {lo}..{hi}", element=element,
+                            where=where)
+        return initial
+    raise SpecError(f"initial value of an enum field must be a member, got {initial!r}",
+                    element=element, where=where)

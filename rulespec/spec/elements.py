@@ -1,0 +1,190 @@
+"""The frozen records a spec is made of. Every one carries ``source`` and ``where``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..ir.location import Location
+from ..ir.nodes import Domain, Enum, Expr, Field
+
+
+@attrs.frozen(eq=False)
+class Precondition:
+    """A guard of an action, with the plain-language rule it states and its source."""
+
+    text: str
+    cond: Expr
+    source: str | None
+    where: Location | None
+
+
+@attrs.frozen(eq=False)
+class Param:
+    """An action parameter ranging over a finite domain."""
+
+    name: str
+    domain: Domain
+    node: Expr
+
+
+@attrs.frozen(eq=False)
+class Action:
+    """A parameterised move (or a chance outcome family when ``chance``)."""
+
+    name: str
+    params: tuple[Param, ...]
+    preconditions: tuple[Precondition, ...]
+    effects: tuple
+    source: str | None
+    where: Location | None
+    text: str | None = None
+    chance: bool = False
+    weight: Expr | None = None
+    doc: str = ""
+
+
+@attrs.frozen(eq=False)
+class Assumption:
+    """A value the sources do not give, with the reason for the choice and its origin."""
+
+    name: str
+    value: Any
+    reason: str
+    origin: str | None
+    where: Location | None
+
+
+@attrs.frozen(eq=False)
+class Interpretation:
+    """A place where the text allows more than one reading.
+
+    ``options`` maps each option to the source that supports it; rules test the reading in
+    force with :meth:`is_`.
+    """
+
+    name: str
+    question: str
+    options: dict[str, str]
+    default: str
+    source: str | None
+    where: Location | None
+    enum: Enum
+    node: Expr
+
+    def is_(self, option: str) -> Expr:
+        """True under the given option."""
+        return self.node == self.enum[option]
+
+
+@attrs.frozen(eq=False)
+class Constant:
+    """A named number from the rules (with its source)."""
+
+    name: str
+    value: Any
+    source: str | None
+    where: Location | None
+
+
+@attrs.frozen(eq=False)
+class Invariant:
+    """A statement that holds in every reachable state."""
+
+    name: str
+    cond: Expr
+    source: str | None
+    where: Location | None
+    doc: str = ""
+
+
+@attrs.frozen(eq=False)
+class Conservation:
+    """A total that never changes: every unit of a resource is somewhere."""
+
+    name: str
+    total: Expr
+    source: str | None
+    where: Location | None
+    doc: str = ""
+
+
+@attrs.frozen(eq=False)
+class TieBreak:
+    """After scores, compare players by ``key`` (higher is better unless ``lower_wins``)."""
+
+    var: Expr
+    key: Expr
+    lower_wins: bool
+    source: str | None
+    where: Location | None
+
+
+@attrs.frozen(eq=False)
+class Scoring:
+    """Each player's score, as an expression of the player variable ``var``."""
+
+    var: Expr
+    score: Expr
+    source: str | None
+    where: Location | None
+
+
+@attrs.frozen(eq=False)
+class Rule:
+    """A flow rule given by one expression: current player, chance node, terminal, ..."""
+
+    expr: Expr
+    source: str | None
+    where: Location | None
+
+
+@attrs.frozen(eq=False)
+class GameSpec:
+    """A whole game, validated: what every backend compiles."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    source: str | None
+    file: str | None
+    enums: tuple[Enum, ...]
+    fields: tuple[Field, ...]
+    constants: tuple[Constant, ...]
+    assumptions: tuple[Assumption, ...]
+    interpretations: tuple[Interpretation, ...]
+    setup: tuple
+    setup_source: str | None
+    actions: tuple[Action, ...]
+    current_player: Rule
+    chance_node: Rule | None
+    terminal: Rule
+    scoring: Scoring
+    tie_breaks: tuple[TieBreak, ...]
+    shared_ties: Rule | None
+    invariants: tuple[Invariant, ...]
+    conservation: tuple[Conservation, ...]
+    max_steps: int
+    max_steps_source: str | None
+    num_players_field: Field
+    summary: str = ""
+
+    def action(self, name: str) -> Action:
+        for a in self.actions:
+            if a.name == name:
+                return a
+        raise KeyError(name)
+
+    def field(self, name: str) -> Field:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+    def interpretation(self, name: str) -> Interpretation:
+        for i in self.interpretations:
+            if i.name == name:
+                return i
+        raise KeyError(name)

@@ -1,0 +1,12 @@
+"""Hypothesis profiles: `dev` (default), `ci` (derandomized, set by .ci/run), `debug`."""
+
+import os
+
+from hypothesis import HealthCheck, Verbosity, settings
+
+settings.register_profile("dev", max_examples=100, deadline=None)
+settings.register_profile("ci", max_examples=100, deadline=None, derandomize=True,
+                          database=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("debug", max_examples=20, deadline=None, verbosity=Verbosity.verbose)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
