@@ -43,7 +43,7 @@ def mark(rule, r, c):
     """Put the mover's mark in cell (r, c)."""
     rule.require(board[r, c] == Mark.empty, "the cell is empty",
                  source=f"{RULES}: a mark goes in an empty cell")
-    own = if_(to_move == 0, Mark.x, Mark.o)
+    own = rule.let(if_(to_move == 0, Mark.x, Mark.o), name="own")
     rule.set(board[r, c], own)
     rule.add(moves, 1)
     with rule.when(completes_line(r, c, own), source=f"{RULES}: three in a row wins"):

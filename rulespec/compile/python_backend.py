@@ -16,7 +16,7 @@ import attrs
 from ..ir.errors import SpecError
 from ..ir.intervals import interval
 from ..ir.nodes import BOOL, Domain, Expr
-from ..ir.statements import Assign, ForEach, If
+from ..ir.statements import Assign, ForEach, If, Let
 from ..ir.walk import params_used
 from ..spec.elements import Action, GameSpec
 from .layout import Layout
@@ -127,6 +127,10 @@ class _Emitter:
                 idx = self.field_index(st.target, ctx)
                 val = self.expr(st.value, ctx)
                 self.lines.append(f"{indent}s[{idx}] = {val}")
+            elif isinstance(st, Let):
+                v = self.fresh("l")
+                self.lines.append(f"{indent}{v} = {self.expr(st.value, ctx)}")
+                ctx = ctx.bind(st.var.args[0], v)
             elif isinstance(st, If):
                 self.lines.append(f"{indent}if {self.expr(st.cond, ctx)}:")
                 self.stmts(st.then, ctx, indent + "    ")
@@ -151,7 +155,11 @@ def _field(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
 
 
 def _name(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
-    return ctx.subst[e.args[0]]
+    try:
+        return ctx.subst[e.args[0]]
+    except KeyError:
+        raise SpecError(f"{e.args[0]!r} is used outside the block that defines it",
+                        where=e.where) from None
 
 
 def _interp(em: _Emitter, e: Expr, ctx: _Ctx) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .nodes import Expr
-from .statements import Assign, ForEach, If
+from .statements import Assign, ForEach, If, Let
 
 
 def _const(e: Expr) -> str:
@@ -101,6 +101,8 @@ def statements_to_english(stmts, indent: str = "") -> list[str]:  # noqa: ANN001
     for st in stmts:
         if isinstance(st, Assign):
             lines.append(f"{indent}set {to_english(st.target)} to {to_english(st.value)}")
+        elif isinstance(st, Let):
+            lines.append(f"{indent}let {st.var.args[0]} be {to_english(st.value)}")
         elif isinstance(st, If):
             lines.append(f"{indent}if {to_english(st.cond)}:")
             lines.extend(statements_to_english(st.then, indent + "  "))

@@ -26,7 +26,7 @@ def interval(e: Expr, max_players: int = 1) -> Interval | None:
         return (f.lo, f.hi)
     if op in ("param", "var"):
         d = e.args[1]
-        return (d.lo, d.max_hi - 1)
+        return None if d is None else (d.lo, d.max_hi - 1)  # a let has no domain
     if op == "num_players":
         return (1, max_players)
     if op == "ite":

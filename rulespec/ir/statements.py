@@ -44,4 +44,14 @@ class ForEach:
     source: str | None = None
 
 
-Statement = Assign | If | ForEach
+@attrs.frozen(eq=False)
+class Let:
+    """Name ``value`` (evaluated now) as ``var`` for the statements after it in its block."""
+
+    var: Expr
+    value: Expr
+    where: Location | None = None
+    source: str | None = None
+
+
+Statement = Assign | If | ForEach | Let

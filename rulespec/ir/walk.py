@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from .nodes import Domain, Expr, Field
-from .statements import Assign, ForEach, If
+from .statements import Assign, ForEach, If, Let
 
 
 def children(e: Expr) -> Iterator[Expr]:
@@ -31,6 +31,9 @@ def statement_exprs(stmts: Iterable) -> Iterator[Expr]:
     for st in stmts:
         if isinstance(st, Assign):
             yield st.target
+            yield st.value
+        elif isinstance(st, Let):
+            yield st.var
             yield st.value
         elif isinstance(st, If):
             yield st.cond

@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterator, Sequence
 from ..ir.errors import SpecError
 from ..ir.location import Location, caller_location
 from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Type, const, domain_of, lift)
-from ..ir.statements import Assign, ForEach, If
+from ..ir.statements import Assign, ForEach, If, Let
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
                        Invariant, Param, Precondition, Rule, Scoring, TieBreak)
 
@@ -67,6 +67,15 @@ class RuleBuilder:
             raise SpecError(f"cannot set {t.args[0].name} ({t.type}) to a {v.type}",
                             element=self._element, where=where)
         self._blocks[-1].append(Assign(t, v, where, source))
+
+    def let(self, value: Any, *, name: str = "t") -> Expr:
+        """Evaluate ``value`` now and name it for the rest of this block (like a local)."""
+        where = caller_location()
+        from ..ir.nodes import _counter
+        v = lift(value)
+        var = Expr("var", (f"{name}{next(_counter)}", None), v.type)
+        self._blocks[-1].append(Let(var, v, where))
+        return var
 
     def add(self, target: Any, delta: Any, *, source: str | None = None) -> None:
         """``target += delta``."""
