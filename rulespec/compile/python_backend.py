@@ -182,6 +182,16 @@ def _nary(sym: str, empty: str) -> Callable[[_Emitter, Expr, _Ctx], str]:
     return emit
 
 
+def _table(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
+    values, index = e.args
+    code = em.expr(index, ctx)
+    rng = interval(index, em.spec.max_players)
+    if rng is None or rng[0] < 0 or rng[1] >= len(values):
+        code = f"_ck({code}, {len(values)}, 'lookup table')"
+    shown = tuple(bool(v) for v in values) if e.type == BOOL else tuple(int(v) for v in values)
+    return f"{shown!r}[{code}]"
+
+
 def _binder(kind: str) -> Callable[[_Emitter, Expr, _Ctx], str]:
     def emit(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
         var, d, body = e.args
@@ -224,6 +234,7 @@ EXPR_TABLE: dict[str, Callable[[_Emitter, Expr, _Ctx], str]] = {
     "not": lambda em, e, ctx: f"(not {em.expr(e.args[0], ctx)})",
     "ite": lambda em, e, ctx: (f"({em.expr(e.args[1], ctx)} if {em.expr(e.args[0], ctx)} "
                                f"else {em.expr(e.args[2], ctx)})"),
+    "table": lambda em, e, ctx: _table(em, e, ctx),
     "exists": _binder("exists"), "forall": _binder("forall"), "sum": _binder("sum"),
     "count": _binder("count"),
 }

@@ -78,11 +78,12 @@ ENGLISH: dict[str, Callable[[Expr], str]] = {
     "not": lambda e: f"not {_paren(e.args[0])}",
     "ite": lambda e: (f"(if {to_english(e.args[0])} then {to_english(e.args[1])} "
                       f"else {to_english(e.args[2])})"),
+    "table": lambda e: f"{list(e.args[0])}[{to_english(e.args[1])}]",
     "exists": _binder("some"), "forall": _binder("every"),
     "sum": _binder("sum over"), "count": _binder("count of"),
 }
 
-_ATOMIC = {"const", "field", "param", "var", "num_players", "interp", "min", "max", "abs", "ite"}
+_ATOMIC = {"const", "field", "param", "var", "num_players", "interp", "min", "max", "abs", "ite", "table"}
 
 
 def _paren(e: Expr) -> str:

@@ -29,6 +29,9 @@ def interval(e: Expr, max_players: int = 1) -> Interval | None:
         return None if d is None else (d.lo, d.max_hi - 1)  # a let has no domain
     if op == "num_players":
         return (1, max_players)
+    if op == "table":
+        vals = [int(v) for v in e.args[0]]
+        return (min(vals), max(vals))
     if op == "ite":
         a, b = interval(e.args[1], max_players), interval(e.args[2], max_players)
         if a is None or b is None:

@@ -408,6 +408,35 @@ def to_int(b: Any) -> Expr:
     return if_(b, 1, 0)
 
 
+def lookup(table: Sequence[Any], index: Any) -> Expr:
+    """``table[index]`` for a constant table of ints (or bools) and an int expression.
+
+    Out-of-range indices are a rule error at run time. Nested tables: index them twice.
+
+    >>> e = lookup([5, 5, 10, 10, 15], lift(2))
+    >>> e.op, e.args[0]
+    ('table', (5, 5, 10, 10, 15))
+    """
+    values = tuple(table)
+    if not values:
+        raise SpecError("lookup needs a non-empty table")
+    if all(isinstance(v, bool) for v in values):
+        typ = BOOL
+    elif all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        typ = INT
+    elif all(isinstance(v, Expr) and v.op == "const" for v in values):
+        typ = values[0].type
+        if any(v.type != typ for v in values):
+            raise SpecError("lookup table entries must share one type")
+        values = tuple(v.args[0] for v in values)
+    else:
+        raise SpecError("lookup needs a table of ints, bools or enum members")
+    i = lift(index)
+    if i.type != INT:
+        raise SpecError(f"lookup index must be an int, got {i.type}")
+    return Expr("table", (values, i), typ, caller_location())
+
+
 # --- domains and binders -------------------------------------------------------------
 
 def domain_of(x: Any) -> Domain:
@@ -477,6 +506,6 @@ OPERATIONS = frozenset({
     "const", "field", "param", "var", "num_players", "interp",
     "add", "sub", "mul", "floordiv", "mod", "min", "max", "abs",
     "eq", "ne", "lt", "le", "gt", "ge",
-    "and", "or", "not", "ite",
+    "and", "or", "not", "ite", "table",
     "exists", "forall", "sum", "count",
 })

@@ -5,7 +5,7 @@ A spec module imports only this package (and the IR builders it re-exports)::
     from rulespec.spec import Game, PLAYERS, all_of, any_of, exists, ...
 """
 
-from ..ir import (SpecError, abs_, all_of, any_of, const, count, exists, forall, if_, implies,
+from ..ir import (SpecError, abs_, all_of, any_of, const, count, exists, forall, if_, implies, lookup,
                   max_, min_, not_, sum_of, to_int)
 from .builder import PLAYERS, Game, RuleBuilder
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
@@ -15,5 +15,5 @@ __all__ = [
     "PLAYERS", "Action", "Assumption", "Conservation", "Constant", "Game", "GameSpec",
     "Interpretation", "Invariant", "Param", "Precondition", "Rule", "RuleBuilder", "Scoring",
     "SpecError", "TieBreak", "abs_", "all_of", "any_of", "const", "count", "exists", "forall",
-    "if_", "implies", "max_", "min_", "not_", "sum_of", "to_int",
+    "if_", "implies", "lookup", "max_", "min_", "not_", "sum_of", "to_int",
 ]
