@@ -1,0 +1,115 @@
+"""Properties: what is checked, where the rule comes from, and how each checker runs it.
+
+A property is one of three kinds, each a function returning ``None`` when it holds or a
+message saying what went wrong:
+
+- ``state``: ``check(model, state)``, on every reached state;
+- ``step``: ``check(model, before, action, after)``, on every transition;
+- ``end``: ``check(model, state, steps)``, on the last state of a playout.
+
+Properties from the spec itself (invariants, conservation laws) are IR and can also be
+proved by Z3; properties written in Python are tagged ``python_only``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable
+
+import attrs
+
+from ..runtime.model import Model, State
+
+STATE, STEP, END = "state", "step", "end"
+
+
+@attrs.frozen
+class Property:
+    """A named, sourced assertion about a game, checked by playouts and Hypothesis."""
+
+    name: str
+    doc: str
+    source: str
+    kind: str
+    check: Callable[..., str | None] = attrs.field(eq=False, repr=False)
+    python_only: bool = True
+    #: a property the rules should make false: a checker that cannot violate it is broken
+    witness: bool = False
+
+    def __attrs_post_init__(self) -> None:
+        if self.kind not in (STATE, STEP, END):
+            raise ValueError(f"property {self.name}: kind must be state, step or end")
+        if not self.source:
+            raise ValueError(f"property {self.name}: a property needs a source")
+
+
+def state_property(name: str, *, source: str, python_only: bool = True
+                   ) -> Callable[[Callable[[Model, State], str | None]], Property]:
+    """Decorate ``def f(model, state) -> message | None``."""
+    def deco(fn: Callable[[Model, State], str | None]) -> Property:
+        return Property(name, (fn.__doc__ or "").strip(), source, STATE, fn, python_only)
+    return deco
+
+
+def step_property(name: str, *, source: str, python_only: bool = True
+                  ) -> Callable[[Callable[..., str | None]], Property]:
+    """Decorate ``def f(model, before, action, after) -> message | None``."""
+    def deco(fn: Callable[..., str | None]) -> Property:
+        return Property(name, (fn.__doc__ or "").strip(), source, STEP, fn, python_only)
+    return deco
+
+
+def end_property(name: str, *, source: str, python_only: bool = True
+                 ) -> Callable[[Callable[..., str | None]], Property]:
+    """Decorate ``def f(model, last_state, steps) -> message | None``."""
+    def deco(fn: Callable[..., str | None]) -> Property:
+        return Property(name, (fn.__doc__ or "").strip(), source, END, fn, python_only)
+    return deco
+
+
+def spec_properties(model: Model) -> list[Property]:
+    """One property per declared invariant and conservation law of the spec."""
+    out: list[Property] = []
+    spec = model.spec
+    for k, inv in enumerate(spec.invariants):
+        fn = model.compiled.invariants[k]
+
+        def check_inv(m: Model, s: State, fn: Any = fn, inv: Any = inv) -> str | None:
+            return None if fn(s.values) else f"invariant {inv.name} is false"
+        out.append(Property(inv.name, inv.doc or f"invariant {inv.name}", inv.source or "",
+                            STATE, check_inv, python_only=False))
+    for k, law in enumerate(spec.conservation):
+        fn = model.compiled.conserved[k]
+
+        def check_law(m: Model, before: State, a: Any, after: State, fn: Any = fn,
+                      law: Any = law) -> str | None:
+            b, c = fn(before.values), fn(after.values)
+            if b != c:
+                return f"{law.name}: total was {b} before {a}, {c} after"
+            return None
+        out.append(Property(law.name, law.doc or f"conservation {law.name}", law.source or "",
+                            STEP, check_law, python_only=False))
+    return out
+
+
+def game_properties(model: Model) -> list[Property]:
+    """Properties from ``properties/<game>.py`` (its ``PROPERTIES`` list), if any."""
+    try:
+        mod = importlib.import_module(f"properties.{model.name}")
+    except ModuleNotFoundError as err:
+        if err.name in (f"properties.{model.name}", "properties"):
+            return []
+        raise
+    return list(getattr(mod, "PROPERTIES", []))
+
+
+def all_properties(model: Model) -> list[Property]:
+    """Generic properties, then the spec's own, then the game's extra ones."""
+    from properties.generic import GENERIC
+    props = [*GENERIC, *spec_properties(model), *game_properties(model)]
+    seen: set[str] = set()
+    for p in props:
+        if p.name in seen:
+            raise ValueError(f"two properties are named {p.name!r}")
+        seen.add(p.name)
+    return props

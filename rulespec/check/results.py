@@ -1,0 +1,42 @@
+"""The results vocabulary, the same everywhere: CLI, JSON and reports."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+PROVED = "PROVED"      # Z3: for every state within the declared bounds
+PASSED = "PASSED"      # tested: N examples, seed
+VIOLATED = "VIOLATED"  # with a minimal, replayable counterexample
+UNKNOWN = "UNKNOWN"    # solver timeout or budget exhausted: never a pass
+SKIPPED = "SKIPPED"    # with the reason
+
+STATUSES = (PROVED, PASSED, VIOLATED, UNKNOWN, SKIPPED)
+
+
+@attrs.frozen
+class Result:
+    """One property's outcome under one checker."""
+
+    property: str
+    status: str
+    checker: str
+    detail: str = ""
+    source: str | None = None
+    examples: int | None = None
+    seed: int | None = None
+    trace: list[str] | None = None
+    trace_path: str | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"unknown status {self.status!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in attrs.asdict(self).items() if v is not None}
+
+
+def exit_code(results: list[Result]) -> int:
+    """0 when nothing is violated or unknown, else 1."""
+    return 1 if any(r.status in (VIOLATED, UNKNOWN) for r in results) else 0
