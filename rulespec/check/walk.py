@@ -96,7 +96,10 @@ def replay(model: Model, players: int, actions: Sequence[str]) -> tuple[State, l
 def recheck(model: Model, players: int, actions: Sequence[str],
             properties: Sequence[Property]) -> Violation | None:
     """Replay a trace and check the properties on it: the violation found, or None."""
-    _, states = replay(model, players, actions)
+    try:
+        _, states = replay(model, players, actions)
+    except Exception as err:  # noqa: BLE001 - a rule that cannot run is the finding
+        return Violation(RULES_EVALUATE, f"replay failed: {err}", players, tuple(actions))
     taken: list[str] = []
     by_kind = {k: [p for p in properties if p.kind == k] for k in (STATE, STEP, END)}
     for i, s in enumerate(states):

@@ -292,7 +292,8 @@ class Game:
         def deco(fn: Callable) -> Callable:
             self._need_source("setup", fn.__name__, source, where)
             rb = RuleBuilder("setup", allow_require=False)
-            fn(rb)
+            with _in_element("setup"):
+                fn(rb)
             self._setup, self._setup_source = rb.effects, source
             return fn
         return deco
@@ -330,7 +331,8 @@ class Game:
                                     element=f"action {aname}", where=where) from None
                 ps.append(Param(pname, d, Expr("param", (pname, d), d.type)))
             rb = RuleBuilder(f"action {aname}")
-            fn(rb, **{p.name: p.node for p in ps})
+            with _in_element(f"action {aname}"):
+                fn(rb, **{p.name: p.node for p in ps})
             if not rb.effects and not chance:
                 raise SpecError("an action needs at least one effect", element=f"action {aname}",
                                 where=where)
@@ -370,7 +372,8 @@ class Game:
         where = caller_location()
         self._need_source("rule", "score", source, where)
         var = Expr("var", ("p", self.players()), INT)
-        e = lift(fn(var))
+        with _in_element("rule score"):
+            e = lift(fn(var))
         if e.type != INT:
             raise SpecError(f"a score must be an int, got {e.type}", element="rule score",
                             where=where)
@@ -452,6 +455,17 @@ class Game:
             summary=self.summary)
         validate(spec)
         return spec
+
+
+@contextlib.contextmanager
+def _in_element(element: str) -> Iterator[None]:
+    """Name the element being built in any SpecError raised without one."""
+    try:
+        yield
+    except SpecError as err:
+        if err.element is None:
+            raise SpecError(err.problem, element=element, where=err.where) from None
+        raise
 
 
 def _template_names(text: str) -> set[str]:

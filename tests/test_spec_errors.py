@@ -1,0 +1,101 @@
+"""A malformed spec fails at load with one message naming file, line and element."""
+
+import textwrap
+
+import pytest
+
+import rulespec
+from rulespec import SpecError
+
+HEADER = '''
+from rulespec.spec import Game, all_of, if_
+SRC = "fixture"
+game = Game("broken", title="Broken", players=2, source=SRC)
+Mark = game.enum("Mark", ["empty", "x"], source=SRC)
+board = game.field("board", Mark, shape=(3,), initial=Mark.empty, source=SRC)
+turn = game.field("turn", range(0, 2), source=SRC)
+'''
+FOOTER = '''
+game.current_player(turn, source=SRC)
+game.terminal(turn == 1, source=SRC)
+game.max_steps(3, source=SRC)
+game.score(lambda p: 0, source=SRC)
+SPEC = game.build()
+'''
+GOOD_ACTION = '''
+@game.action(params={"i": range(3)}, source=SRC)
+def put(rule, i):
+    rule.require(board[i] == Mark.empty, "empty", source=SRC)
+    rule.set(board[i], Mark.x)
+'''
+
+CASES = {
+    "missing_source": ('count = game.field("count", range(0, 3), source="")\n' + GOOD_ACTION,
+                       "in field count: missing source"),
+    "unknown_enum_member": (GOOD_ACTION.replace("Mark.x)", "Mark.q)"),
+                            "unknown member 'q' of enum Mark"),
+    "type_error": (GOOD_ACTION.replace("Mark.empty,", "1,"), "cannot compare Mark with int"),
+    "unbounded_field": ('count = game.field("count", int, source=SRC)\n' + GOOD_ACTION,
+                        "unbounded ints are not allowed"),
+    "unbounded_param": (GOOD_ACTION.replace("range(3)", "int"), "not a finite domain"),
+    "python_name_error": (GOOD_ACTION.replace("Mark.x)", "Marc.x)"), "NameError"),
+    "python_and_on_rules": (GOOD_ACTION.replace(
+        "board[i] == Mark.empty,", "(board[i] == Mark.empty) and (i == 1),"), "use all_of"),
+    "set_wrong_type": (GOOD_ACTION.replace("rule.set(board[i], Mark.x)", "rule.set(turn, Mark.x)"),
+                       "cannot set turn (int) to a Mark"),
+    "duplicate_name": ('turn2 = game.field("turn", range(0, 2), source=SRC)\n' + GOOD_ACTION,
+                       "name 'turn' already used"),
+    "initial_out_of_range": ('c = game.field("c", range(0, 3), initial=7, source=SRC)\n'
+                             + GOOD_ACTION, "initial value 7 is outside 0..2"),
+    "foreign_field": ('other = Game("o", title="o", players=2, source=SRC)\n'
+                      'alien = other.field("alien", bool, source=SRC)\n'
+                      + GOOD_ACTION.replace("rule.set(board[i], Mark.x)",
+                                            "rule.set(alien, True)"),
+                      "unknown field 'alien'"),
+}
+
+
+def _line_of(text: str, needle: str) -> int:
+    for n, line in enumerate(text.splitlines(), 1):
+        if needle in line:
+            return n
+    raise AssertionError(needle)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_broken_spec_names_file_line_and_problem(case, tmp_path):
+    body, expected = CASES[case]
+    text = HEADER + textwrap.dedent(body) + FOOTER
+    path = tmp_path / f"{case}.py"
+    path.write_text(text)
+    with pytest.raises(SpecError) as err:
+        rulespec.load(path)
+    message = str(err.value)
+    assert expected in message
+    assert f"{case}.py:" in message
+    assert "\n" not in message
+    assert err.value.where is not None and err.value.where.line > 0
+
+
+def test_error_points_at_the_offending_line(tmp_path):
+    body, _ = CASES["unknown_enum_member"]
+    text = HEADER + body + FOOTER
+    path = tmp_path / "bad.py"
+    path.write_text(text)
+    with pytest.raises(SpecError) as err:
+        rulespec.load(path)
+    assert err.value.where.line == _line_of(text, "Mark.q")
+
+
+def test_spec_module_without_SPEC_is_an_error(tmp_path):
+    path = tmp_path / "nospec.py"
+    path.write_text("x = 1\n")
+    with pytest.raises(SpecError, match="SPEC = game.build"):
+        rulespec.load(path)
+
+
+def test_a_game_without_flow_rules_is_an_error(tmp_path):
+    path = tmp_path / "noflow.py"
+    path.write_text(HEADER + GOOD_ACTION + "SPEC = game.build()\n")
+    with pytest.raises(SpecError, match="does not declare: current_player, terminal, score"):
+        rulespec.load(path)
