@@ -228,21 +228,33 @@ def _print_results(model: Model, results: list, how: str) -> None:
 # --- scenario / replay ------------------------------------------------------------------
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.option("--trace-dir", default="traces", show_default=True,
+              help="Where a failed scenario's actions are saved as a trace.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
-def scenario(files: Sequence[str], as_json: bool) -> None:
+def scenario(files: Sequence[str], trace_dir: str, as_json: bool) -> None:
     """Run given/when/then scenario files (TOML; see docs/scenarios.md)."""
+    from pathlib import Path
+
     from .check.scenario import ScenarioFileError, run_scenario_file
+    from .runtime.trace import save_trace
     all_results = []
     for f in files:
         try:
             all_results.append((f, run_scenario_file(f)))
         except ScenarioFileError as e:
             raise BadInput(str(e)) from None
+    saved: dict[int, str] = {}
+    for _, rs in all_results:
+        for r in rs:
+            trace = r.to_trace() if r.status != "PASSED" else None
+            if trace is not None:
+                slug = "".join(ch if ch.isalnum() else "-" for ch in r.name)[:60]
+                saved[id(r)] = str(save_trace(trace, Path(trace_dir) / f"{r.game}-scenario-{slug}.json"))
     failed = sum(1 for _, rs in all_results for r in rs if r.status != "PASSED")
     if as_json:
         _emit_json({"files": [{"file": f, "scenarios": [
-            {"name": r.name, "status": r.status, "source": r.source, "failures": r.failures}
-            for r in rs]} for f, rs in all_results], "failed": failed})
+            {**r.to_dict(), "trace_path": saved.get(id(r))} for r in rs]}
+            for f, rs in all_results], "failed": failed})
         sys.exit(1 if failed else 0)
     for f, rs in all_results:
         out.print(f"[bold]{f}[/bold]")
@@ -251,6 +263,8 @@ def scenario(files: Sequence[str], as_json: bool) -> None:
             out.print(f"  [{colour}]{r.status}[/] {r.name}")
             for msg in r.failures:
                 out.print(f"      {msg}")
+            if id(r) in saved:
+                out.print(f"      trace saved to {saved[id(r)]}")
     total = sum(len(rs) for _, rs in all_results)
     out.print(f"{total - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)

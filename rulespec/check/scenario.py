@@ -42,6 +42,7 @@ import attrs
 from ..ir.errors import SpecError
 from ..runtime import CHANCE, TERMINAL, IllegalAction, Model, State
 from ..runtime.registry import available_games, load
+from ..runtime.trace import Trace
 
 __all__ = ["FieldRef", "Given", "When", "Then", "Scenario", "ScenarioFile", "ScenarioResult",
            "ScenarioFileError", "load_scenario_file", "run_scenario_file", "run_scenario",
@@ -162,9 +163,11 @@ class ScenarioFile:
 class ScenarioResult:
     """The outcome of one scenario: ``PASSED`` or ``VIOLATED`` with a message per failure.
 
-    ``played`` lists the actions actually applied (given, then when) and ``state`` is the
-    JSON dict of the state the expectations were checked in: with ``game``, ``players`` and
-    ``interpretation`` they are enough to write a replayable trace.
+    ``played`` lists the actions actually applied (given, then when); ``start`` is the JSON
+    dict of the state the ``when`` actions start from (after the given actions and edits) and
+    ``when_played`` the when actions applied to it; ``state`` is the JSON dict of the state the
+    expectations were checked in. Without edits, ``game``, ``players``, ``interpretation`` and
+    ``played`` replay the scenario from setup; with edits, replay ``when_played`` from ``start``.
     """
 
     name: str
@@ -177,19 +180,34 @@ class ScenarioResult:
     players: int
     interpretation: Mapping[str, str]
     played: tuple[str, ...] = ()
+    spec_path: str | None = None
     edited: bool = False
+    start: Mapping[str, Any] | None = None
+    when_played: tuple[str, ...] = ()
     state: Mapping[str, Any] | None = None
 
     @property
     def passed(self) -> bool:
         return self.status == PASSED
 
+    def to_trace(self) -> Trace | None:
+        """The scenario's actions as a replayable trace (None if ``given.edits`` were used:
+        an edited state is not reached from setup, so a trace of actions cannot replay it)."""
+        if self.edited:
+            return None
+        return Trace(game=self.game, players=self.players, actions=tuple(self.played),
+                     interpretation=dict(self.interpretation),
+                     property=f"scenario {self.name!r}" if self.failures else None,
+                     message="; ".join(self.failures) or None, spec_path=self.spec_path)
+
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "source": self.source, "status": self.status,
                 "failures": list(self.failures), "file": self.file, "line": self.line,
                 "game": self.game, "players": self.players,
                 "interpretation": dict(self.interpretation), "played": list(self.played),
-                "edited": self.edited, "state": self.state}
+                "spec_path": self.spec_path,
+                "edited": self.edited, "start": self.start,
+                "when_played": list(self.when_played), "state": self.state}
 
 
 # --- finding lines in the file text -------------------------------------------------------
@@ -212,15 +230,20 @@ class _Locator:
                 self.headers.append((i, name, len(m.group(1)) == 2))
         self.scenarios = [i for i, name, arr in self.headers if arr and name == "scenario"]
 
-    def _next_header(self, after: int, end: int) -> int:
-        for i, _, _ in self.headers:
-            if after < i < end:
+    def _next_header(self, after: int, end: int, within: str) -> int:
+        """The first header after ``after`` that is not a sub-table of ``within``."""
+        for i, name, _ in self.headers:
+            if after < i < end and not name.startswith(within + "."):
                 return i
         return end
 
     def find(self, index: int | None, keys: Sequence[str]) -> int | None:
         """The 1-based line of ``keys`` (a path of names) in scenario ``index`` (or the top)."""
         if index is None:
+            if keys:  # a top-level key written as a table header: [scenario], [interpretation]
+                header = next((i for i, name, _ in self.headers if name == keys[0]), None)
+                if header is not None:
+                    return header + 1
             start, end = 0, self.headers[0][0] if self.headers else len(self.lines)
             best: int | None = None
             prefix = ""
@@ -238,7 +261,7 @@ class _Locator:
                            if start <= i < end and name == dotted), None)
             if header is not None:
                 best, start = header, header
-                end = self._next_header(header, end)
+                end = self._next_header(header, end, dotted)
                 continue
             q = re.escape(key)
             as_key = re.compile(rf"""(^|[\s{{,.])("{q}"|'{q}'|{q})\s*=""")
@@ -286,8 +309,11 @@ def load_scenario_file(path: str | os.PathLike) -> ScenarioFile:
     try:
         _check_keys(data, _TOP_KEYS, "the file")
         if "game" not in data:
-            raise _Problem("missing 'game': a bundled game name or a spec path", )
+            raise _Problem("missing 'game': a bundled game's name or the path of its spec")
         game = _typed(data["game"], str, "game")
+        if not game.strip():
+            raise _Problem("'game' is empty: give a bundled game's name or the path of its spec",
+                           "game")
         file_source = _typed(data.get("source"), str, "source")
         game_ref = _resolve_game(game, Path(path))
         try:
@@ -420,8 +446,9 @@ def _model(game_ref: str, interp: Mapping[str, str], keys: tuple[str, ...]) -> M
 
 def _check_players(model: Model, n: int, keys: tuple[str, ...]) -> None:
     if not model.min_players <= n <= model.max_players:
-        raise _Problem(f"{model.name} is for {model.min_players}-{model.max_players} players, "
-                       f"not {n}", *keys)
+        span = (str(model.min_players) if model.min_players == model.max_players
+                else f"{model.min_players}-{model.max_players}")
+        raise _Problem(f"{model.name} is for {span} players, not {n}", *keys)
 
 
 def _scenario(table: dict[str, Any], game_ref: str, base: Model, file_players: int | None,
@@ -647,21 +674,25 @@ def run_scenario(sf: ScenarioFile, sc: Scenario) -> ScenarioResult:
     game = sf.model(sc)
     state = game.initial_state(sc.players)
     played: list[str] = []
+    when_played: list[str] = []
     failures: list[str] = []
+    start: State | None = None
 
-    def result(checked: State | None, edited: bool) -> ScenarioResult:
+    def result(checked: State) -> ScenarioResult:
         return ScenarioResult(
             name=sc.name, source=sc.source, status=VIOLATED if failures else PASSED,
             failures=tuple(failures), file=sf.path, line=sc.line, game=game.name,
             players=sc.players, interpretation=dict(game.interpretation), played=tuple(played),
-            edited=edited, state=checked.to_dict() if checked is not None else None)
+            spec_path=None if sf.game_ref in available_games() else sf.game_ref,
+            edited=bool(sc.given.edits), start=start.to_dict() if start is not None else None,
+            when_played=tuple(when_played), state=checked.to_dict())
 
     for i, text in enumerate(sc.given.actions):
         reasons, after = _try(game, state, text)
         if after is None:
             failures.append(f"given: action {i + 1} of {len(sc.given.actions)}, {text!r}, was "
                             f"refused: {_reasons(reasons)}")
-            return result(state, False)
+            return result(state)
         state = after
         played.append(text)
     if sc.given.edits:
@@ -674,6 +705,7 @@ def run_scenario(sf: ScenarioFile, sc: Scenario) -> ScenarioResult:
             raise ScenarioFileError(sf.path, f"given.edits: {err}", line=sc.line,
                                     scenario=sc.name) from None
 
+    start = state
     t = sc.then
     refusal: list | None = None
     for i, text in enumerate(sc.when.actions):
@@ -688,14 +720,15 @@ def run_scenario(sf: ScenarioFile, sc: Scenario) -> ScenarioResult:
         if after is None:
             failures.append(f"when: action {i + 1} of {len(sc.when.actions)}, {text!r}, was "
                             f"refused: {_reasons(reasons)}")
-            return result(state, bool(sc.given.edits))
+            return result(state)
         state = after
         played.append(text)
+        when_played.append(text)
 
     if refusal is not None and t.refused_because:
         _check_because(failures, t.refused or "", refusal, t.refused_because)
     _check_state(game, state, t, failures)
-    return result(state, bool(sc.given.edits))
+    return result(state)
 
 
 def _try(game: Model, state: State, text: str) -> tuple[list, State | None]:
