@@ -204,15 +204,18 @@ def check(game: str, props: Sequence[str], examples: int, seed: int, players: in
     sys.exit(code)
 
 
-def _print_results(model: Model, results: list, how: str) -> None:
+def _print_results(model: Model, results: list, how: str, with_checker: bool = False) -> None:
     style = {"PASSED": "green", "PROVED": "green", "VIOLATED": "bold red", "UNKNOWN": "yellow",
              "SKIPPED": "dim"}
     table = Table(title=f"{model.spec.title}: {how}")
     table.add_column("property")
+    if with_checker:
+        table.add_column("how")
     table.add_column("result")
     table.add_column("detail")
     for r in results:
-        table.add_row(r.property, f"[{style[r.status]}]{r.status}[/]", r.detail)
+        cells = [r.property] + ([r.checker] if with_checker else [])
+        table.add_row(*cells, f"[{style[r.status]}]{r.status}[/]", r.detail)
     out.print(table)
     for r in results:
         if r.trace is not None:
@@ -223,6 +226,39 @@ def _print_results(model: Model, results: list, how: str) -> None:
     for r in results:
         counts[r.status] = counts.get(r.status, 0) + 1
     out.print("summary: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+
+
+# --- prove ------------------------------------------------------------------------------
+@cli.command()
+@click.argument("game")
+@click.option("--property", "props", multiple=True, metavar="P",
+              help="Prove only this property (repeatable).")
+@click.option("--timeout", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
+              help="Seconds per solver query; a query that runs out is UNKNOWN.")
+@click.option("--depth", type=click.IntRange(min=0), default=None,
+              help="Bounded model checking depth (default: the game's bmc_depth).")
+@click.option("--interpretation", multiple=True, metavar="K=V")
+@click.option("--trace-dir", default="traces", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
+def prove(game: str, props: Sequence[str], timeout: float, depth: int | None,
+          interpretation: Sequence[str], trace_dir: str, as_json: bool) -> None:
+    """Prove GAME's invariants, conservation laws and laws with Z3 (step proofs,
+    induction, bounded model checking)."""
+    from .check.prove import prove_game
+    from .check.results import exit_code
+    model = _load(game, interpretation)
+    try:
+        results = prove_game(model, property_names=props or None, timeout=timeout,
+                             depth=depth, trace_dir=trace_dir)
+    except ValueError as e:
+        raise BadInput(str(e)) from None
+    code = exit_code(results)
+    if as_json:
+        _emit_json({"game": model.name, "timeout": timeout,
+                    "results": [r.to_json() for r in results], "exit_code": code})
+        sys.exit(code)
+    _print_results(model, results, f"Z3, {timeout:g} s per query", with_checker=True)
+    sys.exit(code)
 
 
 # --- scenario / replay ------------------------------------------------------------------

@@ -67,6 +67,11 @@ os = count(range(9), lambda i: board[i // 3, i % 3] == Mark.o)
 game.invariant("marks_alternate", any_of(xs == os, xs == os + 1),
                source=f"{RULES}: x moves first, then players alternate",
                doc="there are as many x as o, or one more x")
+game.invariant("one_mark_per_move", xs + os == moves,
+               source=f"{RULES}: one mark per turn")
+game.invariant("x_is_ahead_exactly_on_o_turn", xs - os == to_move,
+               source=f"{RULES}: x moves first, then players alternate",
+               doc="after x's move it is o's turn and x has one mark more")
 game.invariant("turn_follows_move_count", to_move == moves % 2,
                source=f"{RULES}: players alternate, player 0 first")
 game.conservation("cells_filled_one_per_move",

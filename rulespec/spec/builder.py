@@ -408,6 +408,21 @@ class Game:
                             element=f"invariant {name}", where=where)
         self.invariants.append(Invariant(name, c, source, where, doc))
 
+    def law(self, name: str, cond: Any, *, source: str, doc: str = "") -> None:
+        """Something true in every state within the declared bounds, reachable or not.
+
+        Use it for pure rules over all inputs: a prize table against every possible set of
+        totals, a tie-break against every possible score line.
+        """
+        where = caller_location()
+        self._claim("law", name, where)
+        self._need_source("law", name, source, where)
+        c = lift(cond)
+        if c.type != BOOL:
+            raise SpecError(f"a law must be a bool, got {c.type}", element=f"law {name}",
+                            where=where)
+        self.invariants.append(Invariant(name, c, source, where, doc, law=True))
+
     def conservation(self, name: str, total: Any, *, source: str, doc: str = "") -> None:
         """A total (e.g. supply + board + players) that stays at its initial value."""
         where = caller_location()
@@ -419,14 +434,19 @@ class Game:
                             element=f"conservation {name}", where=where)
         self.conservations.append(Conservation(name, t, source, where, doc))
 
-    def max_steps(self, n: int, *, source: str) -> None:
-        """Every game ends within ``n`` steps (chance steps included)."""
+    def max_steps(self, n: int, *, source: str, bmc_depth: int | None = None) -> None:
+        """Every game ends within ``n`` steps (chance steps included).
+
+        ``bmc_depth`` is how many steps bounded model checking explores by default
+        (default: ``n``, at most 9).
+        """
         where = caller_location()
         self._need_source("rule", "max_steps", source, where)
         if not isinstance(n, int) or n <= 0:
             raise SpecError("max_steps must be a positive int", element="rule max_steps",
                             where=where)
         self._max_steps = (n, source)
+        self._bmc_depth = bmc_depth if bmc_depth is not None else min(n, 9)
 
     # --- registration -------------------------------------------------------------------
     def build(self) -> GameSpec:
@@ -452,7 +472,7 @@ class Game:
             shared_ties=self._shared_ties, invariants=tuple(self.invariants),
             conservation=tuple(self.conservations), max_steps=self._max_steps[0],
             max_steps_source=self._max_steps[1], num_players_field=self._np_field,
-            summary=self.summary)
+            summary=self.summary, bmc_depth=self._bmc_depth)
         validate(spec)
         return spec
 

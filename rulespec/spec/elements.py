@@ -90,13 +90,19 @@ class Constant:
 
 @attrs.frozen(eq=False)
 class Invariant:
-    """A statement that holds in every reachable state."""
+    """A statement that holds in every reachable state.
+
+    A *law* (``law=True``) is stronger: it holds in every state within the declared
+    bounds, reachable or not (a scoring rule checked against all possible totals, say), so
+    Z3 proves it without induction.
+    """
 
     name: str
     cond: Expr
     source: str | None
     where: Location | None
     doc: str = ""
+    law: bool = False
 
 
 @attrs.frozen(eq=False)
@@ -170,6 +176,7 @@ class GameSpec:
     max_steps_source: str | None
     num_players_field: Field
     summary: str = ""
+    bmc_depth: int = 9
 
     def action(self, name: str) -> Action:
         for a in self.actions:
