@@ -1,0 +1,613 @@
+"""The Z3 backend: a spec, under one interpretation, as Z3 terms over a symbolic state.
+
+A state is a list of terms, one per cell of the shared :class:`~.layout.Layout` (Int for
+int and enum fields, Bool for bool fields; ``num_players`` is cell 0). Expressions
+compile through :data:`SMT_TABLE`, keyed by IR operation like the Python backend's
+``EXPR_TABLE``; an operation missing from it raises :class:`Unsupported` naming it, never a
+fallback. Effects are a functional update of the state list in sequential order: ``If``
+merges both branches cell by cell, ``ForEach`` is unrolled up to the domain's largest size
+with a guard ``v < hi``, ``Let`` names a value.
+
+**Run-time errors.** Where the Python backend raises (an index out of range, a lookup
+outside its table, a division by zero), the encoding sets an *error flag* instead of
+constraining the state: every evaluation returns a :class:`Checked` pair ``(value, error)``
+whose ``error`` is exactly the condition under which Python raises. The flag is path
+sensitive, like Python's short-circuit evaluation: the ``error`` of ``all_of(a, b)`` counts
+``b``'s errors only where ``a`` holds. The value read at a bad index is unspecified (it is
+some cell of the field), so it must only be used where ``error`` is false. Preconditions
+follow the Model's rule that a guard which cannot be evaluated is not satisfied:
+:meth:`SmtGame.precondition` is ``value and not error``. The ``*_checked`` methods give
+both parts; the plain ones give the value (or, for ``apply``, the successor state).
+
+Known values fold (see :mod:`.smt_terms`): on a concrete state nothing is left for the
+solver, and a parameter fixed to a number selects its cells directly -- the cheap way to
+split an obligation into one query per action instance.
+
+>>> import rulespec, z3
+>>> model = rulespec.load("tic_tac_toe")
+>>> g = compile_smt(model.spec, model.interpretation)
+>>> s, (r, c) = g.fresh_state("s"), g.params(0)
+>>> after = g.apply_checked(0, s, [r, c])
+>>> z3.prove(z3.Implies(z3.And(g.bounds(s), g.param_domain(0, s, [r, c]),
+...                            g.preconditions(0, s, [r, c])),
+...                     z3.And(z3.Not(after.error),
+...                            g.conserved(0, after.value) == g.conserved(0, s))))
+proved
+>>> g.current_player(g.concrete_state(model.initial_state().values))
+0
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import attrs
+import z3
+
+from ..ir.errors import SpecError
+from ..ir.nodes import BOOL, Domain, Expr, Field
+from ..ir.statements import Assign, ForEach, If, Let
+from ..ir.walk import statement_exprs, walk
+from ..spec.elements import Action, GameSpec
+from . import smt_terms as T
+from .layout import Layout
+from .python_backend import CHANCE, TERMINAL
+from .smt_terms import Val
+
+
+class Unsupported(Exception):
+    """The Z3 backend cannot encode an operation: a property needing it is SKIPPED.
+
+    >>> str(Unsupported("connected"))
+    "operation 'connected' has no Z3 encoding"
+    """
+
+    def __init__(self, operation: str, reason: str = "has no Z3 encoding") -> None:
+        self.operation = operation
+        self.reason = reason
+        super().__init__(f"operation {operation!r} {reason}")
+
+
+@attrs.frozen
+class Checked:
+    """A value with the condition under which the Python backend would raise instead.
+
+    ``value`` is a Z3 term (or, for an effect, the list of successor cells); it is
+    unspecified where ``error`` holds.
+    """
+
+    value: Any
+    error: z3.BoolRef
+
+    def holds(self) -> z3.BoolRef:
+        """For a Bool value: it can be evaluated and it is true."""
+        return z3.And(z3.Not(self.error), self.value)
+
+
+class _Scope:
+    """What an expression or a block sees: the current cells, names in scope, the path
+    condition (a tuple of conjuncts) and the shared list of error conditions."""
+
+    __slots__ = ("state", "names", "guard", "errors")
+
+    def __init__(self, state: list[Val], names: dict[str, Val], guard: tuple[Val, ...],
+                 errors: list[Val]) -> None:
+        self.state = state
+        self.names = names
+        self.guard = guard
+        self.errors = errors
+
+    def under(self, cond: Val) -> "_Scope":
+        """The same scope, reached only where ``cond`` holds (Python's short-circuit)."""
+        if T.known(cond) and cond:
+            return self
+        return _Scope(self.state, self.names, self.guard + (cond,), self.errors)
+
+    def bind(self, name: str, v: Val) -> "_Scope":
+        names = dict(self.names)
+        names[name] = v
+        return _Scope(self.state, names, self.guard, self.errors)
+
+    def block(self) -> "_Scope":
+        """A nested block: same cells (updated in place), its own names."""
+        return _Scope(self.state, dict(self.names), self.guard, self.errors)
+
+    def fork(self, cond: Val) -> "_Scope":
+        """A branch taken where ``cond`` holds, on a copy of the cells."""
+        return _Scope(list(self.state), dict(self.names), self.guard + (cond,), self.errors)
+
+    def fail(self, cond: Val) -> None:
+        """Python raises here where ``cond`` holds (and this point is reached)."""
+        if T.known(cond) and not cond:
+            return
+        g = T.and_((*self.guard, cond))
+        if T.known(g) and not g:
+            return
+        self.errors.append(g)
+
+
+class SmtGame:
+    """One spec under one interpretation, as Z3 terms (build with :func:`compile_smt`)."""
+
+    def __init__(self, spec: GameSpec, interpretation: dict[str, str]) -> None:
+        self.spec = spec
+        self.interpretation = dict(interpretation)
+        self.layout = Layout.of(spec)
+        self.size = self.layout.size
+        self.interp = {p.name: p.enum.index_of(interpretation[p.name])
+                       for p in spec.interpretations}
+        self._is_bool: list[bool] = []
+        self._names: list[str] = []
+        self._cell_field: list[Field] = []
+        for name, slot in self.layout.slots.items():
+            f = slot.field
+            for k, idx in enumerate(itertools.product(*(range(d.size) for d in f.dims))):
+                self._is_bool.append(f.type == BOOL)
+                self._cell_field.append(f)
+                self._names.append(f"{name}[{','.join(map(str, idx))}]" if f.dims else name)
+        assert len(self._names) == self.size
+        self._checked: dict[int, Any] = {}  # id -> expression or statements found encodable
+
+    # --- states and parameters ---------------------------------------------------------
+    def cell_names(self) -> list[str]:
+        """A readable name per cell: ``board[1,2]``, ``to_move``."""
+        return list(self._names)
+
+    def fresh_state(self, prefix: str = "s") -> list[z3.ExprRef]:
+        """One fresh Z3 constant per cell, named ``<prefix>.<cell>``."""
+        return [z3.Bool(f"{prefix}.{n}") if b else z3.Int(f"{prefix}.{n}")
+                for n, b in zip(self._names, self._is_bool)]
+
+    def concrete_state(self, values: Sequence[Any]) -> list[z3.ExprRef]:
+        """A concrete state (the Python backend's flat tuple) as Z3 literals."""
+        self._check_len(values)
+        return [T.term(T.lower(v, b)) for v, b in zip(values, self._is_bool)]
+
+    def state_from_model(self, model: z3.ModelRef, state: Sequence[z3.ExprRef]) -> tuple:
+        """The Python backend's flat tuple for ``state`` in a solver model (a counterexample)."""
+        self._check_len(state)
+        out = []
+        for t, b in zip(state, self._is_bool):
+            v = T.value(model.eval(T.term(t), model_completion=True))
+            out.append(bool(v) if b else int(v))
+        return tuple(out)
+
+    def bounds(self, state: Sequence[Val]) -> z3.BoolRef:
+        """Every cell within its field's declared bounds (``num_players`` within min..max)."""
+        self._check_len(state)
+        parts = []
+        for t, b, f in zip(state, self._is_bool, self._cell_field):
+            if not b:
+                parts.append(T.and_([T.le(f.lo, T.lower(t, False)), T.le(T.lower(t, False), f.hi)]))
+        return _bool(T.and_(parts))
+
+    def params(self, action: int, prefix: str | None = None) -> list[z3.ArithRef]:
+        """Fresh Int constants for an action's parameters, named ``<prefix>.<param>``."""
+        a = self.spec.actions[action]
+        pre = a.name if prefix is None else prefix
+        return [z3.Int(f"{pre}.{p.name}") for p in a.params]
+
+    def param_domain(self, action: int, state: Sequence[Val], params: Sequence[Val]) -> z3.BoolRef:
+        """Each parameter within its domain ``lo <= v < hi`` (``hi`` may read the state)."""
+        a = self.spec.actions[action]
+        self._require_encodable(a.params, (p.domain.hi for p in a.params))
+        sc = self._scope(state, {})
+        parts = []
+        for p, v in zip(a.params, self._lower_params(a, params)):
+            hi = self._expr(p.domain.hi, sc)
+            parts.append(T.and_([T.le(p.domain.lo, v), T.lt(v, hi)]))
+        return _bool(T.and_(parts))
+
+    def instances(self, action: int) -> list[tuple[int, ...]]:
+        """Every parameter tuple within the domains' largest sizes (to split obligations)."""
+        a = self.spec.actions[action]
+        return list(itertools.product(*(range(p.domain.lo, p.domain.max_hi) for p in a.params)))
+
+    # --- actions -----------------------------------------------------------------------
+    def precondition_checked(self, action: int, j: int, state: Sequence[Val],
+                             params: Sequence[Val]) -> Checked:
+        """Precondition ``j`` of an action: its value and its error flag."""
+        a = self.spec.actions[action]
+        return self._eval(a.preconditions[j].cond, state, self._param_names(a, params))
+
+    def precondition(self, action: int, j: int, state: Sequence[Val],
+                     params: Sequence[Val]) -> z3.BoolRef:
+        """Precondition ``j`` holds (and can be evaluated: an error counts as false)."""
+        return self.precondition_checked(action, j, state, params).holds()
+
+    def preconditions(self, action: int, state: Sequence[Val], params: Sequence[Val]
+                      ) -> z3.BoolRef:
+        """Every precondition of the action holds."""
+        a = self.spec.actions[action]
+        return _bool(T.and_([self.precondition(action, j, state, params)
+                             for j in range(len(a.preconditions))]))
+
+    def weight_checked(self, action: int, state: Sequence[Val], params: Sequence[Val]) -> Checked:
+        """A chance outcome's weight (1 when the spec gives none)."""
+        a = self.spec.actions[action]
+        if a.weight is None:
+            return Checked(z3.IntVal(1), z3.BoolVal(False))
+        return self._eval(a.weight, state, self._param_names(a, params))
+
+    def legal(self, action: int, state: Sequence[Val], params: Sequence[Val]) -> z3.BoolRef:
+        """The action instance is legal, exactly as ``Model.why_illegal`` returns no reason.
+
+        Not over; a player's action at a player's turn, a chance outcome at a chance node;
+        parameters within their domains; every precondition holds; a chance outcome has a
+        positive weight. Anything that cannot be evaluated makes it illegal.
+        """
+        a = self.spec.actions[action]
+        cp = self.current_player_checked(state)
+        is_chance = cp.value == CHANCE
+        parts = [z3.Not(cp.error), cp.value != TERMINAL, is_chance if a.chance else z3.Not(is_chance),
+                 self.param_domain(action, state, params),
+                 self.preconditions(action, state, params)]
+        if a.chance:
+            w = self.weight_checked(action, state, params)
+            parts += [z3.Not(w.error), w.value > 0]
+        return z3.And(*parts)
+
+    def apply_checked(self, action: int, state: Sequence[Val], params: Sequence[Val]) -> Checked:
+        """The successor cells after the action's effects, and the effects' error flag."""
+        a = self.spec.actions[action]
+        self._require_encodable(a.effects, statement_exprs(a.effects))
+        sc = self._scope(state, self._param_names(a, params))
+        self._block(a.effects, sc)
+        return Checked([T.term(v) for v in sc.state], _bool(T.or_(sc.errors)))
+
+    def apply(self, action: int, state: Sequence[Val], params: Sequence[Val]) -> list[z3.ExprRef]:
+        """The successor cells (unspecified where ``apply_checked(...).error`` holds)."""
+        return self.apply_checked(action, state, params).value
+
+    def initial_checked(self, num_players: Val) -> Checked:
+        """The state after setup for ``num_players`` players (an int or an Int term)."""
+        values: list[Any] = self.layout.initial_vector()
+        values[0] = num_players
+        self._require_encodable(self.spec.setup, statement_exprs(self.spec.setup))
+        sc = self._scope(values, {})
+        self._block(self.spec.setup, sc)
+        return Checked([T.term(v) for v in sc.state], _bool(T.or_(sc.errors)))
+
+    def initial(self, num_players: Val) -> list[z3.ExprRef]:
+        """The state after setup (see :meth:`initial_checked`)."""
+        return self.initial_checked(num_players).value
+
+    # --- flow, scoring and declared properties -------------------------------------------
+    def terminal_checked(self, state: Sequence[Val]) -> Checked:
+        return self._eval(self.spec.terminal.expr, state, {})
+
+    def terminal(self, state: Sequence[Val]) -> z3.BoolRef:
+        """The game is over (value part; see :meth:`terminal_checked`)."""
+        return self.terminal_checked(state).value
+
+    def chance_node_checked(self, state: Sequence[Val]) -> Checked:
+        if self.spec.chance_node is None:
+            return Checked(z3.BoolVal(False), z3.BoolVal(False))
+        return self._eval(self.spec.chance_node.expr, state, {})
+
+    def chance_node(self, state: Sequence[Val]) -> z3.BoolRef:
+        """The chance-node rule's value (False when the game has none)."""
+        return self.chance_node_checked(state).value
+
+    def current_player_checked(self, state: Sequence[Val]) -> Checked:
+        """As ``Model.current_player``: TERMINAL when over, CHANCE at a chance node, else
+        the current-player rule (each evaluated only if the ones before are false)."""
+        rules = [self.spec.terminal.expr, self.spec.current_player.expr]
+        if self.spec.chance_node is not None:
+            rules.append(self.spec.chance_node.expr)
+        self._require_encodable(self.spec.current_player, rules)
+        sc = self._scope(state, {})
+        term = self._expr(self.spec.terminal.expr, sc)
+        inner = sc.under(T.not_(term))
+        chance: Val = False
+        if self.spec.chance_node is not None:
+            chance = self._expr(self.spec.chance_node.expr, inner)
+        cp = self._expr(self.spec.current_player.expr, inner.under(T.not_(chance)))
+        v = T.ite(term, TERMINAL, T.ite(chance, CHANCE, cp))
+        return Checked(T.term(v), _bool(T.or_(sc.errors)))
+
+    def current_player(self, state: Sequence[Val]) -> z3.ArithRef:
+        """The player to move, CHANCE (-1) or TERMINAL (-4), as ``Model.current_player``."""
+        return self.current_player_checked(state).value
+
+    def score_checked(self, state: Sequence[Val], player: Val) -> Checked:
+        sc = self.spec.scoring
+        return self._eval(sc.score, state, {sc.var.args[0]: T.lower(player, False)})
+
+    def score(self, state: Sequence[Val], player: Val) -> z3.ArithRef:
+        """Player ``player``'s score (meaningful for ``player < num_players``)."""
+        return self.score_checked(state, player).value
+
+    def tie_key_checked(self, k: int, state: Sequence[Val], player: Val) -> Checked:
+        tb = self.spec.tie_breaks[k]
+        return self._eval(tb.key, state, {tb.var.args[0]: T.lower(player, False)})
+
+    def tie_key(self, k: int, state: Sequence[Val], player: Val) -> z3.ArithRef:
+        """Tie-break key ``k`` of a player."""
+        return self.tie_key_checked(k, state, player).value
+
+    def invariant_checked(self, k: int, state: Sequence[Val]) -> Checked:
+        return self._eval(self.spec.invariants[k].cond, state, {})
+
+    def invariant(self, k: int, state: Sequence[Val]) -> z3.BoolRef:
+        """Declared invariant ``k`` (value part; see :meth:`invariant_checked`)."""
+        return self.invariant_checked(k, state).value
+
+    def conserved_checked(self, k: int, state: Sequence[Val]) -> Checked:
+        return self._eval(self.spec.conservation[k].total, state, {})
+
+    def conserved(self, k: int, state: Sequence[Val]) -> z3.ArithRef:
+        """Declared conserved total ``k``."""
+        return self.conserved_checked(k, state).value
+
+    def evaluate(self, e: Expr, state: Sequence[Val],
+                 names: Mapping[str, Val] | None = None) -> Checked:
+        """Any IR expression (a property) on ``state``; ``names`` binds its params/vars."""
+        bound = {k: T.lower(v, isinstance(v, bool) or (not T.known(v) and z3.is_bool(v)))
+                 for k, v in (names or {}).items()}
+        return self._eval(e, state, bound)
+
+    # --- the compiler ------------------------------------------------------------------
+    def _expr(self, e: Expr, sc: _Scope) -> Val:
+        enc = SMT_TABLE.get(e.op)
+        if enc is None:
+            raise Unsupported(e.op)
+        return enc(self, e, sc)
+
+    def _require_encodable(self, key: Any, exprs: Iterable[Expr]) -> None:
+        """Raise :class:`Unsupported` for any operation without an encoding, before folding
+        could skip it (a short-circuit on a concrete state must not hide it)."""
+        if id(key) in self._checked:
+            return
+        for e in exprs:
+            for node in walk(e):
+                if node.op not in SMT_TABLE:
+                    raise Unsupported(node.op)
+        self._checked[id(key)] = key
+
+    def _eval(self, e: Expr, state: Sequence[Val], names: dict[str, Val]) -> Checked:
+        self._require_encodable(e, (e,))
+        sc = self._scope(state, names)
+        v = self._expr(e, sc)
+        return Checked(T.term(v), _bool(T.or_(sc.errors)))
+
+    def _scope(self, state: Sequence[Val], names: dict[str, Val]) -> _Scope:
+        self._check_len(state)
+        cells = [T.lower(v, b) for v, b in zip(state, self._is_bool)]
+        return _Scope(cells, dict(names), (), [])
+
+    def _check_len(self, state: Sequence[Any]) -> None:
+        if len(state) != self.size:
+            raise ValueError(f"a {self.spec.name} state has {self.size} cells, got {len(state)}")
+
+    def _lower_params(self, a: Action, params: Sequence[Val]) -> list[Val]:
+        if len(params) != len(a.params):
+            raise ValueError(f"action {a.name} takes {len(a.params)} parameter(s), "
+                             f"got {len(params)}")
+        return [T.lower(v, False) for v in params]
+
+    def _param_names(self, a: Action, params: Sequence[Val]) -> dict[str, Val]:
+        return {p.name: v for p, v in zip(a.params, self._lower_params(a, params))}
+
+    def _dims(self, e: Expr, sc: _Scope) -> tuple[int, list[list[tuple[Val, int]]]]:
+        """For a field node: its offset and, per dimension, the (condition, offset) choices.
+
+        A known index gives one choice; a symbolic one, every in-range value, and an error
+        where it is out of range (checked per dimension, as Python's ``_ck`` does).
+        """
+        f: Field = e.args[0]
+        slot = self.layout.slots[f.name]
+        choices = []
+        for d, stride, ix in zip(f.dims, slot.strides, e.args[1:]):
+            v = self._expr(ix, sc)
+            if T.known(v):
+                if not 0 <= v < d.size:  # type: ignore[operator]
+                    sc.fail(True)
+                    v = min(max(v, 0), d.size - 1)  # type: ignore[type-var, call-overload]
+                choices.append([(True, v * stride)])  # type: ignore[operator]
+            else:
+                sc.fail(T.or_([T.lt(v, 0), T.ge(v, d.size)]))
+                choices.append([(T.eq(v, k), k * stride) for k in range(d.size)])
+        return slot.offset, choices
+
+    def _block(self, stmts: Iterable, sc: _Scope) -> None:
+        """Run statements in order, updating ``sc.state`` in place."""
+        for st in stmts:
+            if isinstance(st, Assign):
+                val = self._expr(st.value, sc)
+                base, choices = self._dims(st.target, sc)
+                for combo in itertools.product(*choices):
+                    k = base + sum(off for _, off in combo)
+                    sc.state[k] = T.ite(T.and_([c for c, _ in combo]), val, sc.state[k])
+            elif isinstance(st, Let):
+                sc.names[st.var.args[0]] = self._expr(st.value, sc)
+            elif isinstance(st, If):
+                self._branch(self._expr(st.cond, sc), st.then, st.otherwise, sc)
+            elif isinstance(st, ForEach):
+                d: Domain = st.domain
+                hi = self._expr(d.hi, sc)  # evaluated once, as range() does
+                for v in range(d.lo, d.max_hi):
+                    inside = T.lt(v, hi)
+                    if T.known(inside) and not inside:
+                        break
+                    self._branch(inside, st.body, (), sc.bind(st.var.args[0], v))
+            else:  # pragma: no cover - statements are a closed set
+                raise TypeError(f"not a statement: {st!r}")
+
+    def _branch(self, cond: Val, then: tuple, otherwise: tuple, sc: _Scope) -> None:
+        """``if cond: then else: otherwise``, merging the two successor states cell by cell."""
+        if T.known(cond):
+            self._block(then if cond else otherwise, sc.block())
+            return
+        a, b = sc.fork(cond), sc.fork(T.not_(cond))
+        self._block(then, a)
+        self._block(otherwise, b)
+        for k, (x, y) in enumerate(zip(a.state, b.state)):
+            if x is not y:
+                sc.state[k] = T.ite(cond, x, y)
+
+
+def _bool(v: Val) -> z3.BoolRef:
+    return T.term(v)  # type: ignore[return-value]
+
+
+# --- the operation table ---------------------------------------------------------------
+
+Encoder = Callable[[SmtGame, Expr, _Scope], Val]
+
+
+def _const(g: SmtGame, e: Expr, sc: _Scope) -> Val:
+    v = e.args[0]
+    return bool(v) if e.type == BOOL else int(v)
+
+
+def _field(g: SmtGame, e: Expr, sc: _Scope) -> Val:
+    base, choices = g._dims(e, sc)
+
+    def select(dims: list[list[tuple[Val, int]]], off: int) -> Val:
+        if not dims:
+            return sc.state[off]
+        options = [(c, select(dims[1:], off + o)) for c, o in dims[0]]
+        acc = options[-1][1]  # also what a bad index reads (unspecified; flagged)
+        for c, v in reversed(options[:-1]):
+            acc = T.ite(c, v, acc)
+        return acc
+    return select(choices, base)
+
+
+def _name(g: SmtGame, e: Expr, sc: _Scope) -> Val:
+    try:
+        return sc.names[e.args[0]]
+    except KeyError:
+        raise SpecError(f"{e.args[0]!r} is used outside the block that defines it",
+                        where=e.where) from None
+
+
+def _interp(g: SmtGame, e: Expr, sc: _Scope) -> Val:
+    return g.interp[e.args[0].name]
+
+
+def _binop(fn: Callable[[Val, Val], Val]) -> Encoder:
+    return lambda g, e, sc: fn(g._expr(e.args[0], sc), g._expr(e.args[1], sc))
+
+
+def _division(fn: Callable[[Val, Val], Val]) -> Encoder:
+    def enc(g: SmtGame, e: Expr, sc: _Scope) -> Val:
+        a, b = g._expr(e.args[0], sc), g._expr(e.args[1], sc)
+        sc.fail(T.eq(b, 0))  # ZeroDivisionError
+        return fn(a, b)
+    return enc
+
+
+def _and(g: SmtGame, e: Expr, sc: _Scope) -> Val:
+    acc: Val = True
+    for a in e.args:  # each conjunct is evaluated only if the ones before hold
+        acc = T.and_([acc, g._expr(a, sc.under(acc))])
+        if T.known(acc) and not acc:
+            return False
+    return acc
+
+
+def _or(g: SmtGame, e: Expr, sc: _Scope) -> Val:
+    acc: Val = False
+    for a in e.args:
+        acc = T.or_([acc, g._expr(a, sc.under(T.not_(acc)))])
+        if T.known(acc) and acc:
+            return True
+    return acc
+
+
+def _ite(g: SmtGame, e: Expr, sc: _Scope) -> Val:
+    c = g._expr(e.args[0], sc)
+    if T.known(c):
+        return g._expr(e.args[1] if c else e.args[2], sc)
+    return T.ite(c, g._expr(e.args[1], sc.under(c)), g._expr(e.args[2], sc.under(T.not_(c))))
+
+
+def _table(g: SmtGame, e: Expr, sc: _Scope) -> Val:
+    values, index = e.args
+    cast = bool if e.type == BOOL else int
+    vals = [cast(v) for v in values]
+    i = g._expr(index, sc)
+    if T.known(i):
+        if 0 <= i < len(vals):  # type: ignore[operator]
+            return vals[i]  # type: ignore[index]
+        sc.fail(True)
+        return vals[-1]
+    sc.fail(T.or_([T.lt(i, 0), T.ge(i, len(vals))]))
+    acc: Val = vals[-1]
+    for k in range(len(vals) - 2, -1, -1):
+        acc = T.ite(T.eq(i, k), vals[k], acc)
+    return acc
+
+
+def _binder(kind: str) -> Encoder:
+    """Unroll over ``lo .. max_hi - 1``; a value ``v`` counts only where ``v < hi``."""
+    def enc(g: SmtGame, e: Expr, sc: _Scope) -> Val:
+        var, d, body = e.args
+        name = var.args[0]
+        hi = g._expr(d.hi, sc)
+        acc: Val = {"exists": False, "forall": True}.get(kind, 0)
+        parts: list[Val] = []
+        for v in range(d.lo, d.max_hi):
+            inside = T.lt(v, hi)
+            if T.known(inside) and not inside:
+                break
+            at = sc.bind(name, v).under(inside)
+            if kind == "exists":  # any(): stops at the first true body
+                b = g._expr(body, at.under(T.not_(acc)))
+                acc = T.or_([acc, T.and_([inside, b])])
+                if T.known(acc) and acc:
+                    return True
+            elif kind == "forall":  # all(): stops at the first false body
+                b = g._expr(body, at.under(acc))
+                acc = T.and_([acc, T.or_([T.not_(inside), b])])
+                if T.known(acc) and not acc:
+                    return False
+            elif kind == "sum":
+                parts.append(T.ite(inside, g._expr(body, at), 0))
+            else:
+                parts.append(T.ite(T.and_([inside, g._expr(body, at)]), 1, 0))
+        return acc if kind in ("exists", "forall") else T.sum_(parts)
+    return enc
+
+
+SMT_TABLE: dict[str, Encoder] = {
+    "const": _const,
+    "field": _field,
+    "param": _name,
+    "var": _name,
+    "num_players": lambda g, e, sc: sc.state[0],
+    "interp": _interp,
+    "add": _binop(T.add), "sub": _binop(T.sub), "mul": _binop(T.mul),
+    "floordiv": _division(T.floordiv), "mod": _division(T.mod),
+    "min": _binop(T.min_), "max": _binop(T.max_),
+    "abs": lambda g, e, sc: T.abs_(g._expr(e.args[0], sc)),
+    "eq": _binop(T.eq), "ne": _binop(T.ne), "lt": _binop(T.lt), "le": _binop(T.le),
+    "gt": _binop(T.gt), "ge": _binop(T.ge),
+    "and": _and, "or": _or,
+    "not": lambda g, e, sc: T.not_(g._expr(e.args[0], sc)),
+    "ite": _ite,
+    "table": _table,
+    "exists": _binder("exists"), "forall": _binder("forall"), "sum": _binder("sum"),
+    "count": _binder("count"),
+}
+"""Every IR operation's encoding; a test holds it to ``OPERATIONS`` and the other tables."""
+
+
+def compile_smt(spec: GameSpec, interpretation: Mapping[str, str] | None = None) -> SmtGame:
+    """The Z3 encoding of ``spec`` under ``interpretation`` (missing points: their default).
+
+    Raises ValueError for an unknown interpretation point or option. Nothing is encoded
+    yet: each method builds its terms on demand, so an :class:`Unsupported` operation only
+    fails the queries that need it.
+    """
+    chosen = {p.name: p.default for p in spec.interpretations}
+    for k, v in (interpretation or {}).items():
+        if k not in chosen:
+            raise ValueError(f"{spec.name} has no interpretation point {k!r}")
+        if v not in spec.interpretation(k).options:
+            raise ValueError(f"interpretation {k} has no option {v!r}")
+        chosen[k] = v
+    return SmtGame(spec, chosen)

@@ -1,0 +1,327 @@
+"""Backend equivalence: the Z3 backend evaluates every rule exactly as the Python backend.
+
+For states reached by random playouts of every bundled game (under every interpretation
+option), and for every legal action there plus parameter values that are not legal, the Z3
+encoding gives the same precondition values, successor cells, legality, terminal flag,
+current player, scores, tie-break keys, invariants, conserved totals and chance weights as
+the compiled Python functions -- and sets its error flag exactly where Python raises.
+
+Two paths are held to the Python answers on every example:
+* symbolic: the encoding is built once per game on a fresh symbolic state and symbolic
+  parameters, then the concrete values are substituted and the term simplified; this is
+  what the prover and the interpretation diff use;
+* concrete: the backend is called on Z3 literals, where it folds everything in Python.
+
+Playouts draw an index into the legal-action list at each step, so Hypothesis shrinks a
+failure to a short game.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from typing import Any, Callable
+
+import pytest
+import z3
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rulespec
+from rulespec.compile import smt_terms as T
+from rulespec.compile.smt_backend import Checked, SmtGame, compile_smt
+
+#: at most this many in-domain parameter tuples are checked exhaustively at a state;
+#: beyond it, every legal one and a drawn sample of the others.
+EXHAUSTIVE = 64
+ILLEGAL_SAMPLE = 8
+
+
+def _cases() -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+    """Every bundled game under its defaults and under each non-default option."""
+    out = []
+    for name in rulespec.available_games():
+        out.append((name, ()))
+        try:
+            spec = rulespec.load_spec(name)
+        except Exception:  # noqa: BLE001 - the game's own test then fails, naming the error
+            continue
+        for point in spec.interpretations:
+            for option in point.options:
+                if option != point.default:
+                    out.append((name, ((point.name, option),)))
+    return out
+
+
+CASES = _cases()
+
+
+def _case_id(case: tuple[str, tuple]) -> str:
+    name, interp = case
+    return name + "".join(f"[{k}={v}]" for k, v in interp)
+
+
+class Symbolic:
+    """Every rule of one game, encoded once over a symbolic state and symbolic parameters."""
+
+    def __init__(self, game: SmtGame) -> None:
+        spec = game.spec
+        self.game = game
+        S = self.state = game.fresh_state("s")
+        self.params = [game.params(i, prefix=f"a{i}") for i in range(len(spec.actions))]
+        self.pre = [[game.precondition_checked(i, j, S, P) for j in range(len(a.preconditions))]
+                    for i, (a, P) in enumerate(zip(spec.actions, self.params))]
+        self.apply = [game.apply_checked(i, S, P) for i, P in enumerate(self.params)]
+        self.legal = [game.legal(i, S, P) for i, P in enumerate(self.params)]
+        self.weight = [game.weight_checked(i, S, P) for i, P in enumerate(self.params)]
+        self.terminal = game.terminal_checked(S)
+        self.current_player = game.current_player_checked(S)
+        self.score = [game.score_checked(S, p) for p in range(spec.max_players)]
+        self.tie_key = [[game.tie_key_checked(k, S, p) for p in range(spec.max_players)]
+                        for k in range(len(spec.tie_breaks))]
+        self.invariant = [game.invariant_checked(k, S) for k in range(len(spec.invariants))]
+        self.conserved = [game.conserved_checked(k, S) for k in range(len(spec.conservation))]
+
+
+@functools.lru_cache(maxsize=None)
+def _setup(name: str, interp: tuple[tuple[str, str], ...]) -> tuple[Any, SmtGame, Symbolic]:
+    model = rulespec.load(name, interpretation=dict(interp) or None)
+    game = compile_smt(model.spec, model.interpretation)
+    return model, game, Symbolic(game)
+
+
+class SymbolicPath:
+    """Read rules from the shared symbolic encoding, substituting one concrete state."""
+
+    name = "symbolic"
+
+    def __init__(self, game: SmtGame, sym: Symbolic, values: tuple) -> None:
+        self.game, self.sym = game, sym
+        self.pairs = list(zip(sym.state, game.concrete_state(values)))
+        self._arrays: dict[tuple, tuple] = {}
+
+    def _sub(self, t: z3.ExprRef, action: int | None, params: tuple) -> Any:
+        """``simplify(substitute(t, state and params))`` as a Python value.
+
+        Calls Z3's C API with the substitution arrays built once per state and parameter
+        tuple (``z3.substitute`` re-checks every pair's sort on every call).
+        """
+        key = (action, params)
+        if key not in self._arrays:
+            pairs = self.pairs
+            if action is not None:
+                pairs = pairs + [(v, z3.IntVal(x)) for v, x in zip(self.sym.params[action], params)]
+            src, dst = (z3.Ast * len(pairs))(), (z3.Ast * len(pairs))()
+            for k, (a, b) in enumerate(pairs):
+                src[k], dst[k] = a.as_ast(), b.as_ast()
+            self._arrays[key] = (len(pairs), src, dst)
+        n, src, dst = self._arrays[key]
+        ctx = t.ctx
+        return T.value(z3.z3._to_expr_ref(z3.Z3_substitute(ctx.ref(), t.as_ast(), n, src, dst), ctx))
+
+    def read(self, c: Checked, action: int | None = None, params: tuple = ()) -> tuple[Any, bool]:
+        """``(value, error)``; a list value is read cell by cell."""
+        err = self._sub(c.error, action, params)
+        if isinstance(c.value, list):
+            return [self._sub(t, action, params) for t in c.value], err
+        return self._sub(c.value, action, params), err
+
+    def precondition(self, i: int, j: int, params: tuple) -> tuple[Any, bool]:
+        return self.read(self.sym.pre[i][j], i, params)
+
+    def apply(self, i: int, params: tuple) -> tuple[Any, bool]:
+        return self.read(self.sym.apply[i], i, params)
+
+    def legal(self, i: int, params: tuple) -> bool:
+        return self._sub(self.sym.legal[i], i, params)
+
+    def weight(self, i: int, params: tuple) -> tuple[Any, bool]:
+        return self.read(self.sym.weight[i], i, params)
+
+    def terminal(self) -> tuple[Any, bool]:
+        return self.read(self.sym.terminal)
+
+    def current_player(self) -> tuple[Any, bool]:
+        return self.read(self.sym.current_player)
+
+    def score(self, p: int) -> tuple[Any, bool]:
+        return self.read(self.sym.score[p])
+
+    def tie_key(self, k: int, p: int) -> tuple[Any, bool]:
+        return self.read(self.sym.tie_key[k][p])
+
+    def invariant(self, k: int) -> tuple[Any, bool]:
+        return self.read(self.sym.invariant[k])
+
+    def conserved(self, k: int) -> tuple[Any, bool]:
+        return self.read(self.sym.conserved[k])
+
+
+class ConcretePath:
+    """Call the backend on Z3 literals: it folds in Python and returns literals."""
+
+    name = "concrete"
+
+    def __init__(self, game: SmtGame, values: tuple) -> None:
+        self.game = game
+        self.state = game.concrete_state(values)
+
+    @staticmethod
+    def read(c: Checked) -> tuple[Any, bool]:
+        if isinstance(c.value, list):
+            return [T.value(t) for t in c.value], T.value(c.error)
+        return T.value(c.value), T.value(c.error)
+
+    def precondition(self, i: int, j: int, params: tuple) -> tuple[Any, bool]:
+        return self.read(self.game.precondition_checked(i, j, self.state, params))
+
+    def apply(self, i: int, params: tuple) -> tuple[Any, bool]:
+        return self.read(self.game.apply_checked(i, self.state, params))
+
+    def legal(self, i: int, params: tuple) -> bool:
+        return T.value(self.game.legal(i, self.state, params))
+
+    def weight(self, i: int, params: tuple) -> tuple[Any, bool]:
+        return self.read(self.game.weight_checked(i, self.state, params))
+
+    def terminal(self) -> tuple[Any, bool]:
+        return self.read(self.game.terminal_checked(self.state))
+
+    def current_player(self) -> tuple[Any, bool]:
+        return self.read(self.game.current_player_checked(self.state))
+
+    def score(self, p: int) -> tuple[Any, bool]:
+        return self.read(self.game.score_checked(self.state, p))
+
+    def tie_key(self, k: int, p: int) -> tuple[Any, bool]:
+        return self.read(self.game.tie_key_checked(k, self.state, p))
+
+    def invariant(self, k: int) -> tuple[Any, bool]:
+        return self.read(self.game.invariant_checked(k, self.state))
+
+    def conserved(self, k: int) -> tuple[Any, bool]:
+        return self.read(self.game.conserved_checked(k, self.state))
+
+
+def _python(fn: Callable[..., Any], *args: Any) -> tuple[Any, BaseException | None]:
+    try:
+        return fn(*args), None
+    except Exception as err:  # noqa: BLE001 - a rule error of any kind
+        return None, err
+
+
+def _agree(what: str, python: tuple[Any, BaseException | None], smt: tuple[Any, bool],
+           is_bool: list[bool] | None = None) -> None:
+    expected, raised = python
+    got, error = smt
+    if raised is not None:
+        assert error is True, f"{what}: Python raised {raised!r}, the Z3 error flag is {error}"
+        return
+    assert error is False, f"{what}: the Z3 error flag is set, Python gave {expected!r}"
+    if is_bool is not None:  # a state: compare cell by cell, bool cells as bools
+        expected = [bool(v) if b else v for v, b in zip(expected, is_bool)]
+        bad = [k for k, (x, y) in enumerate(zip(expected, got)) if x != y]
+        assert not bad, f"{what}: cells differ at {bad}: Python {expected}, Z3 {got}"
+        return
+    assert expected == got and isinstance(expected, bool) == isinstance(got, bool), \
+        f"{what}: Python {expected!r}, Z3 {got!r}"
+
+
+def _in_domain(action: Any, values: tuple) -> list[tuple[int, ...]]:
+    """Every parameter tuple that ``Model.why_illegal`` accepts as in-domain."""
+    ranges = [range(p.domain.lo, p.domain.hi.args[0] if p.domain.is_static() else values[0])
+              for p in action.params]
+    return list(itertools.product(*ranges))
+
+
+def check_state(model: Any, game: SmtGame, path: Any, values: tuple, data: Any) -> None:
+    """Every rule at ``values``, on one path, against the Python backend."""
+    compiled = model.compiled
+    spec = model.spec
+    cells = [z3.is_bool(t) for t in game.concrete_state(values)]
+    n = values[0]
+
+    _agree("terminal", _python(compiled.terminal, values), path.terminal())
+    _agree("current player", _python(compiled.current_player, values), path.current_player())
+    scores, raised = _python(compiled.scores, values)
+    for p in range(n):
+        _agree(f"score of player {p}", (scores[p] if raised is None else None, raised),
+               path.score(p))
+    for k in range(len(spec.tie_breaks)):
+        for p in range(n):
+            _agree(f"tie-break {k} of player {p}", _python(compiled.tie_keys[k], values, p),
+                   path.tie_key(k, p))
+    for k, inv in enumerate(spec.invariants):
+        _agree(f"invariant {inv.name}", _python(compiled.invariants[k], values),
+               path.invariant(k))
+    for k, c in enumerate(spec.conservation):
+        _agree(f"conserved {c.name}", _python(compiled.conserved[k], values), path.conserved(k))
+
+    legal, raised = _python(compiled.legal, values)
+    assert raised is None, f"the Python backend cannot list the legal actions: {raised!r}"
+    legal_keys = set(legal)
+    weights, raised = _python(compiled.chance_weights, values)
+    assert raised is None, f"the Python backend cannot list chance weights: {raised!r}"
+    for key, w in weights:
+        _agree(f"weight of {key}", (w, None), path.weight(key[0], key[1:]))
+
+    for i, action in enumerate(spec.actions):
+        every = _in_domain(action, values)
+        good = [x for x in every if (i, *x) in legal_keys]
+        bad = [x for x in every if (i, *x) not in legal_keys]
+        if len(every) > EXHAUSTIVE and len(bad) > ILLEGAL_SAMPLE:
+            picks = data.draw(st.lists(st.integers(0, len(bad) - 1), max_size=ILLEGAL_SAMPLE,
+                                       unique=True), label=f"illegal {action.name}")
+            bad = [bad[k] for k in picks]
+        for params in good + bad:
+            label = f"{action.name}{params} ({'legal' if params in good else 'illegal'})"
+            assert path.legal(i, params) is (params in good), f"{label}: legality differs"
+            for j, pre in enumerate(action.preconditions):
+                _agree(f"{label}: precondition {pre.text!r}",
+                       _python(compiled.preconditions[i][j], values, *params),
+                       path.precondition(i, j, params))
+            _agree(f"{label}: successor state", _python(compiled.apply[i], values, *params),
+                   path.apply(i, params), is_bool=cells)
+
+
+def _examples(model: Any) -> int:
+    """The profile's example count, cut down for games with large states."""
+    base = settings.default.max_examples
+    return max(10, base // max(1, model.layout.size // 16))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_case_id(c) for c in CASES])
+def test_z3_backend_agrees_with_python_backend_on_played_states(case):
+    model, game, sym = _setup(*case)
+    spec = model.spec
+
+    @settings(max_examples=_examples(model))
+    @given(data=st.data())
+    def check(data):
+        n = data.draw(st.integers(spec.min_players, spec.max_players), label="players")
+        state = model.initial_state(n)
+        steps = data.draw(st.integers(0, spec.max_steps), label="steps")
+        for _ in range(steps):
+            actions = model.legal_actions(state)
+            if not actions:
+                break
+            state = model.apply(state, actions[data.draw(st.integers(0, len(actions) - 1))])
+        for path in (SymbolicPath(game, sym, state.values), ConcretePath(game, state.values)):
+            check_state(model, game, path, state.values, data)
+
+    check()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_case_id(c) for c in CASES])
+def test_z3_setup_agrees_with_python_setup(case):
+    model, game, _ = _setup(*case)
+    n = z3.Int("n")
+    symbolic = game.initial_checked(n)
+    for players in range(model.spec.min_players, model.spec.max_players + 1):
+        expected = model.compiled.initial(players)
+        concrete = game.initial_checked(players)
+        assert T.value(concrete.error) is False
+        assert [T.value(t) for t in concrete.value] == list(expected)
+        pair = (n, z3.IntVal(players))
+        assert T.value(z3.substitute(symbolic.error, pair)) is False
+        assert [T.value(z3.substitute(t, pair)) for t in symbolic.value] == list(expected)
