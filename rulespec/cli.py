@@ -261,6 +261,72 @@ def prove(game: str, props: Sequence[str], timeout: float, depth: int | None,
     sys.exit(code)
 
 
+# --- diff -------------------------------------------------------------------------------
+@cli.command("diff")
+@click.argument("game")
+@click.option("--interpretation", "reading_a", multiple=True, required=True, metavar="K=A",
+              help="The first reading (repeatable).")
+@click.option("--against", "reading_b", multiple=True, required=True, metavar="K=B",
+              help="The second reading (repeatable).")
+@click.option("--depth", type=click.IntRange(min=1), default=6, show_default=True,
+              help="Most steps after setup to search.")
+@click.option("--setups", type=click.IntRange(min=1), default=8, show_default=True,
+              help="Setups sampled per player count when the setup is random.")
+@click.option("--games", type=click.IntRange(min=0), default=50, show_default=True,
+              help="Random games played in lockstep to measure whether it matters.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--out-dir", default="traces", show_default=True,
+              help="Where the difference is saved as a scenario file.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
+def diff_cmd(game: str, reading_a: Sequence[str], reading_b: Sequence[str], depth: int,
+             setups: int, games: int, seed: int, out_dir: str, as_json: bool) -> None:
+    """The smallest situation where two interpretations of GAME differ."""
+    from .check.diff import diff
+    ma, mb = _load(game, reading_a), _load(game, reading_b)
+    if ma.interpretation == mb.interpretation:
+        raise BadInput("the two readings are the same: --against must change an "
+                       "interpretation point")
+    report = diff(ma, mb, depth=depth, setups=setups, games=games, seed=seed,
+                  scenario_dir=out_dir)
+    d, ls = report.difference, report.lockstep
+    doc = {"game": report.game, "a": report.a, "b": report.b, "status": report.status,
+           "detail": report.detail, "nodes": report.nodes,
+           "difference": None if d is None else {
+               "players": d.players, "actions": list(d.actions), "setup_steps": d.setup_steps,
+               "kind": d.kind, "only_a": list(d.only_a), "only_b": list(d.only_b),
+               "fields": {k: list(v) for k, v in d.fields.items()}},
+           "scenario": report.scenario_path,
+           "lockstep": None if ls is None else {"games": ls.games, "parted": ls.parted,
+                                                "winners_differ": ls.winners_differ,
+                                                "seed": ls.seed}}
+    if as_json:
+        _emit_json(doc)
+    else:
+        a = ", ".join(f"{k}={v}" for k, v in report.a.items())
+        b = ", ".join(f"{k}={v}" for k, v in report.b.items())
+        out.print(f"[bold]{ma.spec.title}[/bold]: {a}  vs  {b}")
+        colour = "bold red" if report.status == "VIOLATED" else "green"
+        verdict = "DIFFER" if report.status == "VIOLATED" else report.status
+        out.print(f"[{colour}]{verdict}[/]: {report.detail}")
+        if d is not None:
+            out.print(f"  {d.players} players; setup: {d.setup_steps} chance step(s)")
+            for i, text in enumerate(d.actions, 1):
+                mark = "setup" if i <= d.setup_steps else f"{i - d.setup_steps}"
+                out.print(f"  {mark:>6}. {text}")
+            if d.only_a:
+                out.print(f"  legal only under {a}: {', '.join(d.only_a)}")
+            if d.only_b:
+                out.print(f"  legal only under {b}: {', '.join(d.only_b)}")
+            for k, (va, vb) in d.fields.items():
+                out.print(f"  {k}: {va} under {a}, {vb} under {b}")
+            out.print(f"  saved as a scenario: {report.scenario_path}")
+        if ls is not None:
+            out.print(f"does it matter? in {ls.games} random games played in lockstep the "
+                      f"readings parted in {ls.parted} and the winners differed in "
+                      f"{ls.winners_differ}")
+    sys.exit(0 if report.status in ("PROVED", "PASSED") else 1)  # like diff(1): 1 = differ
+
+
 # --- scenario / replay ------------------------------------------------------------------
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path())

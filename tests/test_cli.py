@@ -22,10 +22,8 @@ def test_list_json_names_the_bundled_games(capsys):
     assert "tic_tac_toe" in {g["name"] for g in json.loads(out)}
 
 
-def test_info_json_lists_interpretation_points_and_properties(capsys, tmp_path):
-    spec = tmp_path / "interp.py"
-    spec.write_text(INTERPRETED)
-    code, out, _ = run(capsys, "info", str(spec), "--json")
+def test_info_json_lists_interpretation_points_and_properties(capsys):
+    code, out, _ = run(capsys, "info", "tests/fixtures/two_readings", "--json")
     assert code == 0
     doc = json.loads(out)
     (point,) = doc["interpretations"]
@@ -101,23 +99,3 @@ def test_no_traceback_from_the_installed_entry_point():
     assert done.stderr.strip().splitlines() == [done.stderr.strip()]
 
 
-INTERPRETED = '''
-from rulespec.spec import Game, if_
-SRC = "fixture"
-game = Game("interp", title="Interpretation fixture", players=1, source=SRC)
-pos = game.field("pos", range(0, 5), source=SRC)
-size = game.interpretation("step_size", question="How far does a step go?",
-                           options={"one": "reading A", "two": "reading B"}, default="one",
-                           source=SRC)
-
-@game.action(source=SRC)
-def step(rule):
-    rule.require(pos < 3, "not at the end", source=SRC)
-    rule.set(pos, pos + if_(size.is_("one"), 1, 2))
-
-game.current_player(0, source=SRC)
-game.terminal(pos >= 3, source=SRC)
-game.max_steps(4, source=SRC)
-game.score(lambda p: pos, source=SRC)
-SPEC = game.build()
-'''

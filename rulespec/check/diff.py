@@ -1,0 +1,279 @@
+"""``rulespec diff``: the smallest situation where two interpretations of the rules differ.
+
+Both readings are compiled from the same spec and played in lockstep from the same setup.
+A breadth-first search over the actions legal under *both* readings finds the fewest
+steps after which they differ in their legal actions, their states, terminal flags,
+scores or winners. Chance nodes with few outcomes are expanded completely; larger ones
+(shuffles) are sampled with seeds, which makes an "equivalent" verdict a test (PASSED),
+not a proof (PROVED).
+
+A second, statistical answer says whether a difference matters: over N seeded random
+games played in lockstep, how often the readings part ways, and how often the winners
+end up different.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import deque
+from pathlib import Path
+from typing import Any, Sequence
+
+import attrs
+
+from ..runtime.model import CHANCE, Model, State
+from ..runtime.play import seeded_chooser
+from ..runtime.trace import write_atomically
+from .results import PASSED, PROVED, UNKNOWN, VIOLATED
+
+#: chance nodes with at most this many outcomes are expanded completely
+FULL_CHANCE = 12
+
+
+@attrs.frozen
+class Difference:
+    """Where two readings part: the common actions from setup, and what differs then."""
+
+    players: int
+    actions: tuple[str, ...]
+    kind: str              # "legal actions", "state", "terminal", "scores", "winners"
+    detail: str
+    only_a: tuple[str, ...] = ()
+    only_b: tuple[str, ...] = ()
+    fields: dict[str, tuple[Any, Any]] = attrs.field(factory=dict)
+    setup_steps: int = 0   # leading chance steps (the setup) among ``actions``
+
+
+@attrs.frozen
+class Lockstep:
+    """How often the readings part ways, and how often the winners differ, in N games."""
+
+    games: int
+    parted: int
+    winners_differ: int
+    seed: int
+
+
+@attrs.frozen
+class DiffReport:
+    """The answer of ``rulespec diff``."""
+
+    game: str
+    a: dict[str, str]
+    b: dict[str, str]
+    status: str            # VIOLATED (they differ), PROVED/PASSED equivalent, UNKNOWN
+    detail: str
+    difference: Difference | None
+    lockstep: Lockstep | None
+    scenario_path: str | None = None
+    nodes: int = 0
+
+
+def compare(ma: Model, mb: Model, sa: State, sb: State) -> tuple[str, str, dict] | None:
+    """The first observable difference between two states of the two readings, or None."""
+    if sa.values != sb.values:
+        da, db = sa.to_dict()["fields"], sb.to_dict()["fields"]
+        fields = {k: (da[k], db[k]) for k in da if da[k] != db.get(k)}
+        return "state", "the states differ in " + ", ".join(fields), fields
+    la = [str(a) for a in ma.legal_actions(sa)]
+    lb = [str(a) for a in mb.legal_actions(sb)]
+    if la != lb:
+        return "legal actions", "different legal actions", {"only_a": tuple(
+            x for x in la if x not in lb), "only_b": tuple(x for x in lb if x not in la)}
+    if ma.is_terminal(sa) != mb.is_terminal(sb):
+        return "terminal", "one reading ends the game, the other does not", {}
+    if ma.scores(sa) != mb.scores(sb):
+        return "scores", f"scores {ma.scores(sa)} vs {mb.scores(sb)}", {}
+    if ma.winners(sa) != mb.winners(sb):
+        return "winners", f"winners {ma.winners(sa)} vs {mb.winners(sb)}", {}
+    return None
+
+
+def smallest_difference(ma: Model, mb: Model, *, depth: int = 6, setups: int = 8,
+                        budget: int = 200_000, seed: int = 0
+                        ) -> tuple[Difference | None, bool, int]:
+    """Breadth-first search for the fewest common steps after which the readings differ.
+
+    Returns (difference or None, exhaustive, nodes visited). ``exhaustive`` is True when
+    every chance outcome was expanded and the whole bound was searched within budget.
+    """
+    exhaustive = True
+    nodes = 0
+    for n in range(ma.min_players, ma.max_players + 1):
+        starts = _setups(ma, mb, n, setups, seed)
+        if len(starts) < _count_setups_bound(ma, n, setups):
+            exhaustive = False
+        for prefix, sa, sb in starts:
+            found = compare(ma, mb, sa, sb)
+            if found:
+                return _difference(n, prefix, found, len(prefix)), exhaustive, nodes
+        queue = deque((prefix, sa, sb, 0) for prefix, sa, sb in starts)
+        seen = {(sa.values, sb.values) for _, sa, sb in starts}
+        while queue:  # breadth first: the first difference found has the fewest steps
+            prefix, sa, sb, d = queue.popleft()
+            if d >= depth:
+                continue
+            legal = ma.legal_actions(sa)
+            if ma.current_player(sa) == CHANCE and len(legal) > FULL_CHANCE:
+                exhaustive = False
+                rng = random.Random(f"{seed}:{n}:{len(prefix)}:{nodes}")
+                legal = rng.sample(legal, FULL_CHANCE)
+            for action in legal:
+                nodes += 1
+                if nodes > budget:
+                    return None, False, nodes
+                ta = ma.apply(sa, action)
+                tb = mb.apply(sb, mb.action_from_str(sb, str(action)))
+                key = (ta.values, tb.values)
+                if key in seen:
+                    continue
+                seen.add(key)
+                steps = (*prefix, str(action))
+                found = compare(ma, mb, ta, tb)
+                if found:
+                    return _difference(n, steps, found, len(steps) - d - 1), exhaustive, nodes
+                queue.append((steps, ta, tb, d + 1))
+    return None, exhaustive, nodes
+
+
+def _difference(n: int, steps: Sequence[str], found: tuple[str, str, dict],
+                setup_steps: int) -> Difference:
+    kind, detail, extra = found
+    return Difference(n, tuple(steps), kind, detail, tuple(extra.get("only_a", ())),
+                      tuple(extra.get("only_b", ())),
+                      {k: v for k, v in extra.items() if k not in ("only_a", "only_b")}
+                      if kind == "state" else {}, setup_steps)
+
+
+def _setups(ma: Model, mb: Model, n: int, samples: int, seed: int
+            ) -> list[tuple[tuple[str, ...], State, State]]:
+    """States after the setup's chance steps (sampled when there are many outcomes)."""
+    out = []
+    seen = set()
+    for k in range(samples):
+        rng = random.Random(f"{seed}:{n}:{k}")
+        sa, sb = ma.initial_state(n), mb.initial_state(n)
+        steps: list[str] = []
+        while ma.current_player(sa) == CHANCE and sa.values == sb.values:
+            outcomes = ma.chance_outcomes(sa)
+            action = outcomes[rng.choices(range(len(outcomes)), [p for _, p in outcomes])[0]][0]
+            steps.append(str(action))
+            sa, sb = ma.apply(sa, action), mb.apply(sb, mb.action_from_str(sb, str(action)))
+        if (sa.values, sb.values) not in seen:
+            seen.add((sa.values, sb.values))
+            out.append((tuple(steps), sa, sb))
+        if not steps:  # no chance in the setup: one setup per player count
+            break
+    return out
+
+
+def _count_setups_bound(model: Model, n: int, samples: int) -> int:
+    """1 when the setup has no chance step (then the single setup is all of them)."""
+    s = model.initial_state(n)
+    return 1 if model.current_player(s) != CHANCE else samples + 1
+
+
+def lockstep(ma: Model, mb: Model, games: int, seed: int) -> Lockstep:
+    """Play ``games`` seeded random games under both readings with the same choices."""
+    parted = winners_differ = 0
+    for g in range(games):
+        n = ma.min_players + g % (ma.max_players - ma.min_players + 1)
+        ra, rb = random.Random(f"{seed}:{g}"), random.Random(f"{seed}:{g}")
+        fa, fb = _finish(ma, n, ra), _finish(mb, n, rb)
+        if fa[1] != fb[1]:
+            parted += 1
+        if ma.winners(fa[0]) != mb.winners(fb[0]):
+            winners_differ += 1
+    return Lockstep(games, parted, winners_differ, seed)
+
+
+def _finish(model: Model, n: int, rng: random.Random) -> tuple[State, tuple]:
+    choose = seeded_chooser(model, rng)
+    state = model.initial_state(n)
+    history = []
+    for _ in range(model.spec.max_steps + 1):
+        legal = model.legal_actions(state)
+        if not legal:
+            break
+        action = legal[choose(state, legal)]
+        history.append((state.values, str(action)))
+        state = model.apply(state, action)
+    return state, tuple(history)
+
+
+def diff(ma: Model, mb: Model, *, depth: int = 6, setups: int = 8, games: int = 50,
+         seed: int = 0, budget: int = 200_000, scenario_dir: str | Path = "traces") -> DiffReport:
+    """Find and explain the smallest difference; save it as a scenario file."""
+    found, exhaustive, nodes = smallest_difference(ma, mb, depth=depth, setups=setups,
+                                                   budget=budget, seed=seed)
+    stats = lockstep(ma, mb, games, seed) if games else None
+    a, b = _changed(ma, mb)
+    if found is None:
+        if nodes > budget:
+            status, detail = UNKNOWN, f"search budget of {budget} nodes exhausted"
+        elif exhaustive:
+            status, detail = PROVED, (f"equivalent: no difference within {depth} steps of any "
+                                      "setup (every chance outcome expanded)")
+        else:
+            status, detail = PASSED, (f"no difference within {depth} steps of {setups} sampled "
+                                      "setups per player count (not exhaustive)")
+        return DiffReport(ma.name, a, b, status, detail, None, stats, None, nodes)
+    after = len(found.actions) - found.setup_steps
+    detail = f"{found.detail} after {after} step(s) from setup"
+    path = _save_scenario(ma, mb, found, Path(scenario_dir))
+    return DiffReport(ma.name, a, b, VIOLATED, detail, found, stats, str(path), nodes)
+
+
+def _changed(ma: Model, mb: Model) -> tuple[dict[str, str], dict[str, str]]:
+    keys = [k for k in ma.interpretation if ma.interpretation[k] != mb.interpretation[k]]
+    return ({k: ma.interpretation[k] for k in keys}, {k: mb.interpretation[k] for k in keys})
+
+
+def _save_scenario(ma: Model, mb: Model, d: Difference, folder: Path) -> Path:
+    """The difference as a scenario file: the same actions, one expectation per reading."""
+    a, b = _changed(ma, mb)
+    tag = "-".join(f"{k}-{v}" for k, v in a.items()) + "-vs-" + "-".join(
+        f"{v}" for v in b.values())
+    lines = [f"# Smallest difference found by `rulespec diff` between {a} and {b}.",
+             f"# {d.detail}.", f'game = "{_game_ref(ma)}"', f"players = {d.players}", ""]
+    for label, interp, own, other, idx in (("a", a, d.only_a, d.only_b, 0),
+                                           ("b", b, d.only_b, d.only_a, 1)):
+        opts = ", ".join(f'{k} = "{v}"' for k, v in interp.items())
+        lines += ["[[scenario]]", f'name = "{_reading(interp)}: {d.kind}"',
+                  f'source = "rulespec diff: interpretation {_reading(interp)}"',
+                  f"interpretation = {{ {opts} }}", "[scenario.when]",
+                  f"actions = {json.dumps(list(d.actions), ensure_ascii=False)}",
+                  "[scenario.then]"]
+        if d.kind == "legal actions":
+            if own:
+                lines.append(f"legal = {json.dumps(list(own), ensure_ascii=False)}")
+            if other:
+                lines.append(f"illegal = {json.dumps(list(other), ensure_ascii=False)}")
+        elif d.kind == "state":
+            values = {k: v[idx] for k, v in d.fields.items()}
+            lines.append("[scenario.then.fields]")
+            lines += [f'"{k}" = {json.dumps(v, ensure_ascii=False)}' for k, v in values.items()]
+        else:
+            model = ma if idx == 0 else mb
+            state = model.initial_state(d.players)
+            for text in d.actions:
+                state = model.apply(state, model.action_from_str(state, text))
+            lines.append(f"terminal = {'true' if model.is_terminal(state) else 'false'}")
+            lines.append(f"scores = {json.dumps(model.scores(state))}")
+            lines.append(f"winners = {json.dumps(model.winners(state))}")
+        lines.append("")
+    path = folder / f"{ma.name}-diff-{tag}.toml"
+    write_atomically(path, "\n".join(lines))
+    return path
+
+
+def _reading(interp: dict[str, str]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in interp.items())
+
+
+def _game_ref(model: Model) -> str:
+    from ..runtime.registry import available_games
+    if model.name in available_games():
+        return model.name
+    return str(Path(model.spec.file or model.name).resolve())
