@@ -100,7 +100,15 @@ class Model:
         self.layout = self.compiled.layout
         self.key = (spec.name, tuple(sorted(self.interpretation.items())))
         self._text_cache: dict[tuple, Action] = {}
+        self._last_legal: tuple[tuple | None, list] = (None, [])
         self._all_actions: dict[str, Action] | None = None
+        # per action: (is chance, static parameter ranges or None, precondition functions)
+        self._fast_checks = [
+            (a.chance,
+             tuple((p.domain.lo, p.domain.hi.args[0]) for p in a.params)
+             if all(p.domain.is_static() for p in a.params) else None,
+             self.compiled.preconditions[i])
+            for i, a in enumerate(spec.actions)]
 
     # --- identity -----------------------------------------------------------------------
     @property
@@ -130,7 +138,10 @@ class Model:
 
     def legal_actions(self, state: State) -> list[Action]:
         """The legal actions (at a chance node: the possible outcomes), in a stable order."""
-        return [self._action(k) for k in self.compiled.legal(state.values)]
+        cache = self._text_cache
+        keys = self.compiled.legal(state.values)
+        self._last_legal = (state.values, keys)  # lets apply skip re-checking these
+        return [cache.get(k) or self._action(k) for k in keys]
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, float]]:
         """``[(outcome, probability)]`` at a chance node; empty elsewhere."""
@@ -140,11 +151,33 @@ class Model:
 
     def apply(self, state: State, action: Action) -> State:
         """The state after ``action``. Raises :class:`IllegalAction` naming every failed rule."""
-        reasons = self.why_illegal(state, action)
-        if reasons:
-            raise IllegalAction(str(action), reasons)
         key = action.key
-        return State(self.compiled.apply[key[0]](state.values, *key[1:]), self)
+        values = state.values
+        last_values, last_keys = self._last_legal
+        if not ((last_values is values and key in last_keys) or self._quick_legal(values, key)):
+            reasons = self.why_illegal(state, action)
+            if reasons:
+                raise IllegalAction(str(action), reasons)
+        return State(self.compiled.apply[key[0]](values, *key[1:]), self)
+
+    def _quick_legal(self, values: tuple, key: tuple) -> bool:
+        """The common case of ``why_illegal`` returning nothing, without building reasons
+        (False means: ask ``why_illegal``)."""
+        idx = key[0]
+        if not 0 <= idx < len(self._fast_checks):
+            return False
+        chance, ranges, pres = self._fast_checks[idx]
+        cp = self.compiled.current_player(values)
+        if cp == TERMINAL or chance != (cp == CHANCE) or chance or ranges is None:
+            return False
+        params = key[1:]
+        for (lo, hi), v in zip(ranges, params):
+            if not lo <= v < hi:
+                return False
+        try:
+            return all(pre(values, *params) for pre in pres)
+        except Exception:  # noqa: BLE001 - let why_illegal explain it
+            return False
 
     def is_terminal(self, state: State) -> bool:
         return bool(self.compiled.terminal(state.values))
