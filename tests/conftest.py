@@ -10,3 +10,6 @@ settings.register_profile("ci", max_examples=100, deadline=None, derandomize=Tru
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("debug", max_examples=20, deadline=None, verbosity=Verbosity.verbose)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+# spec files under fixtures/ are loaded by path in tests, never imported as test modules
+collect_ignore_glob = ["fixtures/*"]
