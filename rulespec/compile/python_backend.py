@@ -8,6 +8,7 @@ IR tree while a game is played.
 
 from __future__ import annotations
 
+import itertools
 import linecache
 from typing import Any, Callable
 
@@ -24,6 +25,8 @@ from .layout import Layout
 CHANCE = -1
 TERMINAL = -4
 UNROLL_LIMIT = 8
+#: actions with at most this many parameter combinations get one line per combination
+UNROLL_COMBOS = 64
 
 
 class RuleError(Exception):
@@ -257,6 +260,12 @@ def _emit_enumerator(em: _Emitter, i: int, a: Action) -> None:
     for pre, lvl in zip(a.preconditions, level_of):
         if lvl == 0:
             em.lines.append(f"    if not {em.expr(pre.cond, ctx)}: return")
+    combos = 1
+    for p in a.params:
+        combos *= p.domain.max_hi - p.domain.lo if p.domain.is_static() else UNROLL_COMBOS + 1
+    if a.params and combos <= UNROLL_COMBOS:
+        _emit_unrolled(em, i, a, level_of)
+        return
     indent = "    "
     for k, p in enumerate(a.params, start=1):
         em.lines.append(f"{indent}for p_{p.name} in {em.domain_range(p.domain, ctx)}:")
@@ -271,6 +280,24 @@ def _emit_enumerator(em: _Emitter, i: int, a: Action) -> None:
         em.lines.append(f"{indent}out.append(({item}, {w}))")
     else:
         em.lines.append(f"{indent}out.append({item})")
+    em.lines.append("")
+
+
+def _emit_unrolled(em: _Emitter, i: int, a: Action, level_of: list[int]) -> None:
+    """One line per parameter combination: constant indices, a constant key."""
+    for combo in itertools.product(*(range(p.domain.lo, p.domain.max_hi) for p in a.params)):
+        ctx = _Ctx(em.interp, {p.name: str(v) for p, v in zip(a.params, combo)})
+        conds = [em.expr(pre.cond, ctx) for pre, lvl in zip(a.preconditions, level_of) if lvl]
+        key = f"({', '.join(map(str, (i, *combo)))},)"
+        if a.chance:
+            w = em.expr(a.weight, ctx) if a.weight is not None else "1"
+            item = f"({key}, {w})"
+        else:
+            item = key
+        if conds:
+            em.lines.append(f"    if {' and '.join(conds)}: out.append({item})")
+        else:
+            em.lines.append(f"    out.append({item})")
     em.lines.append("")
 
 
