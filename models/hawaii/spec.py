@@ -1,0 +1,1310 @@
+"""Hawaii (Gregory Daigle, Hans im Glück 2011), written in the rulespec language.
+
+Source: the Japanese rules summary of the Board Game Arena version, seed file
+``000_3b00b4fc026f56e4.txt`` (its second copy, from line 271, is the current text; cited as
+``§<section heading>``). Component facts the summary does not print (tile counts, token
+values, which tiles lie on which place, island contents, round tiles, tile effects) are
+``game.assume(...)`` with their origin, mostly ``/work/shared/research/components.md``.
+See ``README.md`` in this folder for the full list and the scope of the model.
+
+Reading guide: vocabulary and component data first, then the state, then the rules phase
+by phase (laying the board, dealing price tokens, drawing islands, the four turn actions,
+the end of a round), then scoring, the end, invariants and conservation laws.
+
+Modelling choices that keep the state small (see the brief's measured Z3 encodings):
+a village is one Boolean per (player, village, tile name) plus a level-II Boolean, a width
+and its first tile (the only tile whose order matters); tikis and kahunas are counts
+(they are placed in a fixed order); boats are counts per level plus "used this round"
+counts; price tokens are counts per token type and location (type = value + spear mark).
+"""
+
+from rulespec.spec import (PLAYERS, Game, abs_, all_of, any_of, count, exists, forall, if_,
+                           implies, lookup, max_, min_, not_, sum_of, to_int)
+
+SEED = "000_3b00b4fc026f56e4.txt"
+RESEARCH = "research/components.md"
+
+
+def src(section: str, quote: str | None = None) -> str:
+    """A citation of the seed's current text: section heading and an optional short quote."""
+    return f"{SEED} §{section}" + (f": 「{quote}」" if quote else "")
+
+
+game = Game("hawaii", title="Hawaii", players=(2, 5), source=src("ゲームの流れ"),
+            summary="Buy tiles with shells and feet to grow up to five villages, fish and "
+                    "visit islands by boat, and meet five round goals; valid villages score "
+                    "their tiles and kahunas at the end.")
+
+# =====================================================================================
+# Numbers printed in the rules (constants, each with its source)
+# =====================================================================================
+
+
+def printed_table(name: str, values: list[int], source: str) -> list[int]:
+    """Register each entry of a printed table as a named constant; return the Python list."""
+    for i, v in enumerate(values, start=1):
+        game.constant(f"{name}_{i}", v, source=source)
+    return values
+
+
+ROUNDS = 5
+game.constant("rounds", ROUNDS, source=src("ゲーム進行", "ゲームは全５ラウンド行われ"))
+START_SHELLS = 13
+START_FEET = 7
+game.constant("start_shells", START_SHELLS, source=src("ゲーム進行", "貝を１３個、足を７個"))
+game.constant("start_feet", START_FEET, source=src("ゲーム進行", "貝を１３個、足を７個"))
+START_FRUIT = printed_table("start_fruit_by_seat", [0, 2, 3, 4, 5], source=src(
+    "ゲーム進行", "１番手プレイヤーには追加のフルーツの支給なし。２番手プレイヤー：フルーツ２個、"
+    "３番手プレイヤー：フルーツ３個、４番手プレイヤー：フルーツ４個、５番手プレイヤー：フルーツ５個"))
+VILLAGES = 5
+game.constant("villages_per_player", VILLAGES,
+              source=src("タイルの配置", "１人のプレイヤーは５つまで村を作ることができます"))
+COLUMNS = 7
+game.constant("board_columns", COLUMNS, source=src("タイルの配置", "個人ボードは下の画像のように７列に分かれており"))
+START_HUT_WIDTH = 2
+game.constant("start_cottage_width", START_HUT_WIDTH,
+              source=src("タイルの配置", "スタートコテージは１枚で２マス分のタイル"))
+TIKI_FEET = printed_table("tiki_spot_feet", [1, 2, 3, 0, 0], source=src(
+    "タイルの配置", "右から、１個、２個、３個の「足」を獲得します"))
+KAHUNA_SHELLS = printed_table("kahuna_spot_shells", [1, 2, 3, 0, 0], source=src(
+    "タイルの配置", "上から、１個、２個、３個の「貝」を獲得します"))
+KAHUNA_VP = printed_table("kahuna_vp_by_row", [5, 5, 10, 10, 15], source=src(
+    "タイルの配置", "上から順番に、５点、５点、１０点、１０点、１５点の勝利点を獲得します"))
+ISLAND_FEET = printed_table("island_feet", [3, 4, 5, 6], source=src(
+    "島の訪問", "左の島から順番に３個、４個、５個、６個"))
+ISLAND_VP = printed_table("island_vp", [2, 3, 4, 9], source=src(
+    "島の訪問", "左の島から順番に、２点、３点、４点、９点の勝利点を獲得します"))
+DOCKS = 4
+game.constant("island_docks", DOCKS, source=src("島の訪問", "島は下の画像のように、ラウンド開始時に４つ準備されます"))
+CANOE_CAP, BOAT_I_CAP, BOAT_II_CAP = 2, 3, 4
+game.constant("canoe_capacity", CANOE_CAP, source=src("ボートの使用", "「足」を最大で２個まで支払えるボート"))
+game.constant("boat_I_capacity", BOAT_I_CAP, source=src("ボートの使用", "「レベルⅠのボート」１個で「足」を３個まで支払えます"))
+game.constant("boat_II_capacity", BOAT_II_CAP, source=src("ボートの使用", "「レベルⅡのボート」１個で、「足」を４個まで支払えます"))
+game.constant("boat_II_free_feet", 1, source=src("ボートの使用", "足を３個支払えば、足４個分支払ったことになります"))
+LAST_ROUND_PASS_VP = 2
+game.constant("last_round_first_pass_vp", LAST_ROUND_PASS_VP, source=src(
+    "パス", "第５ラウンド（最終ラウンド）で一番左のマスにコマを置いたプレイヤーのみ、即座に勝利点２点を獲得します"))
+SURFER_II_GOAL = 4
+game.constant("surfer_II_goal_reduction", SURFER_II_GOAL, source=src(
+    "タイル効果の詳細", "レベルⅡサーファー（ラウンド目標の達成値を４引き下げる）"))
+
+# =====================================================================================
+# Component data the text does not give (assumptions, each with reason and origin)
+# =====================================================================================
+
+# --- tiles -----------------------------------------------------------------------------
+COTTAGES = ["shell_hut", "foot_hut", "spear_hut", "exchange_hut", "long_hut"]
+FRUITS = ["breadfruit", "taro", "coconut", "banana"]
+GODS = ["kane", "laka", "kanaloa", "lono", "pele", "ku"]
+VILLAGE_KINDS = COTTAGES + ["irrigation", "hula"] + FRUITS + ["surfer"] + GODS
+ASIDE_KINDS = ["boat", "kahuna", "tiki"]
+KINDS = VILLAGE_KINDS + ASIDE_KINDS
+NAMES = ["start_hut"] + VILLAGE_KINDS
+
+TILE_COUNTS = game.assume(
+    "tile_counts",
+    {"shell_hut": 5, "foot_hut": 5, "spear_hut": 5, "exchange_hut": 5, "long_hut": 5,
+     "irrigation": 5, "hula": 10, "breadfruit": 4, "taro": 4, "coconut": 4, "banana": 4,
+     "surfer": 10, "kane": 2, "laka": 2, "kanaloa": 2, "lono": 2, "pele": 2, "ku": 2,
+     "boat": 8, "kahuna": 25, "tiki": 15},
+    reason="the seed only says the supply is limited (§タイルの購入と配置: 用意されているタイルの数には"
+           "上限があります); the German component list gives 126 place tiles by type; the 12 god "
+           "tiles are split evenly over the 6 gods of 補足３ and the 16 fruit tiles over 4 fruits",
+    origin=f"{RESEARCH} §Components (German rule list via members.chello.at, cross-checked "
+           "bdml.free.fr and weltensicht.de)")
+SINGLE_SIDED = game.assume(
+    "single_sided_kinds", ["kahuna", "tiki"],
+    reason="the seed describes kahunas and tikis only by their spot (shells/feet, points by "
+           "row, validity) and gives no level-II effect for them, so paying double is not "
+           "offered for them",
+    origin="INFERENCE from the seed §タイルの配置; research: 'most place tiles are double sided'")
+WIDTH = game.assume(
+    "tile_width", {"long_hut": 2},
+    reason="the long cottage (ロングコテージ) is assumed to fill two columns like the printed start "
+           "cottage; every other village tile fills one column (§タイルの配置: １列は１マス分のタイル"
+           "で埋めることができます)",
+    origin="INFERENCE from the tile's name; NOT FOUND in any source")
+
+EFFECTS = game.assume(
+    "tile_effects",
+    {"shell_hut": "+1/+2 shells at the start of each later round",
+     "foot_hut": "+1/+2 feet at the start of each later round",
+     "spear_hut": "round end: +1/+2 VP per spear price token taken this round",
+     "exchange_hut": "a payment may be mixed: up to 1/2 units of the shell cost paid with "
+                     "feet or of the foot cost paid with shells (capacities add up)",
+     "long_hut": "two columns wide; game end: 2/5 VP (valid village)",
+     "irrigation": "+1 fruit at the start of each later round (level II: the 'resource of "
+                   "choice' is taken as fruit); level II also 3 VP at game end (valid village)",
+     "hula": "game end: 1/2 VP per tile in its village, itself included (valid village)",
+     "fruit": "+1/+2 fruit at the start of each later round",
+     "surfer": "lowers the player's round goal by 2/4",
+     "kane": "game end: 2/3 VP per cottage-type tile in its village (valid village)",
+     "laka": "game end: 2/3 VP per fruit tile in all the player's villages (valid village)",
+     "kanaloa": "game end: 2/3 VP per surfer in the player's valid villages (valid village)",
+     "lono": "round end: +3/+5 VP if the player met the round goal",
+     "pele": "tile purchases cost 1/2 feet less (not below 0); fishing and islands unchanged",
+     "ku": "game end: 1/2 VP per tiki placed (valid village)",
+     "boat": "capacity 3 / 4 feet with one free foot",
+     "kahuna": "single-sided; spot shells and row points as printed",
+     "tiki": "single-sided; spot feet and validity as printed"},
+    reason="the seed prints tile effects only as tooltips; it fixes the level-II surfer (-4), "
+           "and the shape of the special rules (exchange mixes payments, hula counts itself, "
+           "Laka counts fruit in all villages, Lono needs the goal, Pele only for purchases, "
+           "Kanaloa counts surfers in valid villages, level-II irrigation's end points need a "
+           "valid village); the values here are plausible fillers",
+    origin=f"{RESEARCH} §Hawaii additional facts (shell hut +1/+2 spielmonster.de; long hut "
+           "5 VP tk-game-diary.net; green god 2 VP per fruit tk-game-diary.net); rest NOT FOUND")
+SHELL_INCOME = {"shell_hut": (1, 2)}
+FEET_INCOME = {"foot_hut": (1, 2)}
+FRUIT_INCOME = {"irrigation": (1, 1), **{f: (1, 2) for f in FRUITS}}
+SPEAR_VP = (1, 2)
+EXCHANGE = (1, 2)
+LONG_VP = (2, 5)
+IRRIGATION_VP = (0, 3)
+HULA_VP = (1, 2)
+SURFER_GOAL = (2, SURFER_II_GOAL)
+KANE_VP = (2, 3)
+LAKA_VP = (2, 3)
+KANALOA_VP = (2, 3)
+LONO_VP = (3, 5)
+PELE_FEET = (1, 2)
+KU_VP = (1, 2)
+
+# --- the ten places of the main board --------------------------------------------------
+PLACES = game.assume(
+    "places",
+    {"cottages_1": (["shell_hut", "foot_hut"], 2, 9),
+     "cottages_2": (["spear_hut", "exchange_hut", "long_hut"], 3, 12),
+     "village_life": (["irrigation", "hula"], 2, 8),
+     "fruit_1": (["breadfruit", "taro"], 2, 7),
+     "fruit_2": (["coconut", "banana"], 2, 7),
+     "sea": (["boat", "surfer"], 2, 9),
+     "kahunas": (["kahuna"], 2, 8),
+     "tikis": (["tiki"], 2, 8),
+     "gods_1": (["kane", "laka", "kanaloa"], 1, 6),
+     "gods_2": (["lono", "pele", "ku"], 1, 6)},
+    reason="the seed shows 10 areas, some with two or more tile stacks, a printed cap such as "
+           "'12' (§足の支払い) and one or more price-token spots (§貝の支払い: 「２」と「３」の２つ); "
+           "which tiles lie on which place, the caps and the spot counts are not printed. "
+           "Format: place -> (tile kinds, price-token spots, printed cap)",
+    origin=f"{RESEARCH} §Setup ('1–3 purchase spots per place', reich-der-spiele.de); "
+           "assignment NOT FOUND")
+PLACE_NAMES = list(PLACES)
+PLACE_OF = {k: p for p, (kinds, _, _) in PLACES.items() for k in kinds}
+assert sorted(PLACE_OF) == sorted(KINDS), "every tile kind lies on exactly one place"
+SPOTS = [PLACES[p][1] for p in PLACE_NAMES]
+CAPS = [PLACES[p][2] for p in PLACE_NAMES]
+DEAL_ORDER = game.assume(
+    "deal_order",
+    [i for rnd in range(3) for i, n in enumerate(SPOTS) if n > rnd],
+    reason="price tokens are drawn one per spot: first one for every place, then a second "
+           "pass for places with two spots, then a third; a token that would push the place's "
+           "sum over its cap becomes a fish token (that spot stays empty); places are dealt in "
+           "place order since their positions are random anyway",
+    origin=f"{RESEARCH} §Hawaii additional facts (goblins.net two-pass dealing; "
+           "throatpunchgames.com 'flipped ... placed in the fishing lagoon')")
+BOARD_DRAWS = len(DEAL_ORDER)
+
+# --- board geometry --------------------------------------------------------------------
+BEACH = 10
+PASS_AREA = 11
+ADJACENT = game.assume(
+    "board_adjacency",
+    {0: [1, 2, 3, BEACH], 1: [0, 3, 4, BEACH], 2: [0, 3, 5, 6], 3: [0, 1, 2, 4, 5, 6, 7],
+     4: [1, 3, 6, 7], 5: [2, 3, 6, 8], 6: [2, 3, 4, 5, 7, 8, 9], 7: [3, 4, 6, 9],
+     8: [5, 6, 9], 9: [6, 7, 8], BEACH: [0, 1]},
+    reason="positions 0-1 (lowest row), 2-4, 5-7, 8-9 (top row); neighbours are orthogonal "
+           "or exactly diagonal (§足の支払い: 対角線上にあるマスに移動する場合は足を１個); the two "
+           "places of the lowest row touch the beach (position 10)",
+    origin=f"{RESEARCH} (rows 2-3-3-2, opinionatedgamers.com; beach touches only the 2 "
+           "lowest places, pl.doc.boardgamearena.com Gamehelphawaii)")
+
+
+def _distances() -> list[list[int]]:
+    out = []
+    for a in range(11):
+        dist = {a: 0}
+        frontier = [a]
+        while frontier:
+            nxt = []
+            for x in frontier:
+                for y in ADJACENT[x]:
+                    if y not in dist:
+                        dist[y] = dist[x] + 1
+                        nxt.append(y)
+            frontier = nxt
+        out.append([dist[b] for b in range(11)])
+    return out
+
+
+DIST = _distances()
+DIST.append(DIST[BEACH])  # the pass area (row 11) is never a starting point; keep it total
+DIST_FLAT = [d for row in DIST for d in row]   # index: from * 11 + to
+
+# --- price tokens ----------------------------------------------------------------------
+# Token codes 1..10 (0 = no token), ordered by (value, spear) so that sorting codes sorts
+# tokens the way §細かいルール lays them out (same number: the spear token to the right).
+TOKEN_TYPES = game.assume(
+    "price_tokens",
+    [(2, 0, 1, 4), (2, 1, 1, 1), (3, 0, 1, 5), (3, 1, 1, 1), (4, 0, 2, 5), (4, 1, 2, 1),
+     (5, 0, 2, 3), (5, 1, 2, 1), (6, 0, 3, 3), (6, 1, 3, 1)],
+    reason="25 double-sided tokens, values 2-6 on the price side, some with a spear (§貝の支払い), "
+           "fish on the back (§細かいルール); per-value counts, spear marks and fish counts are "
+           "not given. Format: (value, spear, fish on the back, count)",
+    origin=f"{RESEARCH} §Components ('25 price tokens with the numbers 2-6', distribution "
+           "NOT FOUND); pass-area example 3-with-spear from the seed §パス")
+CODES = range(1, 11)
+VALUE = [0] + [t[0] for t in TOKEN_TYPES]
+SPEAR = [0] + [t[1] for t in TOKEN_TYPES]
+FISH = [0] + [t[2] for t in TOKEN_TYPES]
+TOKEN_COUNT = [0] + [t[3] for t in TOKEN_TYPES]
+ALL_TOKENS = sum(TOKEN_COUNT)
+
+# --- islands ---------------------------------------------------------------------------
+ISLANDS = game.assume(
+    "island_tiles",
+    {"two_fruit": ("fruit", 2), "three_fruit": ("fruit", 3), "three_vp": ("vp", 3),
+     "five_vp": ("vp", 5), "tiki": ("tile", "tiki"), "kahuna": ("tile", "kahuna"),
+     "boat_II": ("tile", "boat"), "surfer_II": ("tile", "surfer"),
+     "hula_II": ("tile", "hula"), "long_hut_II": ("tile", "long_hut")},
+    reason="10 island tiles; the seed says an island shows fruit, points or a tile "
+           "(§島の訪問); which ones is not given. Tiles from islands are level II where "
+           "double-sided",
+    origin=f"{RESEARCH} §Components ('10 islands'); BGA summary 'you receive the level-2 "
+           "version'; contents NOT FOUND")
+ISLAND_NAMES = list(ISLANDS)
+GIFT_KINDS = [v[1] for v in ISLANDS.values() if v[0] == "tile" and v[1] in VILLAGE_KINDS]
+
+# --- round tiles -----------------------------------------------------------------------
+ROUND_TILES = game.assume(
+    "round_tiles",
+    {"target": [9, 11, 13, 15, 17],
+     "prizes": [(8, 5, 2), (10, 6, 3), (12, 7, 3), (14, 8, 4), (16, 9, 4)],
+     "income_after": [(10, 6), (9, 6), (8, 5), (7, 5)]},
+    reason="the seed's example goal tile reads target 9, prizes 8/5/2 and next-round income "
+           "10 shells, 6 feet (§ラウンド目標, §ラウンド終了と新たなラウンドの開始); it is taken as "
+           "round 1's tile; later tiles raise the target and lower the income",
+    origin=f"{RESEARCH} (round-2 target 11, ludolegars.fr; 'targets rise, income falls', "
+           "bigcream.it / ludorium); one fixed tile per round is assumed")
+TARGET = ROUND_TILES["target"]
+PRIZE = [[pr[i] for pr in ROUND_TILES["prizes"]] for i in range(3)]
+INCOME_SHELLS = [s for s, _ in ROUND_TILES["income_after"]] + [0]
+INCOME_FEET = [f for _, f in ROUND_TILES["income_after"]] + [0]
+
+game.assume("tiki_columns",
+            "a tiki sits over column 8 - t for the t-th tiki (placed right-aligned); a "
+            "village is valid when its width reaches that column: width + tikis >= 8, and at "
+            "least one tiki is placed; at most 5 tikis (columns 3-7)",
+            reason="§タイルの配置 says the rightmost tile must reach the column where a tiki is "
+                   "placed and that tikis are placed right-aligned; with no tiki there is no such "
+                   "column, read literally as 'no village is valid'; the start cottage already "
+                   "covers columns 1-2",
+            origin="INFERENCE from the seed §タイルの配置")
+game.assume("kahuna_spots", "5 kahuna spots, one per village row, filled from the top; a "
+            "6th kahuna cannot be placed and is discarded; likewise a 6th tiki",
+            reason="§タイルの配置: カフナはそれぞれの村の左側に上から順番に置かれます",
+            origin="INFERENCE from the seed §タイルの配置")
+game.assume("start_order", "the first round's turn order is player 0, 1, 2, ...",
+            reason="the seed does not say how the first player is chosen",
+            origin="NOT FOUND")
+game.assume("fish_choice",
+            "the fisher chooses each fish token by its fish count",
+            reason="fish tokens lie face up in the cove (§釣り); the price side is hidden, so "
+                   "tokens with the same fish count are interchangeable",
+            origin="INFERENCE from the seed §釣り, §細かいルール")
+game.assume("fish_bonus_foot",
+            "with a level-II boat, paying k feet counts as k + 1 feet, so k + 1 fish tokens",
+            reason="§ボートの使用: 足を３個支払えば、足４個分支払ったことになります; §釣り only forbids "
+                   "fishing with the bonus foot alone (最低でも１個の足を支払わなければ)",
+            origin="INFERENCE from the seed §ボートの使用, §釣り")
+game.assume("fruit_all_or_nothing",
+            "fruit replaces a whole payment (the feet of a move or the shells of a price), "
+            "never part of it; mixing needs an exchange cottage, which here mixes shells and "
+            "feet only",
+            reason="§画面説明 calls fruit a joker for shells or feet; mixing is the exchange "
+                   "cottage's effect (§タイル効果の詳細: 貝、足、フルーツを混ぜて支払うことができます)",
+            origin=f"{RESEARCH} (Polish BGA help: a 4-step move costs 4 feet OR 4 fruit)")
+game.assume("exchange_bound", "at most 4 units of one payment are exchanged",
+            reason="a finite action parameter; 4 units need two level-II exchange cottages",
+            origin="modelling bound")
+game.assume("fish_needs_tokens",
+            "a player may fish for k tokens only if the cove holds at least k",
+            reason="the seed does not say what happens when the cove runs short",
+            origin="NOT FOUND")
+game.assume("no_income_after_last_round",
+            "income is paid at the start of rounds 2-5 only",
+            reason="§ラウンド終了と新たなラウンドの開始: the income comes with a new round, and "
+                   "§ゲーム終了 ends the game after round 5 (this matters for final_tie=resources)",
+            origin="INFERENCE from the seed")
+game.assume("pawn_on_board_after_purchase",
+            "after a purchase the pawn stands on the bought place; fishing and island visits "
+            "put it on the beach; passing takes it off the board",
+            reason="§足の支払い measures each move from where the pawn stands; §ボートの使用 "
+                   "sends the pawn to the beach after a boat trip",
+            origin="INFERENCE from the seed")
+
+# =====================================================================================
+# Vocabulary
+# =====================================================================================
+Phase = game.enum("Phase", {
+    "layout": "game start: the ten places are laid at random (chance)",
+    "deal": "round start: price tokens are drawn for places and pass spaces (chance)",
+    "islands": "round start: empty island docks are refilled from the pile (chance)",
+    "play": "players take turns",
+    "fishing": "the current player takes the fish tokens paid for, one at a time",
+    "gift": "the current player places the tile shown on the island just visited",
+    "over": "the fifth round has ended",
+}, source=src("ゲーム進行"))
+Place = game.enum("Place", {p: f"the place selling {', '.join(PLACES[p][0])}"
+                            for p in PLACE_NAMES},
+                  source=src("タイルの購入と配置", "次の１０個のエリアに分かれています"))
+Name = game.enum("Name", {n: f"the {n} village tile" for n in NAMES},
+                 source=src("タイルの配置", "補足１・補足３"))
+Kind = game.enum("Kind", {k: f"the supply stack of {k} tiles" for k in KINDS},
+                 source=src("タイルの購入と配置", "用意されているタイルの数には上限があります"))
+Founder = game.enum("Founder", {"none": "no village in this row yet",
+                                **{n: f"the village was founded with a {n}"
+                                   for n in ["start_hut"] + COTTAGES}},
+                    source=src("タイルの配置", "各村の１枚目のタイルは必ずコテージ系のタイル"))
+Level = game.enum("Level", {"I": "level I side", "II": "level II side (bought at double price)"},
+                  source=src("貝の支払い", "価格トークンの数字の２倍の個数の貝を支払うことで"))
+Mark = game.enum("Mark", {"plain": "a price token without a spear",
+                          "spear": "a price token with a spear"},
+                 source=src("貝の支払い", "槍（バツ印のような模様）が描かれているもの"))
+Dest = game.enum("Dest", {**{f"village_{r + 1}": f"village row {r + 1} (from the top)"
+                             for r in range(VILLAGES)},
+                          "discard": "the tile cannot be placed anywhere and is discarded"},
+                 source=src("タイルの配置", "もし購入したタイルが配置できない場合は"))
+PayWith = game.enum("PayWith", {
+    "own": "feet for the move, shells for the price",
+    "fruit_for_feet": "fruit for the move, shells for the price",
+    "fruit_for_shells": "feet for the move, fruit for the price",
+    "fruit_for_both": "fruit for both",
+}, source=src("画面説明", "フルーツ、貝にも足の代わりにも使えるジョーカーのような資源"))
+FootPay = game.enum("FootPay", {"feet": "pay the trip in feet", "fruit": "pay the trip in fruit"},
+                    source=src("画面説明", "フルーツ、貝にも足の代わりにも使えるジョーカーのような資源"))
+BOAT_USES = {  # member -> (canoes, level-I boats, level-II boats)
+    "canoe": (1, 0, 0), "boat_I": (0, 1, 0), "boat_II": (0, 0, 1),
+    "canoe_and_boat_I": (1, 1, 0), "canoe_and_boat_II": (1, 0, 1),
+    "two_boat_I": (0, 2, 0), "boat_I_and_boat_II": (0, 1, 1), "two_boat_II": (0, 0, 2),
+}
+BoatUse = game.enum("BoatUse", {u: f"use {u.replace('_', ' ')}" for u in BOAT_USES},
+                    source=src("ボートの使用"))
+Dock = game.enum("Dock", {f"dock_{d + 1}": f"the island {ISLAND_FEET[d]} feet away"
+                          for d in range(DOCKS)},
+                 source=src("島の訪問", "左の島から順番に３個、４個、５個、６個"))
+Isl = game.enum("Isl", {"none": "no island", **{i: f"island showing {ISLANDS[i][1]}"
+                                                 f" ({ISLANDS[i][0]})" for i in ISLAND_NAMES}},
+                source=src("島の訪問"))
+Gift = game.enum("Gift", {"none": "no tile waiting", **{k: f"a level-II {k} from an island"
+                                                        for k in GIFT_KINDS}},
+                 source=src("島の訪問", "このタイルを配置する際にも、「タイル購入時のタイル配置ルール」が通常通り適用されます"))
+
+beach_return = game.interpretation(
+    "beach_return",
+    question="May a pawn go back to the beach for free before moving on?",
+    options={"free": src("足の支払い", "自分のコマがどこにあっても、砂浜に戻る際には足を支払う必要はありません"),
+             "forbidden": src("足の支払い", "本来のルールではこのアクションが実行できるのですが、BGAではなぜかできません")},
+    default="free", source=src("足の支払い"))
+combine_boats = game.interpretation(
+    "combine_boats",
+    question="May two boats be used together for one trip (fishing or an island)?",
+    options={"two": f"{RESEARCH} (BGA Italian help: the 6-feet island with two 3-feet boats, "
+                     "or the 4-feet boat plus the 2-feet boat paying 5); the seed's 5- and "
+                     "6-feet islands are out of reach of any single boat (§島の訪問, §ボートの使用)",
+             "one": src("ボートの使用", "選んだボードによって支払える「足」の上限値が決まります")},
+    default="two", source=src("ボートの使用"))
+final_tie = game.interpretation(
+    "final_tie",
+    question="Who wins when the highest final scores are tied?",
+    options={"shared": src("ゲーム終了", "最も多くの勝利点を獲得していたプレイヤーが勝者です (no tie rule)"),
+             "resources": f"{RESEARCH} (yucata: English rules' tie-breaker 'sum of remaining "
+                          "resources')"},
+    default="shared", source=src("ゲーム終了"))
+
+# =====================================================================================
+# State
+# =====================================================================================
+# --- flow ------------------------------------------------------------------------------
+phase = game.field("phase", Phase, initial=Phase.layout, flow=True, source=src("ゲーム進行"))
+round_ = game.field("round", range(1, ROUNDS + 1), initial=1, flow=True,
+                    source=src("ゲーム進行", "ゲームは全５ラウンド行われ"))
+order = game.field("order", range(0, 5), shape=(5,), initial=[0, 1, 2, 3, 4], flow=True,
+                   source=src("パス", "次のラウンドのターン順"),
+                   doc="order[k] = the player who moves k-th this round")
+turn_pos = game.field("turn_pos", range(0, 5), flow=True, source=src("ゲーム進行"),
+                      doc="index into order of the player to move")
+passed = game.field("passed", bool, shape=(PLAYERS,), flow=True,
+                    source=src("パス", "パスをしたプレイヤーは、そのラウンドではもう二度と手番がこない"))
+layout_step = game.field("layout_step", range(0, 11), flow=True,
+                         source=src("ゲーム進行", "ゲーム開始時、メインボードにランダムにタイルが配置されます"))
+deal_step = game.field("deal_step", range(0, BOARD_DRAWS + 5), flow=True,
+                       source=src("細かいルール"), doc="how many price tokens were drawn this round")
+pending_fish = game.field("pending_fish", range(0, 8), flow=True, source=src("釣り"),
+                          doc="fish tokens still to take in the current fishing action")
+pending_gift = game.field("pending_gift", Gift, flow=True, source=src("島の訪問"))
+
+# --- the main board --------------------------------------------------------------------
+pos_of = game.field("pos_of", range(0, 10), shape=(Place,),
+                    source=src("ゲーム進行", "メインボードにランダムにタイルが配置されます"),
+                    doc="board position (0-1 lowest row, 2-4, 5-7, 8-9 top row) of each place")
+laid = game.field("laid", bool, shape=(Place,), flow=True,
+                  source=src("ゲーム進行", "メインボードにランダムにタイルが配置されます"),
+                  doc="the place has been laid on the board (game start)")
+supply = game.field("supply", range(0, 26), shape=(Kind,),
+                    initial=[TILE_COUNTS[k] for k in KINDS],
+                    source=src("タイルの購入と配置", "用意されているタイルの数には上限があります"))
+discard = game.field("discard", range(0, 26), shape=(Kind,),
+                     source=src("タイルの配置", "そのタイルは保持や配置ができず捨てられる"))
+bag = game.field("bag", range(0, 6), shape=(11,), initial=TOKEN_COUNT,
+                 source=src("ゲーム進行", "価格トークンや魚トークンがランダムに配置され"),
+                 doc="price tokens not yet dealt, by token code (code 0 unused)")
+area_tok = game.field("area_tok", range(0, 4), shape=(10, 11),
+                      source=src("貝の支払い", "そこに置かれている価格トークン"),
+                      doc="price tokens on each place (by Place order), by token code")
+pass_tok = game.field("pass_tok", range(0, 11), shape=(5,),
+                      source=src("パス", "２番目以降のマスには右のマスにいくにつれて大きい数字の価格トークン"),
+                      doc="token code on each pass space (0 = none; space 1 never has one)")
+pass_by = game.field("pass_by", range(-1, 5), shape=(5,), initial=-1, flow=True,
+                     source=src("パス"), doc="the player on each pass space (-1 = free)")
+fish_pool = game.field("fish_pool", range(0, 6), shape=(11,),
+                       source=src("細かいルール", "余った価格トークンが裏返されることで魚トークンとして準備"),
+                       doc="fish tokens in the cove, by the code of their price side")
+docks = game.field("docks", Isl, shape=(Dock,), initial=Isl.none,
+                   source=src("島の訪問", "島は下の画像のように、ラウンド開始時に４つ準備されます"))
+in_pile = game.field("in_pile", bool, shape=(Isl,),
+                     initial=[False] + [True] * len(ISLAND_NAMES),
+                     source=src("島の訪問", "新しい島タイルが補充されます"))
+islands_gone = game.field("islands_gone", range(0, len(ISLAND_NAMES) + 1),
+                          source=src("島の訪問", "訪問した島タイルは無くなります"))
+
+# --- players ---------------------------------------------------------------------------
+shells = game.field("shells", range(0, 120), shape=(PLAYERS,), source=src("画面説明", "貝"))
+feet = game.field("feet", range(0, 100), shape=(PLAYERS,), source=src("画面説明", "足"))
+fruit = game.field("fruit", range(0, 200), shape=(PLAYERS,), source=src("画面説明", "フルーツ"))
+vp = game.field("vp", range(0, 500), shape=(PLAYERS,), source=src("画面説明", "勝利点"))
+pawn = game.field("pawn", range(0, 12), shape=(PLAYERS,), initial=BEACH,
+                  source=src("足の支払い", "ラウンド開始時には、必ず砂浜に自分のコマが置かれます"),
+                  doc="board position 0-9, 10 = beach, 11 = pass area")
+round_total = game.field("round_total", range(0, sum(v * c for v, c in zip(VALUE, TOKEN_COUNT)) + 1), shape=(PLAYERS,),
+                         source=src("画面説明", "このラウンドで獲得した価格トークンの合計値"))
+spears = game.field("spears", range(0, 6), shape=(PLAYERS,), source=src("貝の支払い"),
+                    doc="spear price tokens taken this round")
+took = game.field("took", range(0, 6), shape=(PLAYERS, 11), source=src("貝の支払い"),
+                  doc="price tokens taken this round (price side), by code")
+caught = game.field("caught", range(0, 6), shape=(PLAYERS, 11), source=src("釣り"),
+                    doc="fish tokens caught this round, by the code of their price side")
+founder = game.field("founder", Founder, shape=(PLAYERS, VILLAGES), initial=Founder.none,
+                     source=src("タイルの配置", "各村の１枚目のタイル"))
+has = game.field("has", bool, shape=(PLAYERS, VILLAGES, Name),
+                 source=src("タイルの配置", "１つの村に同じ名前のタイルを２枚以上置くことはできない"))
+lvl2 = game.field("lvl2", bool, shape=(PLAYERS, VILLAGES, Name),
+                  source=src("タイルの配置", "補足２"), doc="the tile lies on its level-II side")
+width = game.field("width", range(0, 17), shape=(PLAYERS, VILLAGES),
+                   source=src("タイルの配置", "個人ボードは下の画像のように７列に分かれており"))
+tikis = game.field("tikis", range(0, 6), shape=(PLAYERS,),
+                   source=src("タイルの配置", "ティキは個人ボードの上部に右詰めで置かれていきます"))
+kahunas = game.field("kahunas", range(0, 6), shape=(PLAYERS,),
+                     source=src("タイルの配置", "カフナはそれぞれの村の左側に上から順番に置かれます"))
+boats = game.field("boats", range(0, TILE_COUNTS["boat"] + 1), shape=(PLAYERS, Level),
+                   source=src("ボートの使用", "個人ボード下部にあるボート"))
+boats_used = game.field("boats_used", range(0, TILE_COUNTS["boat"] + 1), shape=(PLAYERS, Level),
+                        source=src("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
+canoe_used = game.field("canoe_used", bool, shape=(PLAYERS,),
+                        source=src("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
+
+# =====================================================================================
+# Derived quantities (expressions over the state)
+# =====================================================================================
+me = order[turn_pos]          # the player to move (turn_pos changes only when a turn ends)
+N = game.num_players
+
+
+def code_of(price, mark):
+    """The token code of a (value, spear) pair: codes are sorted by value, then spear."""
+    return (price - 2) * 2 + 1 + to_int(mark == Mark.spear)
+
+
+def by_level(p, v, name: str, amounts: tuple[int, int]):
+    """What the tile ``name`` in village ``v`` gives at its level (0 when absent)."""
+    n = Name[name]
+    return if_(has[p, v, n], if_(lvl2[p, v, n], amounts[1], amounts[0]), 0)
+
+
+def owned(p, name: str, amounts: tuple[int, int]):
+    """The effect of ``name`` summed over the player's villages (effects add up)."""
+    return sum_of(range(VILLAGES), lambda v: by_level(p, v, name, amounts))
+
+
+def exchange_capacity(p):
+    return owned(p, "exchange_hut", EXCHANGE)
+
+
+def surfer_reduction(p):
+    return owned(p, "surfer", SURFER_GOAL)
+
+
+def village_exists(p, v):
+    return founder[p, v] != Founder.none
+
+
+def valid(p, v):
+    """§タイルの配置: the village's rightmost tile reaches the column of the leftmost tiki."""
+    return all_of(village_exists(p, v), tikis[p] >= 1, width[p, v] + tikis[p] >= COLUMNS + 1)
+
+
+def tiles_in(p, v):
+    return count(Name, lambda n: has[p, v, n])
+
+
+def count_names(p, v, names):
+    """How many of the tile names ``names`` village ``v`` holds."""
+    return _sum([to_int(has[p, v, Name[n]]) for n in names])
+
+
+def _sum(xs):
+    total = xs[0]
+    for x in xs[1:]:
+        total = total + x
+    return total
+
+
+def can_place(p, kind: str, r: int):
+    """§タイルの配置: may ``kind`` go into village row ``r`` of player ``p``?"""
+    n = Name[kind]
+    rules = [not_(has[p, r, n])]
+    if kind in GODS:
+        rules.append(all_of(*(not_(has[p, r, Name[g]]) for g in GODS)))
+        rules.append(all_of(*(not_(has[p, v, n]) for v in range(VILLAGES))))
+    in_existing = all_of(village_exists(p, r), *rules)
+    if kind in COTTAGES and r > 0:
+        new_row = all_of(not_(village_exists(p, r)), village_exists(p, r - 1))
+        return any_of(in_existing, new_row)
+    return in_existing
+
+
+def placement_ok(p, kind: str, dest):
+    """The chosen destination is a legal row, or no row is legal and the tile is discarded."""
+    anywhere = any_of(*(can_place(p, kind, r) for r in range(VILLAGES)))
+    return any_of(*(all_of(dest == Dest[f"village_{r + 1}"], can_place(p, kind, r))
+                    for r in range(VILLAGES)),
+                  all_of(dest == Dest.discard, not_(anywhere)))
+
+
+def place_in_village(rule, kind: str, dest, level_two):
+    """Put the tile into the chosen row (founding it if new), or discard it."""
+    n = Name[kind]
+    for r in range(VILLAGES):
+        with rule.when(dest == Dest[f"village_{r + 1}"],
+                       source=src("タイルの配置", "購入したタイルはすぐに自分の村に配置します")):
+            if kind in COTTAGES:
+                with rule.when(founder[me, r] == Founder.none,
+                               source=src("タイルの配置", "新たな村をつくる時には上詰めで置かなくてはならない")):
+                    rule.set(founder[me, r], Founder[kind])
+            rule.set(has[me, r, n], True)
+            rule.set(lvl2[me, r, n], level_two)
+            rule.add(width[me, r], WIDTH.get(kind, 1))
+    with rule.when(dest == Dest.discard,
+                   source=src("タイルの配置", "そのタイルは保持や配置ができず捨てられる")):
+        rule.add(discard[Kind[kind]], 1)
+
+
+def place_kahuna(rule):
+    with rule.when(kahunas[me] < VILLAGES,
+                   source=src("タイルの配置", "カフナはそれぞれの村の左側に上から順番に置かれます")):
+        rule.add(shells[me], lookup(KAHUNA_SHELLS, kahunas[me]),
+                 source=src("タイルの配置", "「貝」が描かれている場所にカフナを配置すると"))
+        rule.add(kahunas[me], 1)
+    with rule.otherwise():
+        rule.add(discard[Kind.kahuna], 1)
+
+
+def place_tiki(rule):
+    with rule.when(tikis[me] < 5, source=src("タイルの配置", "ティキは右詰めで配置されていきます")):
+        rule.add(feet[me], lookup(TIKI_FEET, tikis[me]),
+                 source=src("タイルの配置", "「足」が描かれている場所にティキを配置すると"))
+        rule.add(tikis[me], 1)
+    with rule.otherwise():
+        rule.add(discard[Kind.tiki], 1)
+
+
+def advance_turn(rule):
+    """The next player in turn order who has not passed moves (the mover itself if alone)."""
+    nxt = turn_pos
+    for d in reversed(range(1, 6)):
+        k = (turn_pos + d) % N
+        nxt = if_(all_of(d <= N, not_(passed[order[k]])), k, nxt)
+    rule.set(turn_pos, nxt, source=src("ゲーム進行", "各プレイヤーのターンごとに行動していきます"))
+
+
+def boats_needed(use, which: int):
+    """How many boats of a kind (0 canoe, 1 level I, 2 level II) a BoatUse takes."""
+    terms = [to_int(use == BoatUse[u]) * n[which] for u, n in BOAT_USES.items() if n[which]]
+    return _sum(terms)
+
+
+def boats_available(use):
+    return all_of(
+        boats_needed(use, 0) <= 1 - to_int(canoe_used[me]),
+        boats_needed(use, 1) <= boats[me, Level.I] - boats_used[me, Level.I],
+        boats_needed(use, 2) <= boats[me, Level.II] - boats_used[me, Level.II],
+        any_of(use.is_one_of(BoatUse.canoe, BoatUse.boat_I, BoatUse.boat_II),
+               combine_boats.is_("two")))
+
+
+def boat_capacity(use):
+    return (CANOE_CAP * boats_needed(use, 0) + BOAT_I_CAP * boats_needed(use, 1)
+            + BOAT_II_CAP * boats_needed(use, 2))
+
+
+def use_boats(rule, use):
+    rule.set(canoe_used[me], any_of(canoe_used[me], boats_needed(use, 0) == 1),
+             source=src("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
+    rule.add(boats_used[me, Level.I], boats_needed(use, 1))
+    rule.add(boats_used[me, Level.II], boats_needed(use, 2))
+
+
+def trip_payment_ok(due, pay, swap):
+    """A boat trip's feet: ``swap`` of them in shells (exchange cottage), the rest in feet or fruit."""
+    rest = due - swap
+    return all_of(swap <= due,
+                  any_of(swap == 0, swap <= exchange_capacity(me)),
+                  shells[me] >= swap,
+                  if_(pay == FootPay.feet, feet[me] >= rest,
+                      all_of(rest >= 1, fruit[me] >= rest)))
+
+
+def pay_trip(rule, due, pay, swap):
+    rest = rule.let(due - swap, name="rest")
+    rule.add(shells[me], -swap, source=src("タイル効果の詳細", "交換コテージ"))
+    with rule.when(pay == FootPay.feet, source=src("釣り")):
+        rule.add(feet[me], -rest)
+    with rule.otherwise():
+        rule.add(fruit[me], -rest, source=src("画面説明", "フルーツ、貝にも足の代わりにも使える"))
+
+
+def take_token(rule, who, code):
+    """A price token (price side) goes to ``who`` and counts toward the round goal."""
+    rule.add(took[who, code], 1)
+    rule.add(round_total[who], lookup(VALUE, code),
+             source=src("ラウンド目標", "受け取る価格トークンの値は２倍にはなりません"))
+    rule.add(spears[who], lookup(SPEAR, code))
+
+
+# =====================================================================================
+# Setup: resources, the printed start cottage, the first turn order
+# =====================================================================================
+@game.setup(source=src("ゲーム進行", "第１ラウンド開始時（ゲーム開始時）には貝を１３個、足を７個"))
+def setup(rule):
+    with rule.for_each(game.players()) as p:
+        rule.set(shells[p], START_SHELLS)
+        rule.set(feet[p], START_FEET)
+        rule.set(fruit[p], lookup(START_FRUIT, p),
+                 source=src("ゲーム進行", "手番順によって次のように追加のフルーツが配られます"))
+        rule.set(founder[p, 0], Founder.start_hut,
+                 source=src("タイルの配置", "個人ボードにはゲーム開始時にスタートコテージが１つ配置されています"))
+        rule.set(has[p, 0, Name.start_hut], True)
+        rule.set(width[p, 0], START_HUT_WIDTH)
+
+
+# =====================================================================================
+# Chance: laying the board, dealing price tokens, drawing islands
+# =====================================================================================
+@game.chance(params={"place": Place}, text="lay {place} at the next board position",
+             source=src("ゲーム進行", "ゲーム開始時、メインボードにランダムにタイルが配置されます"))
+def lay_place(rule, place):
+    """Game start: the ten places are shuffled onto the ten board positions, one at a time."""
+    rule.require(phase == Phase.layout, "the board is being laid", source=src("ゲーム進行"))
+    rule.require(not_(laid[place]), "the place is not laid yet", source=src("ゲーム進行"))
+    rule.set(pos_of[place], layout_step)
+    rule.set(laid[place], True)
+    rule.add(layout_step, 1)
+    with rule.when(layout_step == 10):
+        rule.set(phase, Phase.deal)
+
+
+def islands_needed():
+    return all_of(exists(Dock, lambda d: docks[d] == Isl.none),
+                  exists(Isl, lambda i: in_pile[i]))
+
+
+@game.chance(params={"price": range(2, 7), "mark": Mark}, text="draw price token {price}/{mark}",
+             source=src("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を超えないように"))
+def draw_token(rule, price, mark):
+    """Round start: each draw goes to the next spot; a token over the cap becomes a fish."""
+    code = code_of(price, mark)
+    rule.require(phase == Phase.deal, "price tokens are being dealt", source=src("細かいルール"))
+    rule.require(bag[code] >= 1, "the token is still in the bag", source=src("細かいルール"))
+    rule.set_weight(bag[code])
+    with rule.when(deal_step < BOARD_DRAWS, source=src("細かいルール")):
+        where = rule.let(lookup(DEAL_ORDER, deal_step), name="place")
+        area_sum = rule.let(_sum([area_tok[where, c] * VALUE[c] for c in CODES]), name="sum")
+        with rule.when(area_sum + price <= lookup(CAPS, where),
+                       source=src("足の支払い", "この数字以下になるように各場所に価格トークンが配置されます")):
+            rule.add(area_tok[where, code], 1)
+        with rule.otherwise():
+            rule.add(fish_pool[code], 1,
+                     source=src("細かいルール", "価格トークンが置かれないエリアが発生する場合があります"))
+    with rule.otherwise():
+        # pass spaces 2..n get tokens sorted left to right (same number: spear to the right)
+        m = rule.let(deal_step - BOARD_DRAWS, name="dealt")        # spaces 1..m hold tokens
+        at = rule.let(1 + count(range(1, 5), lambda k: all_of(k <= m, pass_tok[k] <= code)),
+                      name="at")
+        for k in (3, 2, 1):
+            with rule.when(all_of(k >= at, k <= m),
+                           source=src("細かいルール", "槍付きの価格トークンが右側に置かれます")):
+                rule.set(pass_tok[k + 1], pass_tok[k])
+        rule.set(pass_tok[at], code, source=src("パス", "右のマスにいくにつれて大きい数字の価格トークン"))
+    rule.add(bag[code], -1)
+    rule.add(deal_step, 1)
+    with rule.when(deal_step == BOARD_DRAWS + N - 1,
+                   source=src("細かいルール", "余った価格トークンが裏返されることで魚トークンとして準備されています")):
+        for c in CODES:
+            rule.add(fish_pool[c], bag[c])
+            rule.set(bag[c], 0)
+        rule.set(phase, if_(islands_needed(), Phase.islands, Phase.play))
+
+
+@game.chance(params={"island": Isl}, text="island {island} comes up",
+             source=src("島の訪問", "右側に新たにできた空きスペースに新しい島タイルが補充されます"))
+def draw_island(rule, island):
+    """Round start: the leftmost empty dock gets a random island from the pile."""
+    rule.require(phase == Phase.islands, "islands are being drawn", source=src("島の訪問"))
+    rule.require(in_pile[island], "the island is still in the pile", source=src("島の訪問"))
+    docks_ = [Dock[f"dock_{d + 1}"] for d in range(DOCKS)]
+
+    def fill(d):
+        with rule.when(docks[docks_[d]] == Isl.none):
+            rule.set(docks[docks_[d]], island)
+        if d + 1 < DOCKS:
+            with rule.otherwise():
+                fill(d + 1)
+    fill(0)
+    rule.set(in_pile[island], False)
+    with rule.when(not_(islands_needed())):
+        rule.set(phase, Phase.play)
+
+
+# =====================================================================================
+# Turn action 1: buy a tile and place it at once
+# =====================================================================================
+def move_cost(place):
+    """§足の支払い: feet to reach ``place`` (1 to stay; the beach is free to return to)."""
+    tgt = pos_of[place]
+    here = pawn[me]
+    walk = if_(here == tgt, 1, lookup(DIST_FLAT, here * 11 + tgt))
+    via_beach = lookup(DIST[BEACH], tgt)
+    steps = if_(beach_return.is_("free"), min_(walk, via_beach), walk)
+    return max_(0, steps - owned(me, "pele", PELE_FEET))
+
+
+def define_buy(kind: str) -> None:
+    place = PLACE_OF[kind]
+    p_idx = PLACE_NAMES.index(place)
+    two_sided = kind not in SINGLE_SIDED
+    in_village = kind in VILLAGE_KINDS
+    params = {"swap": range(-4, 5), "pay": PayWith, "price": range(2, 7), "mark": Mark}
+    if two_sided:
+        params["level"] = Level
+    if in_village:
+        params["dest"] = Dest
+    text = (f"buy {kind}" + (" {level}" if two_sided else "")
+            + f" at {place} with token {{price}}/{{mark}}, pay {{pay}}, exchange {{swap:+d}}"
+            + (" -> {dest}" if in_village else ""))
+
+    def buy(rule, swap, price, mark, level=None, pay=None, dest=None):
+        code = code_of(price, mark)
+        double = level == Level.II if two_sided else False
+        cost_feet = move_cost(Place[place])
+        cost_shells = price * if_(double, 2, 1) if two_sided else price
+        feet_due = cost_feet + swap          # swap > 0: shell units paid with feet
+        shell_due = cost_shells - swap       # swap < 0: foot units paid with shells
+        fruit_feet = pay.is_one_of(PayWith.fruit_for_feet, PayWith.fruit_for_both)
+        fruit_shells = pay.is_one_of(PayWith.fruit_for_shells, PayWith.fruit_for_both)
+        # --- who, when, what is left ----------------------------------------------------
+        rule.require(phase == Phase.play, "it is a player's turn", source=src("ゲーム進行"))
+        rule.require(supply[Kind[kind]] >= 1, f"a {kind} tile is left in the supply",
+                     source=src("タイルの購入と配置", "用意されているタイルの数には上限があります"))
+        rule.require(_sum([area_tok[p_idx, c] for c in CODES]) >= 1,
+                     f"{place} still has a price token",
+                     source=src("足の支払い", "価格トークンが無くなった場所には止まれません"))
+        rule.require(any_of(swap == 0, abs_(swap) <= exchange_capacity(me)),
+                     "mixing payments needs enough exchange cottages",
+                     source=src("タイル効果の詳細", "交換コテージ"))
+        rule.require(any_of(pay == PayWith.own, fruit[me] >= 1), "paying with fruit needs fruit",
+                     source=src("画面説明", "フルーツ、貝にも足の代わりにも使える"))
+        rule.require(area_tok[p_idx, code_of(price, Mark.plain)]
+                     + area_tok[p_idx, code_of(price, Mark.spear)] >= 1,
+                     "a price token of this value lies on the place",
+                     source=src("貝の支払い", "どれか１つの価格トークンを選んで"))
+        rule.require(area_tok[p_idx, code] >= 1, "the chosen price token lies on the place",
+                     source=src("貝の支払い", "どれか１つの価格トークンを選んで"))
+        rule.require(any_of(swap == 0, all_of(feet_due >= 0, shell_due >= 0)),
+                     "no more is exchanged than the payment",
+                     source=src("タイル効果の詳細", "交換コテージ"))
+        rule.require(all_of(
+            implies(fruit_feet, all_of(feet_due >= 1, fruit[me] >= feet_due + if_(fruit_shells, shell_due, 0))),
+            implies(fruit_shells, all_of(shell_due >= 1, fruit[me] >= shell_due + if_(fruit_feet, feet_due, 0))),
+            implies(not_(fruit_feet), feet[me] >= feet_due),
+            implies(not_(fruit_shells), shells[me] >= shell_due)),
+            "the player can pay the feet of the move and the shells of the price",
+            source=src("タイルの購入と配置", "タイルの場所まで移動するのに必要な足と、タイルの価格分の貝を支払う必要があります"))
+        if in_village:
+            rule.require(placement_ok(me, kind, dest),
+                         "the tile goes into a row the placement rules allow (or, if none "
+                         "does, is discarded)",
+                         source=src("タイルの配置", "これらのルールに従って、タイルを購入したら即時配置しなければいけません"))
+        # --- pay ----------------------------------------------------------------------------
+        f_due = rule.let(feet_due, name="feet_due")
+        s_due = rule.let(shell_due, name="shell_due")
+        with rule.when(fruit_feet, source=src("画面説明", "フルーツ、貝にも足の代わりにも使える")):
+            rule.add(fruit[me], -f_due)
+        with rule.otherwise():
+            rule.add(feet[me], -f_due, source=src("足の支払い"))
+        with rule.when(fruit_shells, source=src("画面説明", "フルーツ、貝にも足の代わりにも使える")):
+            rule.add(fruit[me], -s_due)
+        with rule.otherwise():
+            rule.add(shells[me], -s_due, source=src("貝の支払い"))
+        rule.add(area_tok[p_idx, code], -1, source=src("貝の支払い", "価格トークンを取り"))
+        take_token(rule, me, code)
+        rule.set(pawn[me], pos_of[Place[place]], source=src("足の支払い"))
+        # --- take the tile and place it -----------------------------------------------------
+        rule.add(supply[Kind[kind]], -1)
+        if in_village:
+            place_in_village(rule, kind, dest, double)
+        elif kind == "boat":
+            with rule.when(double, source=src("ボートの使用", "「レベルⅡのボート」")):
+                rule.add(boats[me, Level.II], 1)
+            with rule.otherwise():
+                rule.add(boats[me, Level.I], 1, source=src("ボートの使用", "「レベルⅠのボート」"))
+        elif kind == "kahuna":
+            place_kahuna(rule)
+        else:
+            place_tiki(rule)
+        advance_turn(rule)
+
+    buy.__name__ = f"buy_{kind}"
+    buy.__doc__ = f"Buy a {kind} tile at {place} and place it at once."
+    game.action(f"buy_{kind}", params=params, text=text,
+                source=src("タイルの購入と配置", "タイルの場所まで移動するのに必要な足と、タイルの価格分の貝を支払う"))(buy)
+
+
+for _kind in KINDS:
+    define_buy(_kind)
+
+
+# =====================================================================================
+# Turn action 2: fish
+# =====================================================================================
+@game.action(params={"use": BoatUse, "k": range(1, 8), "pay": FootPay, "swap": range(0, 5)},
+             text="fish {k} tokens with {use}, pay {pay}, exchange {swap}",
+             source=src("釣り", "ボートを使って、支払った「足」の数と同じ数だけ魚トークンを獲得できます"))
+def fish(rule, use, k, pay, swap):
+    """Use a boat: pay k feet (a level-II boat adds one), then take k fish tokens."""
+    due = k - boats_needed(use, 2)
+    rule.require(phase == Phase.play, "it is a player's turn", source=src("ゲーム進行"))
+    rule.require(boats_available(use), "the boat(s) have not been used this round",
+                 source=src("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
+    rule.require(k <= boat_capacity(use), "the boat(s) carry that many feet",
+                 source=src("ボートの使用", "選んだボードによって支払える「足」の上限値が決まります"))
+    rule.require(due >= 1, "at least one foot is paid",
+                 source=src("釣り", "最低でも１個の足を支払わなければオマケの足を使うことはできない"))
+    rule.require(_sum([fish_pool[c] for c in CODES]) >= k, "the cove holds k fish tokens",
+                 source=src("釣り"))
+    rule.require(trip_payment_ok(due, pay, swap), "the player can pay the feet",
+                 source=src("釣り"))
+    pay_trip(rule, due, pay, swap)
+    use_boats(rule, use)
+    rule.set(pawn[me], BEACH, source=src("ボートの使用", "自分のコマはメインボードのどの場所にあったとしても最初の砂浜に移動します"))
+    rule.set(pending_fish, k)
+    rule.set(phase, Phase.fishing)
+
+
+@game.action(params={"n": range(1, 4)}, text="take a fish token with {n} fish",
+             source=src("釣り", "魚トークンに描かれている魚の数と同じ価値の価格トークンを獲得します"))
+def take_fish(rule, n):
+    """Take one of the fish tokens paid for; it counts its fish toward the round goal."""
+    rule.require(phase == Phase.fishing, "the player is fishing", source=src("釣り"))
+    rule.require(any_of(*(all_of(n == FISH[c], fish_pool[c] >= 1) for c in CODES)),
+                 "a fish token with that many fish is in the cove", source=src("釣り"))
+    for fish_n in (1, 2, 3):
+        with rule.when(n == fish_n):
+            chain = [c for c in CODES if FISH[c] == fish_n]
+
+            def take(i):
+                c = chain[i]
+                with rule.when(fish_pool[c] >= 1):
+                    rule.add(fish_pool[c], -1)
+                    rule.add(caught[me, c], 1)
+                if i + 1 < len(chain):
+                    with rule.otherwise():
+                        take(i + 1)
+            take(0)
+    rule.add(round_total[me], n, source=src("釣り", "魚が１匹描かれていれば、「１」の価格トークンを獲得する"))
+    rule.add(pending_fish, -1)
+    with rule.when(pending_fish == 0):
+        rule.set(phase, Phase.play)
+        advance_turn(rule)
+
+
+# =====================================================================================
+# Turn action 3: visit an island
+# =====================================================================================
+DOCK_LIST = [Dock[f"dock_{d + 1}"] for d in range(DOCKS)]
+
+
+def dock_table(dock, values):
+    return _sum([to_int(dock == DOCK_LIST[d]) * values[d] for d in range(DOCKS)])
+
+
+@game.action(params={"dock": Dock, "use": BoatUse, "pay": FootPay, "swap": range(0, 5)},
+             text="visit the island at {dock} with {use}, pay {pay}, exchange {swap}",
+             source=src("島の訪問", "ボートを使って、支払った「足」の数と対応する島を訪問し"))
+def visit_island(rule, dock, use, pay, swap):
+    """Pay the island's feet by boat, score its points, take what it shows."""
+    due = dock_table(dock, ISLAND_FEET) - boats_needed(use, 2)
+    rule.require(phase == Phase.play, "it is a player's turn", source=src("ゲーム進行"))
+    rule.require(docks[dock] != Isl.none, "an island lies at the dock",
+                 source=src("島の訪問", "空いた場所はラウンド終了時まで空きのままです"))
+    rule.require(boats_available(use), "the boat(s) have not been used this round",
+                 source=src("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
+    rule.require(dock_table(dock, ISLAND_FEET) <= boat_capacity(use),
+                 "the boat(s) carry the island's feet",
+                 source=src("島の訪問", "最低でも３個の足を支払わなければいけないため"))
+    rule.require(trip_payment_ok(due, pay, swap), "the player can pay the feet",
+                 source=src("島の訪問"))
+    pay_trip(rule, due, pay, swap)
+    use_boats(rule, use)
+    rule.add(vp[me], dock_table(dock, ISLAND_VP),
+             source=src("島の訪問", "左の島から順番に、２点、３点、４点、９点の勝利点を獲得します"))
+    shown = rule.let(docks[dock], name="island")
+    for isl, (what, value) in ISLANDS.items():
+        with rule.when(shown == Isl[isl], source=src("島の訪問", "訪れた島タイルに描かれたものを受け取ります")):
+            if what == "fruit":
+                rule.add(fruit[me], value)
+            elif what == "vp":
+                rule.add(vp[me], value)
+            else:
+                with rule.when(supply[Kind[value]] >= 1,
+                               source=src("島の訪問", "該当するタイルが残っていない場合は、タイルを獲得することすらできません")):
+                    if value in GIFT_KINDS:
+                        rule.set(pending_gift, Gift[value])
+                        rule.set(phase, Phase.gift)
+                    else:
+                        rule.add(supply[Kind[value]], -1)
+                        if value == "boat":
+                            rule.add(boats[me, Level.II], 1)
+                        elif value == "kahuna":
+                            place_kahuna(rule)
+                        else:
+                            place_tiki(rule)
+    rule.set(docks[dock], Isl.none, source=src("島の訪問", "訪問した島タイルは無くなります"))
+    rule.add(islands_gone, 1)
+    rule.set(pawn[me], BEACH, source=src("ボートの使用", "自分のコマはメインボードのどの場所にあったとしても最初の砂浜に移動します"))
+    with rule.when(phase == Phase.play):
+        advance_turn(rule)
+
+
+def define_gift(kind: str) -> None:
+    def place_gift(rule, dest):
+        rule.require(phase == Phase.gift, "an island tile waits to be placed", source=src("島の訪問"))
+        rule.require(pending_gift == Gift[kind], f"the waiting tile is a {kind}", source=src("島の訪問"))
+        rule.require(placement_ok(me, kind, dest),
+                     "the tile goes into a row the placement rules allow (or, if none does, is "
+                     "discarded)",
+                     source=src("島の訪問", "もし配置できる条件を満たしていない場合は、獲得したタイルを配置することはできずに捨てられます"))
+        rule.add(supply[Kind[kind]], -1)
+        place_in_village(rule, kind, dest, True)
+        rule.set(pending_gift, Gift.none)
+        rule.set(phase, Phase.play)
+        advance_turn(rule)
+
+    place_gift.__doc__ = f"Place the level-II {kind} an island gave (placement rules apply)."
+    game.action(f"place_gift_{kind}", params={"dest": Dest},
+                text=f"place the island's {kind} II -> {{dest}}",
+                source=src("島の訪問", "描かれているタイルを即座に受け取り、それを即座に自分の村に配置しなければいけません"))(place_gift)
+
+
+for _kind in GIFT_KINDS:
+    define_gift(_kind)
+
+
+# =====================================================================================
+# Turn action 4: pass; the end of a round
+# =====================================================================================
+def end_round(rule):
+    """§ラウンド目標 and §ラウンド終了と新たなラウンドの開始, for every player at once."""
+    r0 = rule.let(round_ - 1, name="r0")
+    target = rule.let(lookup(TARGET, r0), name="target")
+    ach, tot = [], []
+    for i in range(5):
+        tot.append(round_total[i])
+        ach.append(rule.let(all_of(i < N, round_total[i] + surfer_reduction(i) >= target),
+                            name=f"met{i}"))
+    best = -1
+    for i in range(5):
+        best = max_(best, if_(ach[i], tot[i], -1))
+    best = rule.let(best, name="best")
+    n_best = rule.let(_sum([to_int(all_of(ach[i], tot[i] == best)) for i in range(5)]),
+                      name="n_best")
+    second = -1
+    for i in range(5):
+        second = max_(second, if_(all_of(ach[i], tot[i] < best), tot[i], -1))
+    second = rule.let(second, name="second")
+    for i in range(5):
+        prize = if_(not_(ach[i]), 0,
+                    if_(tot[i] == best, lookup(PRIZE[0], r0),
+                        if_(all_of(n_best == 1, tot[i] == second), lookup(PRIZE[1], r0),
+                            lookup(PRIZE[2], r0))))
+        rule.add(vp[i], prize, source=src(
+            "ラウンド目標", "最も多くの価格トークンを集めたプレイヤーが複数人いる場合は、２番目に多くの価格トークンを"
+            "集めたプレイヤーは「それ以外のプレイヤー」が受け取る勝利点を受け取ることになります"))
+        with rule.when(ach[i], source=src("タイル効果の詳細", "ロノ: ラウンド目標を達成しなければ追加の勝利点を獲得できません")):
+            rule.add(vp[i], owned(i, "lono", LONO_VP))
+        rule.add(vp[i], spears[i] * owned(i, "spear_hut", SPEAR_VP),
+                 source=src("貝の支払い", "特定のタイルとの組み合わせで得点を生み出す可能性がある"))
+    with rule.when(round_ < ROUNDS, source=src("ゲーム進行", "ゲームは全５ラウンド行われ")):
+        with rule.for_each(game.players()) as p:
+            rule.add(shells[p], lookup(INCOME_SHELLS, r0) + owned(p, "shell_hut", SHELL_INCOME["shell_hut"]),
+                     source=src("ラウンド終了と新たなラウンドの開始", "各プレイヤーに貝と足が支給される"))
+            rule.add(feet[p], lookup(INCOME_FEET, r0) + owned(p, "foot_hut", FEET_INCOME["foot_hut"]),
+                     source=src("ラウンド終了と新たなラウンドの開始", "前のラウンドでの目標タイルに記されています"))
+            rule.add(fruit[p], _sum([owned(p, k, a) for k, a in FRUIT_INCOME.items()]),
+                     source=src("ラウンド終了と新たなラウンドの開始", "自分の村に貝や足やフルーツが追加で支給されるタイル"))
+            rule.set(canoe_used[p], False, source=src("ラウンド終了と新たなラウンドの開始", "ボートが再び使用できるようになる"))
+            rule.set(boats_used[p, Level.I], 0)
+            rule.set(boats_used[p, Level.II], 0)
+            rule.set(passed[p], False)
+            rule.set(pawn[p], BEACH, source=src("足の支払い", "ラウンド開始時には、必ず砂浜に自分のコマが置かれます"))
+            rule.set(round_total[p], 0)
+            rule.set(spears[p], 0)
+            with rule.for_each(range(1, 11)) as c:
+                rule.set(took[p, c], 0)
+                rule.set(caught[p, c], 0)
+        for k in range(5):
+            with rule.when(k < N, source=src("ラウンド終了と新たなラウンドの開始", "手番順が、前ラウンドでのパスエリアに従って変化する")):
+                rule.set(order[k], max_(0, pass_by[k]))
+            rule.set(pass_by[k], -1)
+            rule.set(pass_tok[k], 0)
+        with rule.for_each(range(1, 11)) as c:
+            rule.set(bag[c], lookup(TOKEN_COUNT, c),
+                     source=src("ラウンド終了と新たなラウンドの開始", "メインボードやパスエリアに新たに価格トークンが置かれる"))
+            rule.set(fish_pool[c], 0, source=src("ラウンド終了と新たなラウンドの開始", "魚トークン、島タイルが補充される"))
+            with rule.for_each(range(10)) as a:
+                rule.set(area_tok[a, c], 0)
+        # islands slide left over the gaps; the pile refills the right (chance, next phase)
+        for _ in range(DOCKS - 1):
+            for d in range(DOCKS - 1):
+                with rule.when(docks[DOCK_LIST[d]] == Isl.none,
+                               source=src("島の訪問", "空いているスペースを埋めるように島タイルが左に詰められ")):
+                    rule.set(docks[DOCK_LIST[d]], docks[DOCK_LIST[d + 1]])
+                    rule.set(docks[DOCK_LIST[d + 1]], Isl.none)
+        rule.add(round_, 1)
+        rule.set(turn_pos, 0)
+        rule.set(deal_step, 0)
+        rule.set(phase, Phase.deal)
+    with rule.otherwise():
+        rule.set(phase, Phase.over, source=src("ゲーム終了", "第５ラウンドが終了するとゲーム終了です"))
+
+
+@game.action(params={"spot": range(1, 6)}, text="pass to turn-order space {spot}",
+             source=src("パス", "パスをするには、メインボード左下にあるパスエリアに自分のコマを置きます"))
+def pass_turn(rule, spot):
+    """Leave the round: the space sets next round's turn order and gives its price token."""
+    rule.require(phase == Phase.play, "it is a player's turn", source=src("ゲーム進行"))
+    rule.require(spot <= N, "the pass area has one space per player",
+                 source=src("パス", "パスエリアはプレイ人数と同じ数だけありますが"))
+    rule.require(pass_by[spot - 1] == -1, "the space is free", source=src("パス"))
+    tok = rule.let(pass_tok[spot - 1], name="tok")
+    rule.set(passed[me], True, source=src("パス", "パスをしたプレイヤーは、そのラウンドではもう二度と手番がこない"))
+    rule.set(pass_by[spot - 1], me, source=src("パス", "次のラウンドのターン順"))
+    with rule.when(tok != 0, source=src("パス", "どこに自分のコマを置くかで、次のラウンドのターン順と得られる価格トークンが決まります")):
+        take_token(rule, me, tok)
+        rule.set(pass_tok[spot - 1], 0)
+    with rule.when(all_of(spot == 1, round_ == ROUNDS),
+                   source=src("パス", "第５ラウンド（最終ラウンド）で一番左のマスにコマを置いたプレイヤーのみ、即座に勝利点２点を獲得します")):
+        rule.add(vp[me], LAST_ROUND_PASS_VP)
+    rule.set(pawn[me], PASS_AREA)
+    with rule.when(forall(game.players(), lambda p: passed[p]),
+                   source=src("ゲーム進行", "全プレイヤーがパスをすると１ラウンドが終了します")):
+        end_round(rule)
+    with rule.otherwise():
+        advance_turn(rule)
+
+
+# =====================================================================================
+# Flow, the end, scoring
+# =====================================================================================
+game.chance_node(phase.is_one_of(Phase.layout, Phase.deal, Phase.islands),
+                 source=src("ゲーム進行", "新たなラウンドが開始されると価格トークンや魚トークンがランダムに配置され、島タイルが補充されます"))
+game.current_player(me, source=src("ゲーム進行", "各プレイヤーのターンごとに行動していきます"))
+game.terminal(phase == Phase.over, source=src("ゲーム終了", "第５ラウンドが終了するとゲーム終了です"))
+
+
+def end_bonus(p):
+    """§ゲーム終了: end-of-game tile effects and kahunas count only in valid villages."""
+    fruit_tiles = _sum([count_names(p, v, FRUITS) for v in range(VILLAGES)])
+    valid_surfers = _sum([to_int(all_of(valid(p, v), has[p, v, Name.surfer]))
+                          for v in range(VILLAGES)])
+    total = 0
+    for v in range(VILLAGES):
+        bonus = (to_int(kahunas[p] > v) * KAHUNA_VP[v]
+                 + by_level(p, v, "long_hut", LONG_VP)
+                 + by_level(p, v, "irrigation", IRRIGATION_VP)
+                 + by_level(p, v, "hula", HULA_VP) * tiles_in(p, v)
+                 + by_level(p, v, "kane", KANE_VP) * count_names(p, v, ["start_hut"] + COTTAGES)
+                 + by_level(p, v, "laka", LAKA_VP) * fruit_tiles
+                 + by_level(p, v, "kanaloa", KANALOA_VP) * valid_surfers
+                 + by_level(p, v, "ku", KU_VP) * tikis[p])
+        total = total + if_(valid(p, v), bonus, 0)
+    return total
+
+
+game.score(lambda p: vp[p] + end_bonus(p),
+           source=src("ゲーム終了", "ゲーム中に得た勝利点と、これらの効果で得た勝利点を合計して、最も多くの勝利点を獲得していたプレイヤーが勝者です"))
+game.tie_break(lambda p: if_(final_tie.is_("resources"), shells[p] + feet[p] + fruit[p], 0),
+               source=f"interpretation final_tie: {RESEARCH} (yucata: tie-breaker 'sum of remaining resources')")
+game.shared_ties(source=src("ゲーム終了", "the text names no tie-breaker: tied players share the win "
+                                           "(interpretation final_tie=shared)"))
+game.max_steps(
+    380,
+    source="derived: chance steps <= 10 (layout) + 5 x (19 board draws + 4 pass draws + 4 "
+           "islands) = 145; per round, purchases + fish tokens taken <= 25 price tokens, boat "
+           "trips <= 5 canoes + 8 boats, island gifts <= 4, passes <= 5, so <= 47 player "
+           "steps, 235 in 5 rounds; 145 + 235 = 380")
+
+
+# =====================================================================================
+# What must always hold
+# =====================================================================================
+def every_village(body):
+    return forall(game.players(), lambda p: forall(range(VILLAGES), lambda v: body(p, v)))
+
+
+game.invariant(
+    "villages_fill_rows_from_the_top",
+    every_village(lambda p, v: implies(all_of(v >= 1, village_exists(p, v)),
+                                       founder[p, max_(0, v - 1)] != Founder.none)),
+    source=src("タイルの配置", "新たな村をつくる（各行に初めてタイルを置く）時には上詰めで置かなくてはならない"))
+game.invariant(
+    "every_village_starts_with_a_cottage",
+    every_village(lambda p, v: all_of(
+        *(implies(founder[p, v] == Founder[c], has[p, v, Name[c]]) for c in ["start_hut"] + COTTAGES))),
+    source=src("タイルの配置", "各村（縦５行のそれぞれの行）の１枚目のタイルは必ずコテージ系のタイルでなくてはならない"),
+    doc="the founding tile (always a cottage type, by its enum) is in the village")
+game.invariant(
+    "tiles_only_in_founded_villages",
+    every_village(lambda p, v: implies(founder[p, v] == Founder.none,
+                                       all_of(width[p, v] == 0,
+                                              forall(Name, lambda n: not_(has[p, v, n]))))),
+    source=src("タイルの配置", "タイルは左詰めで置かなくてはならない"))
+game.invariant(
+    "at_most_one_god_per_village",
+    every_village(lambda p, v: count_names(p, v, GODS) <= 1),
+    source=src("タイルの配置", "「神様」タイルは名前が異なっていても、１つの村に１つしか置けない"))
+game.invariant(
+    "each_god_at_most_once_per_board",
+    forall(game.players(), lambda p: all_of(*(
+        _sum([to_int(has[p, v, Name[g]]) for v in range(VILLAGES)]) <= 1 for g in GODS))),
+    source=src("タイルの配置", "同じ名前の「神様」タイルは、村が異なっていても２枚以上置くことはできない"))
+game.invariant(
+    "village_width_matches_its_tiles",
+    every_village(lambda p, v: width[p, v] == _sum(
+        [to_int(has[p, v, Name[n]]) * (START_HUT_WIDTH if n == "start_hut" else WIDTH.get(n, 1))
+         for n in NAMES])),
+    source=src("タイルの配置", "１列は１マス分のタイルで埋めることができます"))
+game.invariant(
+    "level_two_only_on_placed_tiles",
+    every_village(lambda p, v: forall(Name, lambda n: implies(lvl2[p, v, n], has[p, v, n]))),
+    source=src("タイルの配置", "補足２"))
+game.invariant(
+    "boats_used_at_most_once_per_round",
+    forall(game.players(), lambda p: all_of(boats_used[p, Level.I] <= boats[p, Level.I],
+                                            boats_used[p, Level.II] <= boats[p, Level.II])),
+    source=src("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
+game.invariant(
+    "turn_order_is_a_permutation",
+    forall(game.players(), lambda p: count(game.players(), lambda k: order[k] == p) == 1),
+    source=src("パス", "次ラウンドの手番は１番手"))
+game.invariant(
+    "pass_spaces_hold_exactly_the_passed_players",
+    all_of(forall(game.players(), lambda p: count(range(5), lambda k: pass_by[k] == p)
+                  == to_int(passed[p])),
+           forall(range(5), lambda k: implies(k >= N, pass_by[k] == -1))),
+    source=src("パス", "パスエリアはプレイ人数と同じ数だけありますが"),
+    doc="next round's turn order is read from these spaces at the round's end")
+game.invariant(
+    "passed_players_are_off_the_board",
+    forall(game.players(), lambda p: implies(passed[p], pawn[p] == PASS_AREA)),
+    source=src("パス", "パスエリアに自分のコマを置きます"))
+game.invariant(
+    "the_player_to_move_has_not_passed",
+    implies(phase.is_one_of(Phase.play, Phase.fishing, Phase.gift), not_(passed[me])),
+    source=src("パス", "パスをしたプレイヤーは、そのラウンドではもう二度と手番がこない"))
+game.invariant(
+    "round_total_is_the_tokens_taken",
+    forall(game.players(), lambda p: round_total[p] == _sum(
+        [took[p, c] * VALUE[c] + caught[p, c] * FISH[c] for c in CODES])),
+    source=src("ラウンド目標", "貝を２倍支払ったとしても、受け取る価格トークンの値は２倍にはなりません"))
+game.invariant(
+    "spear_count_is_the_spear_tokens_taken",
+    forall(game.players(), lambda p: spears[p] == _sum([took[p, c] * SPEAR[c] for c in CODES])),
+    source=src("貝の支払い"))
+game.invariant(
+    "places_stay_within_their_cap",
+    all_of(*(_sum([area_tok[a, c] * VALUE[c] for c in CODES]) <= CAPS[a] for a in range(10))),
+    source=src("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を超えないように"))
+game.invariant(
+    "places_hold_at_most_their_spots",
+    all_of(*(_sum([area_tok[a, c] for c in CODES]) <= SPOTS[a] for a in range(10))),
+    source=src("貝の支払い"))
+game.invariant(
+    "pass_tokens_sorted_and_first_space_empty",
+    all_of(pass_tok[0] == 0,
+           *(implies(all_of(pass_tok[i] != 0, pass_tok[j] != 0), pass_tok[i] <= pass_tok[j])
+             for i in range(1, 5) for j in range(i + 1, 5))),
+    source=src("パス", "パスエリアの一番左のマスには価格トークンが置かれませんが、２番目以降のマスには右のマスに"
+                       "いくにつれて大きい数字の価格トークンが置かれます"))
+game.invariant(
+    "docked_islands_are_distinct",
+    all_of(*(implies(docks[DOCK_LIST[i]] != Isl.none, docks[DOCK_LIST[i]] != docks[DOCK_LIST[j]])
+             for i in range(DOCKS) for j in range(i + 1, DOCKS))),
+    source=src("島の訪問"))
+game.invariant(
+    "board_places_are_a_permutation",
+    all_of(count(Place, lambda pl: laid[pl]) == layout_step,
+           implies(phase != Phase.layout,
+                   all_of(*(count(Place, lambda pl: pos_of[pl] == pos) == 1
+                            for pos in range(10))))),
+    source=src("ゲーム進行", "メインボードにランダムにタイルが配置されます"))
+
+# --- conservation: every token and tile is somewhere ---------------------------------
+for c in CODES:
+    game.conservation(
+        f"price_tokens_{VALUE[c]}{'_spear' if SPEAR[c] else ''}_are_conserved",
+        bag[c] + _sum([area_tok[a, c] for a in range(10)])
+        + count(range(5), lambda k: pass_tok[k] == c) + fish_pool[c]
+        + sum_of(game.players(), lambda p: took[p, c] + caught[p, c]),
+        source=src("細かいルール", "実際のゲームでは価格トークンの裏面が魚トークンになっており"),
+        doc=f"bag + places + pass area + cove + players = {TOKEN_COUNT[c]}")
+for k in KINDS:
+    if k in VILLAGE_KINDS:
+        placed = sum_of(game.players(), lambda p, k=k: _sum(
+            [to_int(has[p, v, Name[k]]) for v in range(VILLAGES)]))
+    elif k == "boat":
+        placed = sum_of(game.players(), lambda p: boats[p, Level.I] + boats[p, Level.II])
+    elif k == "kahuna":
+        placed = sum_of(game.players(), lambda p: kahunas[p])
+    else:
+        placed = sum_of(game.players(), lambda p: tikis[p])
+    game.conservation(
+        f"{k}_tiles_are_conserved", supply[Kind[k]] + placed + discard[Kind[k]],
+        source=src("タイルの購入と配置", "用意されているタイルの数には上限があります"),
+        doc=f"supply + placed + discarded = {TILE_COUNTS[k]}")
+game.conservation(
+    "islands_are_conserved",
+    count(Isl, lambda i: in_pile[i]) + count(Dock, lambda d: docks[d] != Isl.none) + islands_gone,
+    source=src("島の訪問", "訪問した島タイルは無くなります"),
+    doc=f"pile + docks + visited = {len(ISLAND_NAMES)}")
+
+SPEC = game.build()
