@@ -10,6 +10,8 @@ from rulespec.check.property import end_property, state_property, step_property
 GENERIC_SOURCE = "rulespec generic property (BRIEF.md: Properties)"
 #: how many non-legal action instances are tried per state
 ILLEGAL_SAMPLES = 4
+#: how many legal actions are re-checked against the preconditions per state
+LEGAL_SAMPLES = 8
 
 
 @state_property("legal_actions_nonempty_unless_terminal", source=GENERIC_SOURCE)
@@ -29,10 +31,15 @@ def legal_actions_nonempty_unless_terminal(model: Any, state: Any) -> str | None
 
 @state_property("legal_actions_are_accepted_and_illegal_refused", source=GENERIC_SOURCE)
 def legal_accepted_illegal_refused(model: Any, state: Any) -> str | None:
-    """Every legal action is accepted; actions outside the legal list are refused, each
-    with at least one failed precondition that names its source."""
+    """Legal actions satisfy every precondition (the enumerator and the guards agree) and
+    are accepted; actions outside the legal list are refused, each with at least one failed
+    precondition that names its source. Per state, up to 8 legal and 4 other actions are
+    tried, chosen by the state's hash so that different states try different ones."""
     legal = model.legal_actions(state)
-    for a in legal:
+    first = hash(state.values) % len(legal) if legal else 0
+    for a in (legal[(first + k) % len(legal)] for k in range(min(len(legal), LEGAL_SAMPLES))):
+        if model._quick_legal(state.values, a.key):
+            continue
         why = model.why_illegal(state, a)
         if why:
             return f"legal action {a} is refused: {'; '.join(map(str, why))}"

@@ -164,8 +164,9 @@ def play(game: str, players: int | None, seed: int, interpretation: Sequence[str
 @click.argument("game")
 @click.option("--property", "props", multiple=True, metavar="P",
               help="Check only this property (repeatable).")
-@click.option("--examples", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Hypothesis examples, or playouts with --random.")
+@click.option("--examples", type=click.IntRange(min=1), default=None,
+              help="Hypothesis examples, or playouts with --random (default: the game's "
+                   "check_examples, 100 unless the spec says otherwise).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--players", type=int, default=None,
               help="Fix the number of players (default: drawn from the game's range).")
@@ -177,7 +178,8 @@ def play(game: str, players: int | None, seed: int, interpretation: Sequence[str
 @click.option("--trace-dir", default="traces", show_default=True,
               help="Where counterexample traces are saved.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
-def check(game: str, props: Sequence[str], examples: int, seed: int, players: int | None,
+def check(game: str, props: Sequence[str], examples: int | None, seed: int,
+          players: int | None,
           plain_random: bool, workers: int, interpretation: Sequence[str], trace_dir: str,
           as_json: bool) -> None:
     """Check GAME's properties by legal play; a violation is shrunk and saved as a trace."""
@@ -193,6 +195,8 @@ def check(game: str, props: Sequence[str], examples: int, seed: int, players: in
     except ValueError as e:
         raise BadInput(str(e)) from None
     mode = RANDOM if plain_random else HYPOTHESIS
+    if examples is None:
+        examples = model.spec.check_examples
     results = check_in_workers(game, list(interpretation), names, examples, seed, players, mode,
                                trace_dir, workers, progress=not as_json)
     code = exit_code(results)

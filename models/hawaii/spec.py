@@ -1172,6 +1172,9 @@ game.max_steps(
            "islands) = 145; per round, purchases + fish tokens taken <= 25 price tokens, boat "
            "trips <= 5 canoes + 8 boats, island gifts <= 4, passes <= 5, so <= 47 player "
            "steps, 235 in 5 rounds; 145 + 235 = 380")
+game.check_examples(20, reason="a game is about 250 steps with ~60 properties checked at "
+                               "each: 20 Hypothesis games keep `rulespec check hawaii` under "
+                               "a minute; use --examples for a longer search")
 
 
 # =====================================================================================

@@ -109,6 +109,21 @@ def step_proofs(model: Model, smt: SmtGame, timeout_ms: int, wanted: set[str] | 
                                         timeout_ms)
                     if verdict == "unsat":
                         break
+                    if verdict == "unknown" and len(open_goals) > 1:
+                        # one hard goal must not sink the easy ones: ask goal by goal
+                        for g in open_goals:
+                            queries += 1
+                            v1, m1 = _solve([*premises, legal, z3.Not(ok[g.name])], timeout_ms)
+                            if v1 == "unknown":
+                                status[g.name] = UNKNOWN
+                                detail[g.name] = (f"timeout on {model._text((a_idx, *inst))} "
+                                                  f"({timeout_ms} ms)")
+                            elif v1 == "sat":
+                                assert m1 is not None
+                                status[g.name] = VIOLATED
+                                detail[g.name] = _cti(model, smt.state_from_model(m1, s),
+                                                      (a_idx, *inst), g.name)
+                        break
                     if verdict == "unknown":
                         for g in open_goals:
                             status[g.name] = UNKNOWN
@@ -266,10 +281,18 @@ def bounded_model_check(model: Model, smt: SmtGame, depth: int, timeout_ms: int,
                 continue
             solver.pop()
             if r == z3.unknown:
-                for g in pending:
-                    found.setdefault(g.name, Result(g.name, UNKNOWN, "z3-bmc",
-                                                    f"timeout at depth {i}, {n} players"))
-                break
+                # ask goal by goal: only the goals that time out on their own are UNKNOWN
+                for name, c in checks.items():
+                    solver.push()
+                    solver.add(z3.Not(c))
+                    if solver.check() != z3.unsat:  # sat is found at its own depth later
+                        found.setdefault(name, Result(name, UNKNOWN, "z3-bmc",
+                                                      f"timeout at depth {i}, {n} players"))
+                    solver.pop()
+                pending = [g for g in pending if g.name not in found]
+                laws = [(k, inv) for k, inv in laws if inv.name not in found]
+                if not pending and not laws:
+                    break
     return found
 
 

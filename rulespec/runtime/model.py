@@ -11,8 +11,8 @@ import attrs
 
 from ..compile.python_backend import CHANCE, TERMINAL, CompiledGame, compile_python
 from ..ir.location import Location
-from ..ir.nodes import BOOL, INT
 from ..spec.elements import GameSpec
+from .codec import FieldCodec
 
 
 @attrs.frozen
@@ -101,6 +101,7 @@ class Model:
         self.key = (spec.name, tuple(sorted(self.interpretation.items())))
         self._text_cache: dict[tuple, Action] = {}
         self._last_legal: tuple[tuple | None, list] = (None, [])
+        self._codecs = {name: FieldCodec(slot) for name, slot in self.layout.slots.items()}
         self._all_actions: dict[str, Action] | None = None
         # per action: (is chance, static parameter ranges or None, precondition functions)
         self._fast_checks = [
@@ -215,10 +216,10 @@ class Model:
         if not isinstance(fields, dict):
             raise ValueError("a state needs a 'fields' object")
         values: list[Any] = []
-        for name, slot in self.layout.slots.items():
+        for name, codec in self._codecs.items():
             if name not in fields:
                 raise ValueError(f"state is missing field {name!r}")
-            values.extend(self._decode(slot.field, fields[name], name))
+            values.extend(codec.decode(fields[name]))
         unknown = set(fields) - set(self.layout.slots)
         if unknown:
             raise ValueError(f"unknown field(s) {sorted(unknown)}")
@@ -276,17 +277,20 @@ class Model:
     def out_of_bounds(self, state: State) -> list[str]:
         """Cells outside their field's declared bounds, as readable strings."""
         bad = []
-        for name, slot in self.layout.slots.items():
-            f = slot.field
-            for k in range(f.size):
-                v = state.values[slot.offset + k]
-                if f.type == BOOL:
-                    ok = v is True or v is False or v in (0, 1)
-                else:
-                    ok = isinstance(v, int) and f.lo <= v <= f.hi
+        values = state.values
+        for c in self._codecs.values():
+            cells = values[c.offset:c.offset + c.size]
+            if c.kind == "bool":
+                if all(v is True or v is False or v == 0 or v == 1 for v in cells):
+                    continue
+            elif all(type(v) is int for v in cells) and c.lo <= min(cells) and max(cells) <= c.hi:
+                continue
+            for k, v in enumerate(cells):
+                ok = (v in (0, 1)) if c.kind == "bool" else (
+                    type(v) is int and c.lo <= v <= c.hi)
                 if not ok:
-                    bad.append(f"{name}[{k}] = {v!r} outside {f.lo}..{f.hi}" if f.dims
-                               else f"{name} = {v!r} outside {f.lo}..{f.hi}")
+                    at = f"{c.name}[{k}]" if c.dims else c.name
+                    bad.append(f"{at} = {v!r} outside {c.lo}..{c.hi}")
         return bad
 
     # --- helpers ------------------------------------------------------------------------
@@ -337,35 +341,14 @@ class Model:
         return self._all_actions
 
     def _field_value(self, values: tuple, name: str) -> Any:
-        if name not in self.layout.slots:
+        codec = self._codecs.get(name)
+        if codec is None:
             raise KeyError(f"{self.name} has no field {name!r}")
-        f = self.layout.slots[name].field
-        raw = self.layout.nested(values, name)
-        return _map_nested(raw, lambda v: f.type.enum.name_of(v)) if f.type.enum else raw
+        return codec.encode(values)
 
     def _to_dict(self, values: tuple) -> dict[str, Any]:
         return {"game": self.name, "interpretation": dict(self.interpretation),
-                "fields": {name: self._field_value(values, name) for name in self.layout.slots}}
-
-    def _decode(self, f: Any, value: Any, name: str) -> list[Any]:
-        dims = [d.size for d in f.dims]
-        flat = _flatten_checked(value, dims, name)
-        out = []
-        for v in flat:
-            if f.type.enum is not None:
-                if v not in f.type.enum.members:
-                    raise ValueError(f"field {name!r}: {v!r} is not a {f.type.enum.name}")
-                out.append(f.type.enum.index_of(v))
-            elif f.type == BOOL:
-                if not isinstance(v, bool):
-                    raise ValueError(f"field {name!r}: {v!r} is not a bool")
-                out.append(v)
-            else:
-                assert f.type == INT
-                if isinstance(v, bool) or not isinstance(v, int) or not f.lo <= v <= f.hi:
-                    raise ValueError(f"field {name!r}: {v!r} is not an int in {f.lo}..{f.hi}")
-                out.append(v)
-        return out
+                "fields": {name: c.encode(values) for name, c in self._codecs.items()}}
 
 
 def resolve_interpretation(spec: GameSpec, given: Mapping[str, str] | str | None) -> dict[str, str]:
@@ -392,25 +375,6 @@ def resolve_interpretation(spec: GameSpec, given: Mapping[str, str] | str | None
                              f"(options: {', '.join(options)})")
         chosen[k] = v
     return chosen
-
-
-def _map_nested(v: Any, fn: Any) -> Any:
-    if isinstance(v, list):
-        return [_map_nested(x, fn) for x in v]
-    return fn(v)
-
-
-def _flatten_checked(v: Any, dims: list[int], name: str) -> list[Any]:
-    if not dims:
-        if isinstance(v, list):
-            raise ValueError(f"field {name!r}: expected a single value, got a list")
-        return [v]
-    if not isinstance(v, list) or len(v) != dims[0]:
-        raise ValueError(f"field {name!r}: expected a list of {dims[0]}")
-    out: list[Any] = []
-    for x in v:
-        out.extend(_flatten_checked(x, dims[1:], name))
-    return out
 
 
 def iter_states(model: Model, state: State, actions: Iterable[Action]) -> Iterable[State]:

@@ -168,6 +168,7 @@ class Game:
         self._scoring: Scoring | None = None
         self._shared_ties: Rule | None = None
         self._max_steps: tuple[int, str | None] | None = None
+        self._check_examples = 100
         self._np_field = Field("num_players", INT, lo, hi, (), lo, source,
                                self.where, "number of players in this game", True)
         self.num_players = Expr("num_players", (), INT)
@@ -448,6 +449,15 @@ class Game:
         self._max_steps = (n, source)
         self._bmc_depth = bmc_depth if bmc_depth is not None else min(n, 9)
 
+    def check_examples(self, n: int, *, reason: str) -> None:
+        """The default number of Hypothesis examples for ``rulespec check`` (100 if unset):
+        long games afford fewer per minute. Say why."""
+        where = caller_location()
+        if not isinstance(n, int) or n <= 0 or not reason.strip():
+            raise SpecError("check_examples needs a positive int and a reason",
+                            element="rule check_examples", where=where)
+        self._check_examples = n
+
     # --- registration -------------------------------------------------------------------
     def build(self) -> GameSpec:
         """Validate everything and freeze the spec."""
@@ -472,7 +482,8 @@ class Game:
             shared_ties=self._shared_ties, invariants=tuple(self.invariants),
             conservation=tuple(self.conservations), max_steps=self._max_steps[0],
             max_steps_source=self._max_steps[1], num_players_field=self._np_field,
-            summary=self.summary, bmc_depth=self._bmc_depth)
+            summary=self.summary, bmc_depth=self._bmc_depth,
+            check_examples=self._check_examples)
         validate(spec)
         return spec
 

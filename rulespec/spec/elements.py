@@ -177,6 +177,7 @@ class GameSpec:
     num_players_field: Field
     summary: str = ""
     bmc_depth: int = 9
+    check_examples: int = 100
 
     def action(self, name: str) -> Action:
         for a in self.actions:
