@@ -57,8 +57,9 @@ def _solve(constraints: Sequence[Any], timeout_ms: int) -> tuple[str, z3.ModelRe
 
 def _goals(smt: SmtGame) -> list[Goal]:
     spec = smt.spec
-    goals = [Goal(BOUNDS, "rulespec generic property (BRIEF.md: Properties)",
-                  lambda s, t: smt.bounds(t))]
+    generic = "rulespec generic property (BRIEF.md: Properties)"
+    goals = [Goal(BOUNDS, generic, lambda s, t: smt.bounds(t)),
+             Goal(RULE_ERRORS, generic, lambda s, t: z3.BoolVal(True))]
     for k, inv in enumerate(spec.invariants):
         if not inv.law:
             goals.append(Goal(inv.name, inv.source,
@@ -96,39 +97,44 @@ def step_proofs(model: Model, smt: SmtGame, timeout_ms: int, wanted: set[str] | 
         for a_idx, action in enumerate(smt.spec.actions):
             s = smt.fresh_state("s")
             premises = _premises(smt, s)
-            for inst in smt.instances(a_idx):
-                params = [z3.IntVal(v) for v in inst]
+            symbolic = smt.params(a_idx, f"p.{a_idx}")
+            # Ask with every parameter symbolic first; split on the next parameter only
+            # when the solver cannot decide (BRIEF.md: per-instance queries are cheap).
+            cases: list[tuple[int, ...]] = [()]
+            while cases:
+                prefix = cases.pop()
+                params = [z3.IntVal(v) for v in prefix] + symbolic[len(prefix):]
                 legal = smt.legal(a_idx, s, params)
                 after = smt.apply_checked(a_idx, s, params)
                 open_goals = [g for g in goals if status[g.name] == PROVED]
                 while open_goals:
-                    ok = {g.name: z3.And(z3.Not(after.error), g.holds(s, after.value))
+                    ok = {g.name: (z3.Not(after.error) if g.name == RULE_ERRORS else
+                                   z3.Implies(z3.Not(after.error), g.holds(s, after.value)))
                           for g in open_goals}
                     queries += 1
-                    verdict, m = _solve([*premises, legal, z3.Or(*[z3.Not(v) for v in ok.values()])],
-                                        timeout_ms)
+                    verdict, m = _solve([*premises, legal,
+                                         z3.Or(*[z3.Not(v) for v in ok.values()])], timeout_ms)
                     if verdict == "unsat":
                         break
-                    if verdict == "unknown" and len(open_goals) > 1:
+                    if verdict == "unknown" and len(prefix) < len(symbolic):
+                        p = action.params[len(prefix)].domain
+                        cases.extend((*prefix, v) for v in range(p.lo, p.max_hi))
+                        break
+                    if verdict == "unknown":
                         # one hard goal must not sink the easy ones: ask goal by goal
                         for g in open_goals:
                             queries += 1
-                            v1, m1 = _solve([*premises, legal, z3.Not(ok[g.name])], timeout_ms)
+                            v1, m1 = _solve([*premises, legal, z3.Not(ok[g.name])],
+                                            timeout_ms)
                             if v1 == "unknown":
                                 status[g.name] = UNKNOWN
-                                detail[g.name] = (f"timeout on {model._text((a_idx, *inst))} "
+                                detail[g.name] = (f"timeout on {model._text((a_idx, *prefix))} "
                                                   f"({timeout_ms} ms)")
                             elif v1 == "sat":
                                 assert m1 is not None
                                 status[g.name] = VIOLATED
                                 detail[g.name] = _cti(model, smt.state_from_model(m1, s),
-                                                      (a_idx, *inst), g.name)
-                        break
-                    if verdict == "unknown":
-                        for g in open_goals:
-                            status[g.name] = UNKNOWN
-                            detail[g.name] = (f"timeout on {model._text((a_idx, *inst))} "
-                                              f"({timeout_ms} ms)")
+                                                      _key(m1, a_idx, params), g.name)
                         break
                     assert m is not None
                     failed = [g for g in open_goals
@@ -136,7 +142,7 @@ def step_proofs(model: Model, smt: SmtGame, timeout_ms: int, wanted: set[str] | 
                     values = smt.state_from_model(m, s)
                     for g in failed:
                         status[g.name] = VIOLATED
-                        detail[g.name] = _cti(model, values, (a_idx, *inst), g.name)
+                        detail[g.name] = _cti(model, values, _key(m, a_idx, params), g.name)
                     open_goals = [g for g in open_goals if g not in failed]
     except Unsupported as err:
         return [Result(g.name, SKIPPED, "z3-step", f"no Z3 encoding: {err}", g.source)
@@ -165,6 +171,11 @@ def step_proofs(model: Model, smt: SmtGame, timeout_ms: int, wanted: set[str] | 
         else:
             out.append(Result(g.name, UNKNOWN, "z3-step", detail[g.name], g.source))
     return out
+
+
+def _key(m: z3.ModelRef, a_idx: int, params: Sequence[Any]) -> tuple:
+    """The concrete action instance a solver model chose."""
+    return (a_idx, *(m.eval(p, model_completion=True).as_long() for p in params))
 
 
 def _cti(model: Model, values: tuple, key: tuple, goal: str) -> str:

@@ -93,19 +93,15 @@ class _Emitter:
         const_part = slot.offset
         dyn: list[str] = []
         for d, stride, ix in zip(f.dims, slot.strides, e.args[1:]):
-            if ix.op == "const":
-                v = ix.args[0]
-                if not 0 <= v < d.size:
-                    raise SpecError(f"index {v} out of range 0..{d.size - 1} for {f.name}",
-                                    where=ix.where)
-                const_part += v * stride
-                continue
-            code = self.expr(ix, ctx)
+            code = str(ix.args[0]) if ix.op == "const" else self.expr(ix, ctx)
             if code.lstrip("-").isdigit():
                 v = int(code)
-                if not 0 <= v < d.size:
-                    raise RuleError(f"index {v} out of range for {f.name}")
-                const_part += v * stride
+                if 0 <= v < d.size:
+                    const_part += v * stride
+                    continue
+                # out of range, but perhaps guarded: fail only if this read is reached
+                code = f"_ck({v}, {d.size}, {f.name!r})"
+                dyn.append(code if stride == 1 else f"({code})*{stride}")
                 continue
             rng = interval(ix, self.spec.max_players)
             if rng is None or rng[0] < 0 or rng[1] >= d.size:

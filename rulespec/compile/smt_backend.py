@@ -40,6 +40,7 @@ proved
 from __future__ import annotations
 
 import itertools
+import operator
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import attrs
@@ -127,6 +128,20 @@ class _Scope:
         self.errors.append(g)
 
 
+_RECENT_STATES = 4
+
+
+class _Lowered:
+    """A state given to a query, its cells lowered to Vals, and the terms built on it."""
+
+    __slots__ = ("given", "cells", "memo")
+
+    def __init__(self, given: tuple, cells: tuple) -> None:
+        self.given = given
+        self.cells = cells
+        self.memo: dict[tuple, tuple[tuple, Checked]] = {}
+
+
 class SmtGame:
     """One spec under one interpretation, as Z3 terms (build with :func:`compile_smt`)."""
 
@@ -148,6 +163,7 @@ class SmtGame:
                 self._names.append(f"{name}[{','.join(map(str, idx))}]" if f.dims else name)
         assert len(self._names) == self.size
         self._checked: dict[int, Any] = {}  # id -> expression or statements found encodable
+        self._recent: list[_Lowered] = []  # the last few states queried, most recent first
 
     # --- states and parameters ---------------------------------------------------------
     def cell_names(self) -> list[str]:
@@ -209,7 +225,8 @@ class SmtGame:
                              params: Sequence[Val]) -> Checked:
         """Precondition ``j`` of an action: its value and its error flag."""
         a = self.spec.actions[action]
-        return self._eval(a.preconditions[j].cond, state, self._param_names(a, params))
+        return self._memo(("pre", action, j), state, params, lambda: self._eval(
+            a.preconditions[j].cond, state, self._param_names(a, params)))
 
     def precondition(self, action: int, j: int, state: Sequence[Val],
                      params: Sequence[Val]) -> z3.BoolRef:
@@ -228,7 +245,9 @@ class SmtGame:
         a = self.spec.actions[action]
         if a.weight is None:
             return Checked(z3.IntVal(1), z3.BoolVal(False))
-        return self._eval(a.weight, state, self._param_names(a, params))
+        weight = a.weight
+        return self._memo(("weight", action), state, params, lambda: self._eval(
+            weight, state, self._param_names(a, params)))
 
     def legal(self, action: int, state: Sequence[Val], params: Sequence[Val]) -> z3.BoolRef:
         """The action instance is legal, exactly as ``Model.why_illegal`` returns no reason.
@@ -252,9 +271,12 @@ class SmtGame:
         """The successor cells after the action's effects, and the effects' error flag."""
         a = self.spec.actions[action]
         self._require_encodable(a.effects, statement_exprs(a.effects))
-        sc = self._scope(state, self._param_names(a, params))
-        self._block(a.effects, sc)
-        return Checked([T.term(v) for v in sc.state], _bool(T.or_(sc.errors)))
+
+        def compute() -> Checked:
+            sc = self._scope(state, self._param_names(a, params))
+            self._block(a.effects, sc)
+            return Checked([T.term(v) for v in sc.state], _bool(T.or_(sc.errors)))
+        return self._memo(("apply", action), state, params, compute)
 
     def apply(self, action: int, state: Sequence[Val], params: Sequence[Val]) -> list[z3.ExprRef]:
         """The successor cells (unspecified where ``apply_checked(...).error`` holds)."""
@@ -275,6 +297,7 @@ class SmtGame:
 
     # --- flow, scoring and declared properties -------------------------------------------
     def terminal_checked(self, state: Sequence[Val]) -> Checked:
+        """The terminal rule: its value and its error flag."""
         return self._eval(self.spec.terminal.expr, state, {})
 
     def terminal(self, state: Sequence[Val]) -> z3.BoolRef:
@@ -282,6 +305,7 @@ class SmtGame:
         return self.terminal_checked(state).value
 
     def chance_node_checked(self, state: Sequence[Val]) -> Checked:
+        """The chance-node rule (False when the game has none) and its error flag."""
         if self.spec.chance_node is None:
             return Checked(z3.BoolVal(False), z3.BoolVal(False))
         return self._eval(self.spec.chance_node.expr, state, {})
@@ -293,6 +317,9 @@ class SmtGame:
     def current_player_checked(self, state: Sequence[Val]) -> Checked:
         """As ``Model.current_player``: TERMINAL when over, CHANCE at a chance node, else
         the current-player rule (each evaluated only if the ones before are false)."""
+        return self._memo(("current_player",), state, (), lambda: self._current_player(state))
+
+    def _current_player(self, state: Sequence[Val]) -> Checked:
         rules = [self.spec.terminal.expr, self.spec.current_player.expr]
         if self.spec.chance_node is not None:
             rules.append(self.spec.chance_node.expr)
@@ -312,6 +339,7 @@ class SmtGame:
         return self.current_player_checked(state).value
 
     def score_checked(self, state: Sequence[Val], player: Val) -> Checked:
+        """A player's score and its error flag."""
         sc = self.spec.scoring
         return self._eval(sc.score, state, {sc.var.args[0]: T.lower(player, False)})
 
@@ -320,6 +348,7 @@ class SmtGame:
         return self.score_checked(state, player).value
 
     def tie_key_checked(self, k: int, state: Sequence[Val], player: Val) -> Checked:
+        """Tie-break key ``k`` of a player and its error flag."""
         tb = self.spec.tie_breaks[k]
         return self._eval(tb.key, state, {tb.var.args[0]: T.lower(player, False)})
 
@@ -328,6 +357,7 @@ class SmtGame:
         return self.tie_key_checked(k, state, player).value
 
     def invariant_checked(self, k: int, state: Sequence[Val]) -> Checked:
+        """Declared invariant ``k`` and its error flag (``.holds()``: true and evaluable)."""
         return self._eval(self.spec.invariants[k].cond, state, {})
 
     def invariant(self, k: int, state: Sequence[Val]) -> z3.BoolRef:
@@ -335,6 +365,7 @@ class SmtGame:
         return self.invariant_checked(k, state).value
 
     def conserved_checked(self, k: int, state: Sequence[Val]) -> Checked:
+        """Declared conserved total ``k`` and its error flag."""
         return self._eval(self.spec.conservation[k].total, state, {})
 
     def conserved(self, k: int, state: Sequence[Val]) -> z3.ArithRef:
@@ -344,7 +375,7 @@ class SmtGame:
     def evaluate(self, e: Expr, state: Sequence[Val],
                  names: Mapping[str, Val] | None = None) -> Checked:
         """Any IR expression (a property) on ``state``; ``names`` binds its params/vars."""
-        bound = {k: T.lower(v, isinstance(v, bool) or (not T.known(v) and z3.is_bool(v)))
+        bound = {k: T.lower(v, isinstance(v, bool) or (isinstance(v, z3.ExprRef) and z3.is_bool(v)))
                  for k, v in (names or {}).items()}
         return self._eval(e, state, bound)
 
@@ -372,10 +403,34 @@ class SmtGame:
         v = self._expr(e, sc)
         return Checked(T.term(v), _bool(T.or_(sc.errors)))
 
-    def _scope(self, state: Sequence[Val], names: dict[str, Val]) -> _Scope:
+    def _lowered(self, state: Sequence[Val]) -> "_Lowered":
+        """The state's cells as Vals, lowered once per state (the same cell objects as a
+        recent query's: reuse its lowering and its memo)."""
         self._check_len(state)
-        cells = [T.lower(v, b) for v, b in zip(state, self._is_bool)]
-        return _Scope(cells, dict(names), (), [])
+        for k, low in enumerate(self._recent):
+            if all(map(operator.is_, low.given, state)):
+                if k:
+                    self._recent.insert(0, self._recent.pop(k))
+                return low
+        low = _Lowered(tuple(state), tuple(T.lower(v, b) for v, b in zip(state, self._is_bool)))
+        self._recent.insert(0, low)
+        del self._recent[_RECENT_STATES:]
+        return low
+
+    def _scope(self, state: Sequence[Val], names: dict[str, Val]) -> _Scope:
+        return _Scope(list(self._lowered(state).cells), dict(names), (), [])
+
+    def _memo(self, key: tuple, state: Sequence[Val], params: Sequence[Val],
+              compute: Callable[[], Checked]) -> Checked:
+        """``compute()``, remembered for this state and these parameter objects (a legality
+        query reuses the precondition terms an earlier query built)."""
+        memo = self._lowered(state).memo
+        sig = (*key, *((("v", v) if isinstance(v, int) else ("id", id(v))) for v in params))
+        hit = memo.get(sig)
+        if hit is None:
+            hit = memo[sig] = (tuple(params), compute())  # keeps the params alive: ids hold
+        c = hit[1]
+        return Checked(list(c.value), c.error) if isinstance(c.value, list) else c
 
     def _check_len(self, state: Sequence[Any]) -> None:
         if len(state) != self.size:

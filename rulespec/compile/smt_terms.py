@@ -22,7 +22,7 @@ floor explicitly; a zero divisor gives an unspecified value (the caller flags th
 
 from __future__ import annotations
 
-from typing import Iterable, Union
+from typing import Any, Iterable, Union
 
 import z3
 
@@ -39,6 +39,10 @@ def known(v: Val) -> bool:
     return not isinstance(v, z3.ExprRef)
 
 
+_LITERALS: dict[Any, z3.ExprRef] = {}
+_LITERAL_VALUES: dict[int, int | bool] = {}  # id of a cached literal -> its value
+
+
 def term(v: Val) -> z3.ExprRef:
     """``v`` as a Z3 term (Python bools become Bool literals, ints Int literals).
 
@@ -47,9 +51,14 @@ def term(v: Val) -> z3.ExprRef:
     """
     if isinstance(v, z3.ExprRef):
         return v
-    if isinstance(v, bool):
-        return z3.BoolVal(v)
-    return z3.IntVal(int(v))
+    key = (type(v) is bool, int(v))  # literals are immutable: build each one once
+    t = _LITERALS.get(key)
+    if t is None:
+        t = z3.BoolVal(bool(v)) if key[0] else z3.IntVal(key[1])
+        if len(_LITERALS) < 100_000:  # cached terms stay alive, so their ids stay theirs
+            _LITERALS[key] = t
+            _LITERAL_VALUES[id(t)] = bool(v) if key[0] else key[1]
+    return t
 
 
 def lower(v: Val, is_bool: bool) -> Val:
@@ -59,6 +68,9 @@ def lower(v: Val, is_bool: bool) -> Val:
     (4, False, True)
     """
     if isinstance(v, z3.ExprRef):  # the C API directly: this runs once per cell per query
+        cached = _LITERAL_VALUES.get(id(v))
+        if cached is not None and (type(cached) is bool) == is_bool:
+            return cached
         ctx, a = v.ctx_ref(), v.as_ast()
         kind = z3.Z3_get_sort_kind(ctx, z3.Z3_get_sort(ctx, a))
         if is_bool:
@@ -86,14 +98,89 @@ def value(t: Val) -> int | bool:
     """
     if known(t):
         return t  # type: ignore[return-value]
-    s = z3.simplify(t)  # type: ignore[arg-type]
-    if z3.is_true(s):
-        return True
-    if z3.is_false(s):
-        return False
-    if z3.is_int_value(s):
-        return s.as_long()
-    raise ValueError(f"not a ground value: {s}")
+    got = _LITERAL_VALUES.get(id(t))
+    if got is None:
+        got = _literal(t)  # type: ignore[arg-type]
+    if got is None:
+        got = _literal(z3.simplify(t))
+    if got is None:
+        raise ValueError(f"not a ground value: {z3.simplify(t)}")
+    return got
+
+
+def _literal(t: z3.ExprRef) -> int | bool | None:
+    """The value of a Bool or Int literal, else None (the C API: this runs per cell)."""
+    return _literal_ast(t.ctx_ref(), t.as_ast())
+
+
+def _literal_ast(ctx: Any, a: Any) -> int | bool | None:
+    kind = z3.Z3_get_sort_kind(ctx, z3.Z3_get_sort(ctx, a))
+    if kind == z3.Z3_BOOL_SORT:
+        lb = z3.Z3_get_bool_value(ctx, a)
+        return True if lb == z3.Z3_L_TRUE else False if lb == z3.Z3_L_FALSE else None
+    if kind == z3.Z3_INT_SORT and z3.Z3_is_numeral_ast(ctx, a):
+        return int(z3.Z3_get_numeral_string(ctx, a))
+    return None
+
+
+# --- node builders through the C API ---------------------------------------------------
+# z3py's operators re-check and coerce their operands on every call, which dominates the
+# time to encode a large game; the IR's types already guarantee matching sorts (Z3 still
+# checks them and raises on a mismatch).
+
+def _mk1(mk: Any, a: z3.ExprRef) -> z3.BoolRef:
+    return z3.BoolRef(mk(a.ctx.ref(), a.as_ast()), a.ctx)
+
+
+def _mk2(mk: Any, a: z3.ExprRef, b: z3.ExprRef) -> z3.BoolRef:
+    """A predicate (comparison or equality) of two terms."""
+    return z3.BoolRef(mk(a.ctx.ref(), a.as_ast(), b.as_ast()), a.ctx)
+
+
+def _mkn(mk: Any, ts: list[z3.ExprRef], cls: type = z3.BoolRef) -> z3.ExprRef:
+    arr = (z3.Ast * len(ts))(*[t.as_ast() for t in ts])
+    return cls(mk(ts[0].ctx.ref(), len(ts), arr), ts[0].ctx)
+
+
+def _if(c: z3.ExprRef, a: z3.ExprRef, b: z3.ExprRef) -> z3.ExprRef:
+    cls = z3.BoolRef if isinstance(a, z3.BoolRef) else z3.ArithRef
+    return cls(z3.Z3_mk_ite(c.ctx.ref(), c.as_ast(), a.as_ast(), b.as_ast()), c.ctx)
+
+
+class Batch:
+    """Many ground-able terms, evaluated together under substitutions.
+
+    The terms become the arguments of one uninterpreted application, so one substitution
+    and one ``simplify`` evaluate them all and their shared sub-terms once.
+
+    >>> x, b = z3.Int("x"), z3.Bool("b")
+    >>> batch = Batch([x + 1, z3.And(b, x > 0), x * x])
+    >>> batch.at([(x, z3.IntVal(3)), (b, z3.BoolVal(True))])
+    [4, True, 9]
+    """
+
+    def __init__(self, terms: list[z3.ExprRef]) -> None:
+        ts = [term(t) for t in terms] or [z3.BoolVal(True)]
+        self.size = len(terms)
+        f = z3.Function(f"batch!{id(self)}", *[t.sort() for t in ts], z3.BoolSort())
+        self.packed = f(*ts)
+
+    def at(self, pairs: list[tuple[z3.ExprRef, z3.ExprRef]]) -> list[int | bool]:
+        """Each term's value with ``pairs`` substituted (raises if one is not ground)."""
+        ctx = self.packed.ctx
+        src, dst = (z3.Ast * len(pairs))(), (z3.Ast * len(pairs))()
+        for k, (a, b) in enumerate(pairs):
+            src[k], dst[k] = a.as_ast(), b.as_ast()
+        sub = z3.Z3_substitute(ctx.ref(), self.packed.as_ast(), len(pairs), src, dst)
+        done = z3.Z3_simplify(ctx.ref(), sub)
+        keep = z3.BoolRef(done, ctx)  # holds a reference while the arguments are read
+        out = []
+        for k in range(self.size):
+            got = _literal_ast(ctx.ref(), z3.Z3_get_app_arg(ctx.ref(), keep.as_ast(), k))
+            if got is None:
+                raise ValueError(f"term {k} is not ground: {keep.arg(k)}")
+            out.append(got)
+        return out
 
 
 # --- booleans ------------------------------------------------------------------------
@@ -109,7 +196,7 @@ def and_(xs: Iterable[Val]) -> Val:
         rest.append(x)
     if not rest:
         return True
-    return rest[0] if len(rest) == 1 else z3.And(*rest)
+    return rest[0] if len(rest) == 1 else _mkn(z3.Z3_mk_and, rest)
 
 
 def or_(xs: Iterable[Val]) -> Val:
@@ -123,12 +210,12 @@ def or_(xs: Iterable[Val]) -> Val:
         rest.append(x)
     if not rest:
         return False
-    return rest[0] if len(rest) == 1 else z3.Or(*rest)
+    return rest[0] if len(rest) == 1 else _mkn(z3.Z3_mk_or, rest)
 
 
 def not_(x: Val) -> Val:
     """Negation."""
-    return (not x) if known(x) else z3.Not(x)
+    return (not x) if known(x) else _mk1(z3.Z3_mk_not, x)  # type: ignore[arg-type]
 
 
 def ite(c: Val, a: Val, b: Val) -> Val:
@@ -143,7 +230,11 @@ def ite(c: Val, a: Val, b: Val) -> Val:
         return a
     if not known(a) and not known(b) and a.eq(b):  # type: ignore[union-attr]
         return a
-    return z3.If(c, term(a), term(b))
+    if a is True and b is False:
+        return c
+    if a is False and b is True:
+        return not_(c)
+    return _if(c, term(a), term(b))  # type: ignore[arg-type]
 
 
 # --- comparisons -----------------------------------------------------------------------
@@ -152,34 +243,42 @@ def eq(a: Val, b: Val) -> Val:
     """``a == b`` (ints, enum members or bools)."""
     if known(a) and known(b):
         return a == b
-    return term(a) == term(b)
+    return _mk2(z3.Z3_mk_eq, term(a), term(b))
 
 
 def ne(a: Val, b: Val) -> Val:
     """``a != b``."""
     if known(a) and known(b):
         return a != b
-    return term(a) != term(b)
+    return not_(eq(a, b))
 
 
 def lt(a: Val, b: Val) -> Val:
     """``a < b``."""
-    return a < b if known(a) and known(b) else term(a) < term(b)  # type: ignore[operator]
+    if known(a) and known(b):
+        return a < b  # type: ignore[operator]
+    return _mk2(z3.Z3_mk_lt, term(a), term(b))
 
 
 def le(a: Val, b: Val) -> Val:
     """``a <= b``."""
-    return a <= b if known(a) and known(b) else term(a) <= term(b)  # type: ignore[operator]
+    if known(a) and known(b):
+        return a <= b  # type: ignore[operator]
+    return _mk2(z3.Z3_mk_le, term(a), term(b))
 
 
 def gt(a: Val, b: Val) -> Val:
     """``a > b``."""
-    return a > b if known(a) and known(b) else term(a) > term(b)  # type: ignore[operator]
+    if known(a) and known(b):
+        return a > b  # type: ignore[operator]
+    return _mk2(z3.Z3_mk_gt, term(a), term(b))
 
 
 def ge(a: Val, b: Val) -> Val:
     """``a >= b``."""
-    return a >= b if known(a) and known(b) else term(a) >= term(b)  # type: ignore[operator]
+    if known(a) and known(b):
+        return a >= b  # type: ignore[operator]
+    return _mk2(z3.Z3_mk_ge, term(a), term(b))
 
 
 # --- arithmetic ------------------------------------------------------------------------
@@ -192,7 +291,7 @@ def add(a: Val, b: Val) -> Val:
         return b
     if known(b) and b == 0:
         return a
-    return term(a) + term(b)
+    return _mkn(z3.Z3_mk_add, [term(a), term(b)], z3.ArithRef)
 
 
 def sub(a: Val, b: Val) -> Val:
@@ -201,7 +300,7 @@ def sub(a: Val, b: Val) -> Val:
         return a - b  # type: ignore[operator]
     if known(b) and b == 0:
         return a
-    return term(a) - term(b)
+    return _mkn(z3.Z3_mk_sub, [term(a), term(b)], z3.ArithRef)
 
 
 def mul(a: Val, b: Val) -> Val:
@@ -213,7 +312,7 @@ def mul(a: Val, b: Val) -> Val:
             return 0
         if known(x) and x == 1:
             return y
-    return term(a) * term(b)
+    return _mkn(z3.Z3_mk_mul, [term(a), term(b)], z3.ArithRef)
 
 
 def sum_(xs: Iterable[Val]) -> Val:
@@ -228,8 +327,8 @@ def sum_(xs: Iterable[Val]) -> Val:
     if not rest:
         return total
     if total:
-        rest.append(z3.IntVal(total))
-    return rest[0] if len(rest) == 1 else z3.Sum(*rest)
+        rest.append(term(total))
+    return rest[0] if len(rest) == 1 else _mkn(z3.Z3_mk_add, rest, z3.ArithRef)
 
 
 def floordiv(a: Val, b: Val) -> Val:
