@@ -449,4 +449,7 @@ def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
             results.append(r)
     if RULE_ERRORS in found:
         results.append(found[RULE_ERRORS])
+    if wanted is None:
+        from .dead import dead_rules
+        results += dead_rules(smt, timeout_ms)
     return results

@@ -163,6 +163,9 @@ class SmtGame:
                 self._names.append(f"{name}[{','.join(map(str, idx))}]" if f.dims else name)
         assert len(self._names) == self.size
         self._checked: dict[int, Any] = {}  # id -> expression or statements found encodable
+        #: called as ``probe(if_statement, path_condition, condition)`` for each branch met
+        #: while encoding effects (dead-rule detection); None when nobody is watching
+        self.branch_probe: Callable[[If, Any, Any], None] | None = None
         self._recent: list[_Lowered] = []  # the last few states queried, most recent first
 
     # --- states and parameters ---------------------------------------------------------
@@ -478,7 +481,12 @@ class SmtGame:
             elif isinstance(st, Let):
                 sc.names[st.var.args[0]] = self._expr(st.value, sc)
             elif isinstance(st, If):
-                self._branch(self._expr(st.cond, sc), st.then, st.otherwise, sc)
+                cond = self._expr(st.cond, sc)
+                if self.branch_probe is not None and not T.known(cond):
+                    # dead-rule detection watches branches the state decides (a branch
+                    # fixed by the interpretation or a constant is not a rule's choice)
+                    self.branch_probe(st, _bool(T.and_(sc.guard)), _bool(cond))
+                self._branch(cond, st.then, st.otherwise, sc)
             elif isinstance(st, ForEach):
                 d: Domain = st.domain
                 hi = self._expr(d.hi, sc)  # evaluated once, as range() does

@@ -1,0 +1,27 @@
+"""Dead rules: actions and branches no state within the invariants can enable."""
+
+import rulespec
+from rulespec.check.dead import dead_rules
+from rulespec.check.results import PROVED, VIOLATED
+from rulespec.compile.smt_backend import compile_smt
+
+
+def _by_name(game):
+    smt = compile_smt(game.spec, game.interpretation)
+    return {r.property: r for r in dead_rules(smt, 5000)}
+
+
+def test_planted_dead_action_and_branch_are_reported():
+    found = _by_name(rulespec.load("tests/fixtures/dead_rule"))
+    assert found["rule_can_apply:step"].status == PROVED
+    assert found["rule_can_apply:jump"].status == VIOLATED
+    (branch,) = [r for name, r in found.items() if name.startswith("rule_can_apply:step:when@")]
+    assert branch.status == VIOLATED and "never runs" in branch.detail
+
+
+def test_tic_tac_toe_has_no_dead_rule():
+    found = _by_name(rulespec.load("tic_tac_toe"))
+    assert found["rule_can_apply:mark"].status == PROVED
+    assert any(name.startswith("rule_can_apply:mark:when@") for name in found)
+    assert any(name.startswith("rule_can_apply:score@") for name in found)
+    assert {r.status for r in found.values()} == {PROVED}
