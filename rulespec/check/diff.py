@@ -83,6 +83,8 @@ def compare(ma: Model, mb: Model, sa: State, sb: State) -> tuple[str, str, dict]
             x for x in la if x not in lb), "only_b": tuple(x for x in lb if x not in la)}
     if ma.is_terminal(sa) != mb.is_terminal(sb):
         return "terminal", "one reading ends the game, the other does not", {}
+    if not ma.is_terminal(sa):  # scores and winners only count once the game is over
+        return None
     if ma.scores(sa) != mb.scores(sb):
         return "scores", f"scores {ma.scores(sa)} vs {mb.scores(sb)}", {}
     if ma.winners(sa) != mb.winners(sb):
@@ -91,7 +93,7 @@ def compare(ma: Model, mb: Model, sa: State, sb: State) -> tuple[str, str, dict]
 
 
 def smallest_difference(ma: Model, mb: Model, *, depth: int = 6, setups: int = 8,
-                        budget: int = 200_000, seed: int = 0
+                        budget: int = 20_000, seed: int = 0
                         ) -> tuple[Difference | None, bool, int]:
     """Breadth-first search for the fewest common steps after which the readings differ.
 
@@ -174,41 +176,85 @@ def _count_setups_bound(model: Model, n: int, samples: int) -> int:
     return 1 if model.current_player(s) != CHANCE else samples + 1
 
 
-def lockstep(ma: Model, mb: Model, games: int, seed: int) -> Lockstep:
-    """Play ``games`` seeded random games under both readings with the same choices."""
+def lockstep(ma: Model, mb: Model, games: int, seed: int
+             ) -> tuple[Lockstep, Difference | None]:
+    """Play ``games`` seeded random games under both readings with the same choices while
+    they agree; also return the earliest place where one of them parted ways."""
     parted = winners_differ = 0
+    first: Difference | None = None
     for g in range(games):
         n = ma.min_players + g % (ma.max_players - ma.min_players + 1)
-        ra, rb = random.Random(f"{seed}:{g}"), random.Random(f"{seed}:{g}")
-        fa, fb = _finish(ma, n, ra), _finish(mb, n, rb)
-        if fa[1] != fb[1]:
+        part, wa, wb = _lockstep_game(ma, mb, n, random.Random(f"{seed}:{g}"))
+        if part is not None:
             parted += 1
-        if ma.winners(fa[0]) != mb.winners(fb[0]):
+            if first is None or len(part.actions) < len(first.actions):
+                first = part
+        if wa != wb:
             winners_differ += 1
-    return Lockstep(games, parted, winners_differ, seed)
+    return Lockstep(games, parted, winners_differ, seed), first
 
 
-def _finish(model: Model, n: int, rng: random.Random) -> tuple[State, tuple]:
-    choose = seeded_chooser(model, rng)
-    state = model.initial_state(n)
-    history = []
+def _lockstep_game(ma: Model, mb: Model, n: int, rng: random.Random
+                   ) -> tuple[Difference | None, list[int], list[int]]:
+    """One game: B shadows A's choices until the readings differ, then each plays on."""
+    sa, sb = ma.initial_state(n), mb.initial_state(n)
+    steps: list[str] = []
+    part = None
+    choose_a = seeded_chooser(ma, rng)
+    for _ in range(ma.spec.max_steps + 1):
+        found = compare(ma, mb, sa, sb)
+        if found is not None:
+            setup = _setup_length(ma, n, steps)
+            part = _difference(n, steps, found, setup)
+            break
+        legal = ma.legal_actions(sa)
+        if not legal:
+            break
+        action = legal[choose_a(sa, legal)]
+        steps.append(str(action))
+        sa, sb = ma.apply(sa, action), mb.apply(sb, mb.action_from_str(sb, str(action)))
+    if part is not None:  # the readings went separate ways: finish each game on its own
+        sa = _play_on(ma, sa, rng.random())
+        sb = _play_on(mb, sb, rng.random())
+    return part, ma.winners(sa), mb.winners(sb)
+
+
+def _play_on(model: Model, state: State, seed: float) -> State:
+    choose = seeded_chooser(model, random.Random(seed))
     for _ in range(model.spec.max_steps + 1):
         legal = model.legal_actions(state)
         if not legal:
             break
-        action = legal[choose(state, legal)]
-        history.append((state.values, str(action)))
-        state = model.apply(state, action)
-    return state, tuple(history)
+        state = model.apply(state, legal[choose(state, legal)])
+    return state
+
+
+def _setup_length(model: Model, n: int, steps: Sequence[str]) -> int:
+    """How many of ``steps`` are the setup's leading chance steps."""
+    state = model.initial_state(n)
+    k = 0
+    for text in steps:
+        if model.current_player(state) != CHANCE:
+            break
+        state = model.apply(state, model.action_from_str(state, text))
+        k += 1
+    return k
 
 
 def diff(ma: Model, mb: Model, *, depth: int = 6, setups: int = 8, games: int = 50,
-         seed: int = 0, budget: int = 200_000, scenario_dir: str | Path = "traces") -> DiffReport:
+         seed: int = 0, budget: int = 20_000, scenario_dir: str | Path = "traces") -> DiffReport:
     """Find and explain the smallest difference; save it as a scenario file."""
     found, exhaustive, nodes = smallest_difference(ma, mb, depth=depth, setups=setups,
                                                    budget=budget, seed=seed)
-    stats = lockstep(ma, mb, games, seed) if games else None
+    stats, parting = lockstep(ma, mb, games, seed) if games else (None, None)
     a, b = _changed(ma, mb)
+    searched = f"within {depth} steps"
+    if found is None and parting is not None:
+        # beyond the breadth-first bound, random play still found a real parting point:
+        # report it (reachable from a real setup), though it need not be the smallest
+        found = parting
+        searched = (f"none within {depth} steps of the sampled setups; found by random "
+                    "play, so not necessarily the smallest")
     if found is None:
         if nodes > budget:
             status, detail = UNKNOWN, f"search budget of {budget} nodes exhausted"
@@ -217,10 +263,13 @@ def diff(ma: Model, mb: Model, *, depth: int = 6, setups: int = 8, games: int = 
                                       "setup (every chance outcome expanded)")
         else:
             status, detail = PASSED, (f"no difference within {depth} steps of {setups} sampled "
-                                      "setups per player count (not exhaustive)")
+                                      f"setups per player count, nor in {games} random games "
+                                      "(not exhaustive)")
         return DiffReport(ma.name, a, b, status, detail, None, stats, None, nodes)
     after = len(found.actions) - found.setup_steps
     detail = f"{found.detail} after {after} step(s) from setup"
+    if found is parting:
+        detail += f" ({searched})"
     path = _save_scenario(ma, mb, found, Path(scenario_dir))
     return DiffReport(ma.name, a, b, VIOLATED, detail, found, stats, str(path), nodes)
 

@@ -32,6 +32,8 @@ from .walk import recheck
 
 BOUNDS = "fields_within_bounds"
 RULE_ERRORS = "rules_evaluate_without_error"
+#: at most this many sub-cases per action when the solver cannot decide a whole action
+MAX_SPLITS = 32
 
 
 @attrs.frozen
@@ -101,6 +103,7 @@ def step_proofs(model: Model, smt: SmtGame, timeout_ms: int, wanted: set[str] | 
             # Ask with every parameter symbolic first; split on the next parameter only
             # when the solver cannot decide (BRIEF.md: per-instance queries are cheap).
             cases: list[tuple[int, ...]] = [()]
+            splits = 0
             while cases:
                 prefix = cases.pop()
                 params = [z3.IntVal(v) for v in prefix] + symbolic[len(prefix):]
@@ -118,8 +121,10 @@ def step_proofs(model: Model, smt: SmtGame, timeout_ms: int, wanted: set[str] | 
                         break
                     if verdict == "unknown" and len(prefix) < len(symbolic):
                         p = action.params[len(prefix)].domain
-                        cases.extend((*prefix, v) for v in range(p.lo, p.max_hi))
-                        break
+                        if splits + (p.max_hi - p.lo) <= MAX_SPLITS:
+                            splits += p.max_hi - p.lo
+                            cases.extend((*prefix, v) for v in range(p.lo, p.max_hi))
+                            break
                     if verdict == "unknown":
                         # one hard goal must not sink the easy ones: ask goal by goal
                         for g in open_goals:
@@ -128,7 +133,7 @@ def step_proofs(model: Model, smt: SmtGame, timeout_ms: int, wanted: set[str] | 
                                             timeout_ms)
                             if v1 == "unknown":
                                 status[g.name] = UNKNOWN
-                                detail[g.name] = (f"timeout on {model._text((a_idx, *prefix))} "
+                                detail[g.name] = (f"timeout on {_case(model, a_idx, prefix)} "
                                                   f"({timeout_ms} ms)")
                             elif v1 == "sat":
                                 assert m1 is not None
@@ -171,6 +176,15 @@ def step_proofs(model: Model, smt: SmtGame, timeout_ms: int, wanted: set[str] | 
         else:
             out.append(Result(g.name, UNKNOWN, "z3-step", detail[g.name], g.source))
     return out
+
+
+def _case(model: Model, a_idx: int, prefix: tuple) -> str:
+    """An action instance, or an action with only its first parameters fixed."""
+    action = model.spec.actions[a_idx]
+    if len(prefix) == len(action.params):
+        return model._text((a_idx, *prefix))
+    fixed = ", ".join(f"{p.name}={v}" for p, v in zip(action.params, prefix))
+    return f"{action.name}({fixed}{', ' if fixed else ''}...)"
 
 
 def _key(m: z3.ModelRef, a_idx: int, params: Sequence[Any]) -> tuple:
