@@ -1032,30 +1032,38 @@ for _kind in GIFT_KINDS:
 # =====================================================================================
 # Turn action 4: pass; the end of a round
 # =====================================================================================
+def goal_met(i, target):
+    """Seat ``i`` is in the game and its price-token total, with its surfers, meets the goal."""
+    return all_of(i < N, round_total[i] + surfer_reduction(i) >= target)
+
+
+def round_prizes(ach, tot, r0):
+    """The prize of each seat: the highest total among those who met the goal gets the
+    first prize; if that top is unique, the next total gets the second; everyone else who
+    met the goal gets the third (§ラウンド目標 and its two worked examples)."""
+    best = -1
+    for i in range(5):
+        best = max_(best, if_(ach[i], tot[i], -1))
+    n_best = _sum([to_int(all_of(ach[i], tot[i] == best)) for i in range(5)])
+    second = -1
+    for i in range(5):
+        second = max_(second, if_(all_of(ach[i], tot[i] < best), tot[i], -1))
+    return [if_(not_(ach[i]), 0,
+                if_(tot[i] == best, lookup(PRIZE[0], r0),
+                    if_(all_of(n_best == 1, tot[i] == second), lookup(PRIZE[1], r0),
+                        lookup(PRIZE[2], r0))))
+            for i in range(5)]
+
+
 def end_round(rule):
     """§ラウンド目標 and §ラウンド終了と新たなラウンドの開始, for every player at once."""
     r0 = rule.let(round_ - 1, name="r0")
     target = rule.let(lookup(TARGET, r0), name="target")
-    ach, tot = [], []
+    tot = [round_total[i] for i in range(5)]
+    ach = [rule.let(goal_met(i, target), name=f"met{i}") for i in range(5)]
+    prizes = round_prizes(ach, tot, r0)
     for i in range(5):
-        tot.append(round_total[i])
-        ach.append(rule.let(all_of(i < N, round_total[i] + surfer_reduction(i) >= target),
-                            name=f"met{i}"))
-    best = -1
-    for i in range(5):
-        best = max_(best, if_(ach[i], tot[i], -1))
-    best = rule.let(best, name="best")
-    n_best = rule.let(_sum([to_int(all_of(ach[i], tot[i] == best)) for i in range(5)]),
-                      name="n_best")
-    second = -1
-    for i in range(5):
-        second = max_(second, if_(all_of(ach[i], tot[i] < best), tot[i], -1))
-    second = rule.let(second, name="second")
-    for i in range(5):
-        prize = if_(not_(ach[i]), 0,
-                    if_(tot[i] == best, lookup(PRIZE[0], r0),
-                        if_(all_of(n_best == 1, tot[i] == second), lookup(PRIZE[1], r0),
-                            lookup(PRIZE[2], r0))))
+        prize = prizes[i]
         rule.add(vp[i], prize, source=src(
             "ラウンド目標", "最も多くの価格トークンを集めたプレイヤーが複数人いる場合は、２番目に多くの価格トークンを"
             "集めたプレイヤーは「それ以外のプレイヤー」が受け取る勝利点を受け取ることになります"))
@@ -1226,6 +1234,11 @@ game.invariant(
                                             boats_used[p, Level.II] <= boats[p, Level.II])),
     source=src("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
 game.invariant(
+    "the_turn_is_at_a_seat_of_the_game", turn_pos < N,
+    source=src("ゲーム進行", "１ラウンドは全プレイヤーがパスをするまで、各プレイヤーのターンごとに行動していきます"),
+    doc="the turn position indexes one of the players' seats (needed for induction: the "
+        "player to move is one of the players)")
+game.invariant(
     "turn_order_is_a_permutation",
     forall(game.players(), lambda p: count(game.players(), lambda k: order[k] == p) == 1),
     source=src("パス", "次ラウンドの手番は１番手"))
@@ -1280,6 +1293,29 @@ game.invariant(
                    all_of(*(count(Place, lambda pl: pos_of[pl] == pos) == 1
                             for pos in range(10))))),
     source=src("ゲーム進行", "メインボードにランダムにタイルが配置されます"))
+
+# --- the round-goal prize law, for every possible set of totals ------------------------
+def _prize_by_rank(i, ach, tot, r0):
+    """The same rule stated by counting: a seat that met the goal gets the first prize if
+    no qualifying seat has more, the second if exactly one has more, else the third."""
+    above = _sum([to_int(all_of(ach[j], tot[j] > tot[i])) for j in range(5)])
+    return if_(not_(ach[i]), 0, if_(above == 0, lookup(PRIZE[0], r0),
+                                    if_(above == 1, lookup(PRIZE[1], r0), lookup(PRIZE[2], r0))))
+
+
+_r0 = round_ - 1
+_ach = [goal_met(i, lookup(TARGET, _r0)) for i in range(5)]
+_tot = [round_total[i] for i in range(5)]
+_impl = round_prizes(_ach, _tot, _r0)
+game.law(
+    "round_prizes_follow_the_ranking",
+    all_of(*(_impl[i] == _prize_by_rank(i, _ach, _tot, _r0) for i in range(5))),
+    source=src("ラウンド目標", "最も多くの価格トークンを集めたプレイヤーは１人で、２番目に多くの価格トークンを集めた"
+               "プレイヤーが複数の場合は、２番目に多くの価格トークンを集めたプレイヤー全員が「２位のプレイヤー」が"
+               "受け取る勝利点を受け取ります"),
+    doc="for 2-5 players, every round and every possible set of round totals and surfers, "
+        "the prizes the round end pays equal the prizes by rank: first if nobody who met the "
+        "goal has more, second if exactly one has more, else third (both worked examples)")
 
 # --- conservation: every token and tile is somewhere ---------------------------------
 for c in CODES:
