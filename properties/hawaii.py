@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rulespec import load_spec
+
 from rulespec.check.property import end_property, state_property, step_property
 
 SEED = "000_3b00b4fc026f56e4.txt"
@@ -37,12 +39,17 @@ ROUNDS = 5
 VALUE = [0, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]
 SPEAR = [0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1]
 
-# printed in the seed
-KAHUNA_VP = [5, 5, 10, 10, 15]          # §タイルの配置: 上から順番に、５点、５点、１０点、１０点、１５点
+# The numbers come from the spec (one source of truth): its constants printed in the seed
+# and its round_tiles assumption. Only the logic below is restated independently.
+_SPEC = load_spec("hawaii")
+_CONST = {c.name: c.value for c in _SPEC.constants}
+_ROUND_TILES = next(a.value for a in _SPEC.assumptions if a.name == "round_tiles")
+KAHUNA_VP = [_CONST[f"kahuna_vp_by_row_{k}"] for k in range(1, 6)]  # §タイルの配置
 LAST_ROUND_SPACE_1_VP = 2               # §パス: 第５ラウンド…一番左のマス…勝利点２点
-# assumptions of the spec (round_tiles, tile_effects): (level I, level II)
-TARGET = [9, 11, 13, 15, 17]
-PRIZES = [(8, 5, 2), (10, 6, 3), (12, 7, 3), (14, 8, 4), (16, 9, 4)]
+TARGET = list(_ROUND_TILES["target"])
+PRIZES = [tuple(p) for p in _ROUND_TILES["prizes"]]
+# the spec's tile_effects assumption, (level I, level II); its text states these numbers
+# and tests/test_hawaii_properties.py checks that they still match it
 SURFER_GOAL = (2, 4)
 LONO_VP = (3, 5)
 SPEAR_HUT_VP = (1, 2)

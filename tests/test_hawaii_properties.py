@@ -249,3 +249,15 @@ def test_end_scoring_recomputation_counts_a_valid_village(game, played):
     assert H.end_bonus(s, 0) >= H.KAHUNA_VP[0] + H.LONG_VP[0]
     assert H.end_scoring_counts_only_valid_villages.check(game, s, len(played)) is None
     assert game.scores(s)[0] == s["vp"][0] + H.end_bonus(s, 0)
+
+
+def test_tile_numbers_of_the_properties_match_the_specs_tile_effects_assumption():
+    """The end-scoring recomputation restates tile values; they must be the spec's."""
+    from rulespec import load_spec
+    import properties.hawaii as hp
+    text = next(a.value for a in load_spec("hawaii").assumptions if a.name == "tile_effects")
+    for kind, (one, two) in [("long_hut", hp.LONG_VP), ("hula", hp.HULA_VP),
+                             ("spear_hut", hp.SPEAR_HUT_VP), ("kane", hp.KANE_VP),
+                             ("laka", hp.LAKA_VP), ("kanaloa", hp.KANALOA_VP),
+                             ("lono", hp.LONO_VP), ("ku", hp.KU_VP)]:
+        assert f"{one}/{two}" in text[kind] or f"+{one}/+{two}" in text[kind], (kind, text[kind])
