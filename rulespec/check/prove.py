@@ -33,7 +33,7 @@ from .walk import recheck
 BOUNDS = "fields_within_bounds"
 RULE_ERRORS = "rules_evaluate_without_error"
 #: at most this many sub-cases per action when the solver cannot decide a whole action
-MAX_SPLITS = 32
+MAX_SPLITS = 8
 
 
 @attrs.frozen
