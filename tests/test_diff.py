@@ -54,3 +54,14 @@ def test_diff_cli(capsys, tmp_path):
         main(["diff", FIXTURE, "--interpretation", "step_size=one", "--against",
               "step_size=one"])
     assert done.value.code == 2
+
+
+def test_hawaii_beach_return_difference_within_three_actions_after_setup(tmp_path):
+    free = rulespec.load("hawaii", {"beach_return": "free"})
+    forbidden = rulespec.load("hawaii", {"beach_return": "forbidden"})
+    report = diff(free, forbidden, depth=3, setups=2, games=0, scenario_dir=tmp_path)
+    assert report.status == VIOLATED
+    d = report.difference
+    assert len(d.actions) - d.setup_steps <= 3
+    assert d.kind == "legal actions" and (d.only_a or d.only_b)
+    assert [r.status for r in run_scenario_file(report.scenario_path)] == ["PASSED", "PASSED"]
