@@ -56,6 +56,9 @@ def test_a_non_inductive_invariant_is_unknown_not_proved(tmp_path):
     text = (models_dir() / "tic_tac_toe" / "spec.py").read_text()
     text = text.replace("xs + os == moves,", "moves >= 0,").replace("xs - os == to_move,",
                                                                      "to_move >= 0,")
+    start = text.index('game.conservation("cells_filled_one_per_move",')
+    end = text.index('doc="moves made + empty cells stays 9")') + len('doc="moves made + empty cells stays 9")')
+    text = text[:start] + text[end:]  # conservation laws are premises too: drop it
     path = tmp_path / "weak.py"
     path.write_text(text)
     game = rulespec.load(path)

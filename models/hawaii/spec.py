@@ -1283,6 +1283,32 @@ game.invariant(
     source=src("パス", "パスエリアの一番左のマスには価格トークンが置かれませんが、２番目以降のマスには右のマスに"
                        "いくにつれて大きい数字の価格トークンが置かれます"))
 game.invariant(
+    "dealing_stops_when_the_pass_spaces_are_filled",
+    implies(phase == Phase.deal, deal_step < BOARD_DRAWS + N - 1),
+    source=src("パス", "パスエリアはプレイ人数と同じ数だけありますが"),
+    doc="the last draw of a round fills the last pass space and ends the deal")
+game.invariant(
+    "pass_spaces_fill_in_order_while_dealing",
+    implies(phase == Phase.deal,
+            all_of(*(implies(k > deal_step - BOARD_DRAWS, pass_tok[k] == 0) for k in range(1, 5)))),
+    source=src("パス", "２番目以降のマスには右のマスにいくにつれて大きい数字の価格トークンが置かれます"),
+    doc="while tokens are dealt, only the pass spaces already dealt hold a token")
+game.invariant(
+    "places_are_dealt_one_spot_per_draw",
+    implies(phase == Phase.deal,
+            all_of(*(_sum([area_tok[a, c] for c in CODES])
+                     <= lookup([sum(1 for x in DEAL_ORDER[:d] if x == a)
+                                for d in range(BOARD_DRAWS + 5)], deal_step)
+                     for a in range(10)))),
+    source=src("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を超えないように、価格トークンは置かれます"),
+    doc="while dealing, a place holds at most as many tokens as draws it has had this round")
+game.invariant(
+    "nobody_has_passed_before_the_turns_begin",
+    implies(phase.is_one_of(Phase.layout, Phase.deal, Phase.islands),
+            forall(game.players(), lambda p: not_(passed[p]))),
+    source=src("パス", "パスをしたプレイヤーは、そのラウンドではもう二度と手番がこない"),
+    doc="passing belongs to a round's turns: a new round starts with nobody passed")
+game.invariant(
     "docked_islands_are_distinct",
     all_of(*(implies(docks[DOCK_LIST[i]] != Isl.none, docks[DOCK_LIST[i]] != docks[DOCK_LIST[j]])
              for i in range(DOCKS) for j in range(i + 1, DOCKS))),

@@ -78,11 +78,37 @@ def _same(smt: SmtGame, k: int, s: list, t: list) -> Any:
 
 
 def _premises(smt: SmtGame, s: list) -> list[Any]:
-    """A state within bounds where every invariant and law holds."""
+    """A state within bounds where every invariant and law holds and every conserved
+    total has its value after setup (for the state's number of players).
+
+    Conservation laws are premises too: they are proved together with the invariants
+    (a mutual induction whose base case is the setup), so assuming them is sound exactly
+    when the induction succeeds -- which is when ``prove_game`` reports z3-induction.
+    """
     out = [smt.bounds(s)]
     for k in range(len(smt.spec.invariants)):
         out.append(smt.invariant_checked(k, s).holds())
+    for k in range(len(smt.spec.conservation)):
+        cases = []
+        for n, total in _initial_totals(smt, k).items():
+            cases.append(z3.Implies(s[0] == n, smt.conserved_checked(k, s).value == total))
+        out.extend(cases)
     return out
+
+
+_TOTALS: dict[int, list[dict[int, int]]] = {}
+
+
+def _initial_totals(smt: SmtGame, k: int) -> dict[int, int]:
+    """Conserved total ``k`` after setup, for each number of players (Python backend)."""
+    if id(smt) not in _TOTALS:
+        from ..runtime.model import Model
+        model = Model(smt.spec, smt.interpretation)
+        states = {n: model.initial_state(n).values
+                  for n in range(smt.spec.min_players, smt.spec.max_players + 1)}
+        _TOTALS[id(smt)] = [{n: fn(v) for n, v in states.items()}
+                            for fn in model.compiled.conserved]
+    return _TOTALS[id(smt)][k]
 
 
 def step_proofs(model: Model, smt: SmtGame, timeout_ms: int, wanted: set[str] | None,
@@ -434,7 +460,8 @@ def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
         base = base_case(model, smt, timeout_ms)
     except Unsupported as err:
         base = {g: f"no Z3 encoding: {err}" for g in all_goals}
-    premises = [BOUNDS] + [i.name for i in model.spec.invariants if not i.law]
+    premises = ([BOUNDS] + [i.name for i in model.spec.invariants if not i.law]
+                + [c.name for c in model.spec.conservation])
     inductive = all(steps[p].status == PROVED and p not in base for p in premises)
     for name in all_goals:
         if wanted is not None and name not in wanted:
