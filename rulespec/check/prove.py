@@ -34,6 +34,8 @@ BOUNDS = "fields_within_bounds"
 RULE_ERRORS = "rules_evaluate_without_error"
 #: at most this many sub-cases per action when the solver cannot decide a whole action
 MAX_SPLITS = 8
+#: an action's queries stop after this many query timeouts' worth of time
+ACTION_BUDGET = 8
 
 
 @attrs.frozen
@@ -130,6 +132,7 @@ def step_proofs(model: Model, smt: SmtGame, timeout_ms: int, wanted: set[str] | 
             # when the solver cannot decide (BRIEF.md: per-instance queries are cheap).
             cases: list[tuple[int, ...]] = [()]
             splits = 0
+            action_started = time.perf_counter()
             while cases:
                 prefix = cases.pop()
                 params = [z3.IntVal(v) for v in prefix] + symbolic[len(prefix):]
@@ -152,8 +155,14 @@ def step_proofs(model: Model, smt: SmtGame, timeout_ms: int, wanted: set[str] | 
                             cases.extend((*prefix, v) for v in range(p.lo, p.max_hi))
                             break
                     if verdict == "unknown":
-                        # one hard goal must not sink the easy ones: ask goal by goal
+                        # one hard goal must not sink the easy ones: ask goal by goal,
+                        # within the action's time budget
                         for g in open_goals:
+                            if time.perf_counter() - action_started > ACTION_BUDGET * timeout_ms / 1000:
+                                status[g.name] = UNKNOWN
+                                detail[g.name] = (f"undecided on {_case(model, a_idx, prefix)} "
+                                                  "within the action's time budget")
+                                continue
                             queries += 1
                             v1, m1 = _solve([*premises, legal, z3.Not(ok[g.name])],
                                             timeout_ms)
