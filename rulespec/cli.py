@@ -9,6 +9,7 @@ from typing import Any, NoReturn, Sequence
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from .ir.errors import SpecError
@@ -106,21 +107,21 @@ def info(game: str, as_json: bool) -> None:
     for a in doc["actions"]:
         params = ", ".join(f"{k} in {v}" for k, v in a["params"].items())
         kind = "chance" if a["chance"] else "action"
-        out.print(f"  {a['name']}({params}) — {kind}; {a['source']}")
+        out.print(escape(f"  {a['name']}({params}) — {kind}; {a['source']}"))
         for pre in a["preconditions"]:
-            out.print(f"    requires: {pre['text']}  [{pre['source']}]")
+            out.print(escape(f"    requires: {pre['text']}  [{pre['source']}]"))
     out.print("\n[bold]Properties[/bold]")
     for p in doc["properties"]:
         out.print(f"  {p['name']} ({p['kind']}; {p['checked_by']})")
     out.print("\n[bold]Interpretation points[/bold]" + ("" if doc["interpretations"] else ": none"))
     for i in doc["interpretations"]:
-        out.print(f"  {i['name']}: {i['question']} (default: {i['default']})")
+        out.print(escape(f"  {i['name']}: {i['question']} (default: {i['default']})"))
         for o in i["options"]:
-            out.print(f"    {o['name']}: {o['source']}")
+            out.print(escape(f"    {o['name']}: {o['source']}"))
     out.print("\n[bold]Assumptions[/bold]" + ("" if doc["assumptions"] else ": none"))
     for a in doc["assumptions"]:
-        out.print(f"  {a['name']} = {a['value']}: {a['reason']}"
-                  + (f" (origin: {a['origin']})" if a["origin"] else ""))
+        out.print(escape(f"  {a['name']} = {a['value']}: {a['reason']}"
+                         + (f" (origin: {a['origin']})" if a["origin"] else "")))
 
 
 # --- play -------------------------------------------------------------------------------
@@ -154,7 +155,7 @@ def play(game: str, players: int | None, seed: int, interpretation: Sequence[str
     out.print(f"[bold]{model.spec.title}[/bold], {n} players, seed {seed}")
     for i, s in enumerate(steps, 1):
         who = "chance" if s.player == CHANCE else f"player {s.player}"
-        out.print(f"{i:4d}. {who:>9}: {s.action}")
+        out.print(escape(f"{i:4d}. {who:>9}: {s.action}"))
     out.print(f"scores: {doc['scores']}   winners: {doc['winners']}"
               + ("" if doc["terminal"] else "   (not over: step bound reached)"))
 
@@ -219,13 +220,14 @@ def _print_results(model: Model, results: list, how: str, with_checker: bool = F
     table.add_column("detail")
     for r in results:
         cells = [r.property] + ([r.checker] if with_checker else [])
-        table.add_row(*cells, f"[{style[r.status]}]{r.status}[/]", r.detail)
+        table.add_row(*map(escape, cells), f"[{style[r.status]}]{r.status}[/]", escape(r.detail))
     out.print(table)
     for r in results:
         if r.trace is not None:
-            out.print(f"[bold red]{r.property}[/] minimal counterexample "
-                      f"({len(r.trace)} step(s)): {', '.join(r.trace) or '(setup)'}")
-            out.print(f"  saved to {r.trace_path}; replay with: rulespec replay {r.trace_path}")
+            out.print(f"[bold red]{escape(r.property)}[/] minimal counterexample "
+                      f"({len(r.trace)} step(s)): {escape(', '.join(r.trace) or '(setup)')}")
+            out.print(escape(f"  saved to {r.trace_path}; replay with: rulespec replay "
+                             f"{r.trace_path}"))
     counts: dict[str, int] = {}
     for r in results:
         counts[r.status] = counts.get(r.status, 0) + 1
@@ -311,18 +313,18 @@ def diff_cmd(game: str, reading_a: Sequence[str], reading_b: Sequence[str], dept
         out.print(f"[bold]{ma.spec.title}[/bold]: {a}  vs  {b}")
         colour = "bold red" if report.status == "VIOLATED" else "green"
         verdict = "DIFFER" if report.status == "VIOLATED" else report.status
-        out.print(f"[{colour}]{verdict}[/]: {report.detail}")
+        out.print(f"[{colour}]{verdict}[/]: {escape(report.detail)}")
         if d is not None:
             out.print(f"  {d.players} players; setup: {d.setup_steps} chance step(s)")
             for i, text in enumerate(d.actions, 1):
                 mark = "setup" if i <= d.setup_steps else f"{i - d.setup_steps}"
-                out.print(f"  {mark:>6}. {text}")
+                out.print(escape(f"  {mark:>6}. {text}"))
             if d.only_a:
-                out.print(f"  legal only under {a}: {', '.join(d.only_a)}")
+                out.print(escape(f"  legal only under {a}: {', '.join(d.only_a)}"))
             if d.only_b:
-                out.print(f"  legal only under {b}: {', '.join(d.only_b)}")
+                out.print(escape(f"  legal only under {b}: {', '.join(d.only_b)}"))
             for k, (va, vb) in d.fields.items():
-                out.print(f"  {k}: {va} under {a}, {vb} under {b}")
+                out.print(escape(f"  {k}: {va} under {a}, {vb} under {b}"))
             out.print(f"  saved as a scenario: {report.scenario_path}")
         if ls is not None:
             out.print(f"does it matter? in {ls.games} random games played in lockstep the "
@@ -366,9 +368,9 @@ def scenario(files: Sequence[str], trace_dir: str, as_json: bool) -> None:
         out.print(f"[bold]{f}[/bold]")
         for r in rs:
             colour = "green" if r.status == "PASSED" else "bold red"
-            out.print(f"  [{colour}]{r.status}[/] {r.name}")
+            out.print(f"  [{colour}]{r.status}[/] {escape(r.name)}")
             for msg in r.failures:
-                out.print(f"      {msg}")
+                out.print(escape(f"      {msg}"))
             if id(r) in saved:
                 out.print(f"      trace saved to {saved[id(r)]}")
     total = sum(len(rs) for _, rs in all_results)
@@ -413,11 +415,11 @@ def replay(trace_file: str, as_json: bool) -> None:
     else:
         for line in lines:
             who = line["player"] if line["player"] == "chance" else f"player {line['player']}"
-            out.print(f"{line['step']:4d}. {who:>9}: {line['action']}")
+            out.print(escape(f"{line['step']:4d}. {who:>9}: {line['action']}"))
         if v is None:
             out.print("[green]no property is violated on this trace[/]")
         else:
-            out.print(f"[bold red]VIOLATED[/] {v.property}: {v.message} "
+            out.print(f"[bold red]VIOLATED[/] {escape(v.property)}: {escape(v.message)} "
                       f"(after step {len(v.actions)})")
     sys.exit(1 if v is not None else 0)
 

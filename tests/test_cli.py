@@ -99,3 +99,10 @@ def test_no_traceback_from_the_installed_entry_point():
     assert done.stderr.strip().splitlines() == [done.stderr.strip()]
 
 
+
+
+def test_info_prints_sources_in_brackets_literally(capsys):
+    """Regression: rich read "[source]" as markup and swallowed every cited source."""
+    code, out, _ = run(capsys, "info", "tic_tac_toe")
+    assert code == 0
+    assert "requires: the cell is empty  [tic-tac-toe common rules" in out
