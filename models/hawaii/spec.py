@@ -609,23 +609,26 @@ def place_in_village(rule, kind: str, dest, level_two):
         rule.add(discard[Kind[kind]], 1)
 
 
-def place_kahuna(rule):
-    with rule.when(kahunas[me] < VILLAGES,
-                   source=src("タイルの配置", "カフナはそれぞれの村の左側に上から順番に置かれます")):
-        rule.add(shells[me], lookup(KAHUNA_SHELLS, kahunas[me]),
-                 source=src("タイルの配置", "「貝」が描かれている場所にカフナを配置すると"))
-        rule.add(kahunas[me], 1)
+def place_on_track(rule, count, reward, table, kind, where_source, reward_source):
+    """Kahunas and tikis fill a printed track of five spots, one after the other; a spot
+    may pay a reward at once. With the track full, the tile is discarded."""
+    with rule.when(count[me] < len(table), source=where_source):
+        rule.add(reward[me], lookup(table, count[me]), source=reward_source)
+        rule.add(count[me], 1)
     with rule.otherwise():
-        rule.add(discard[Kind.kahuna], 1)
+        rule.add(discard[Kind[kind]], 1)
+
+
+def place_kahuna(rule):
+    place_on_track(rule, kahunas, shells, KAHUNA_SHELLS, "kahuna",
+                   src("タイルの配置", "カフナはそれぞれの村の左側に上から順番に置かれます"),
+                   src("タイルの配置", "「貝」が描かれている場所にカフナを配置すると"))
 
 
 def place_tiki(rule):
-    with rule.when(tikis[me] < 5, source=src("タイルの配置", "ティキは右詰めで配置されていきます")):
-        rule.add(feet[me], lookup(TIKI_FEET, tikis[me]),
-                 source=src("タイルの配置", "「足」が描かれている場所にティキを配置すると"))
-        rule.add(tikis[me], 1)
-    with rule.otherwise():
-        rule.add(discard[Kind.tiki], 1)
+    place_on_track(rule, tikis, feet, TIKI_FEET, "tiki",
+                   src("タイルの配置", "ティキは右詰めで配置されていきます"),
+                   src("タイルの配置", "「足」が描かれている場所にティキを配置すると"))
 
 
 def advance_turn(rule):
