@@ -23,7 +23,7 @@ def interval(e: Expr, max_players: int = 1) -> Interval | None:
         return (int(v), int(v))
     if op == "field":
         f = e.args[0]
-        return (f.lo, f.hi)
+        return None if f.hi is None else (f.lo, f.hi)
     if op in ("param", "var"):
         d = e.args[1]
         return None if d is None else (d.lo, d.max_hi - 1)  # a let has no domain

@@ -124,7 +124,7 @@ class Field:
     name: str
     type: Type
     lo: int
-    hi: int
+    hi: int | None  # None: no upper bound (a count the rules do not cap)
     dims: tuple[Dim, ...]
     initial: Any
     source: str | None

@@ -16,7 +16,7 @@ class FieldCodec:
     """Encode/decode one field's cells of the flat state vector."""
 
     __slots__ = ("name", "offset", "size", "dims", "kind", "lo", "hi", "names", "index",
-                 "enum_name")
+                 "enum_name", "span")
 
     def __init__(self, slot: Slot) -> None:
         f = slot.field
@@ -29,6 +29,11 @@ class FieldCodec:
         self.names = f.type.enum.members if f.type.enum is not None else ()
         self.enum_name = f.type.enum.name if f.type.enum is not None else ""
         self.index = {n: i for i, n in enumerate(self.names)}
+        self.span = f"{self.lo}.." if self.hi is None else f"{self.lo}..{self.hi}"
+
+    def within(self, low: int, high: int) -> bool:
+        """Values from ``low`` to ``high`` are inside the field's bounds."""
+        return self.lo <= low and (self.hi is None or high <= self.hi)
 
     def encode(self, values: tuple) -> Any:
         flat = values[self.offset:self.offset + self.size]
@@ -67,8 +72,7 @@ class FieldCodec:
                 if type(v) is not bool:
                     raise ValueError(f"field {self.name!r}: {v!r} is not a bool")
             return level
-        lo, hi = self.lo, self.hi
         for v in level:
-            if type(v) is not int or not lo <= v <= hi:
-                raise ValueError(f"field {self.name!r}: {v!r} is not an int in {lo}..{hi}")
+            if type(v) is not int or not self.within(v, v):
+                raise ValueError(f"field {self.name!r}: {v!r} is not an int in {self.span}")
         return level

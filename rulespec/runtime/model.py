@@ -283,14 +283,13 @@ class Model:
             if c.kind == "bool":
                 if all(v is True or v is False or v == 0 or v == 1 for v in cells):
                     continue
-            elif all(type(v) is int for v in cells) and c.lo <= min(cells) and max(cells) <= c.hi:
+            elif all(type(v) is int for v in cells) and c.within(min(cells), max(cells)):
                 continue
             for k, v in enumerate(cells):
-                ok = (v in (0, 1)) if c.kind == "bool" else (
-                    type(v) is int and c.lo <= v <= c.hi)
+                ok = (v in (0, 1)) if c.kind == "bool" else (type(v) is int and c.within(v, v))
                 if not ok:
                     at = f"{c.name}[{k}]" if c.dims else c.name
-                    bad.append(f"{at} = {v!r} outside {c.lo}..{c.hi}")
+                    bad.append(f"{at} = {v!r} outside {c.span}")
         return bad
 
     # --- helpers ------------------------------------------------------------------------

@@ -17,6 +17,18 @@ from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Int
                        Invariant, Param, Precondition, Rule, Scoring, TieBreak)
 
 
+class AtLeast:
+    """The kind of an int field with a lower bound only: ``game.at_least(0)``."""
+
+    def __init__(self, lo: int) -> None:
+        if not isinstance(lo, int) or isinstance(lo, bool):
+            raise TypeError(f"at_least takes an int, got {lo!r}")
+        self.lo = lo
+
+    def __repr__(self) -> str:
+        return f"at_least({self.lo})"
+
+
 class _Players:
     """Marker for a per-player array dimension (``shape=(PLAYERS,)``)."""
 
@@ -203,11 +215,18 @@ class Game:
         """The domain of player numbers 0 .. number of players - 1."""
         return Domain(0, self.num_players, self.max_players, None, "players")
 
+    @staticmethod
+    def at_least(lo: int) -> AtLeast:
+        """The kind of an int field bounded below only (see :meth:`field`)."""
+        return AtLeast(lo)
+
     def field(self, name: str, kind: Any, *, source: str, shape: Sequence[Any] = (),
               initial: Any = None, doc: str = "", flow: bool = False) -> Any:
         """Declare a state field.
 
-        ``kind`` is ``bool``, an :class:`Enum`, or ``range(lo, hi + 1)`` for a bounded int.
+        ``kind`` is ``bool``, an :class:`Enum`, ``range(lo, hi + 1)`` for a bounded int, or
+        ``game.at_least(lo)`` for a count the rules do not cap (victory points, say): a
+        made-up upper bound would be a claim the prover must then prove.
         ``shape`` lists array dimensions: ints, enums or ``PLAYERS``. Returns an expression
         for a scalar field, or the field (index it with ``[...]``) for an array.
         """
@@ -227,9 +246,13 @@ class Game:
                                 element=element, where=where)
             typ, lo, hi = INT, kind.start, kind.stop - 1
             default = max(lo, min(0, hi))
+        elif isinstance(kind, AtLeast):
+            typ, lo, hi = INT, kind.lo, None
+            default = max(lo, 0)
         else:
-            raise SpecError("kind must be bool, an enum, or range(lo, hi + 1) (unbounded ints "
-                            f"are not allowed), got {kind!r}", element=element, where=where)
+            raise SpecError("kind must be bool, an enum, range(lo, hi + 1) or game.at_least(lo) "
+                            f"(unbounded ints are not allowed), got {kind!r}", element=element,
+                            where=where)
         dims = []
         for d in shape:
             if d is PLAYERS:
@@ -504,7 +527,7 @@ def _template_names(text: str) -> set[str]:
     return {f for _, f, _, _ in string.Formatter().parse(text) if f}
 
 
-def _initial_value(initial: Any, typ: Type, lo: int, hi: int, element: str,
+def _initial_value(initial: Any, typ: Type, lo: int, hi: int | None, element: str,
                    where: Location | None) -> Any:
     if isinstance(initial, Expr):
         if initial.op != "const" or initial.type != typ:
@@ -518,9 +541,13 @@ def _initial_value(initial: Any, typ: Type, lo: int, hi: int, element: str,
                             where=where)
         return initial
     if typ == INT:
-        if not isinstance(initial, int) or not lo <= initial <= hi:
-            raise SpecError(f"initial value {initial!r} is outside {lo}..{hi}", element=element,
+        if not isinstance(initial, int) or not lo <= initial <= (initial if hi is None else hi):
+            raise SpecError(f"initial value {initial!r} is outside {_span(lo, hi)}", element=element,
                             where=where)
         return initial
     raise SpecError(f"initial value of an enum field must be a member, got {initial!r}",
                     element=element, where=where)
+
+
+def _span(lo: int, hi: int | None) -> str:
+    return f"{lo}.." if hi is None else f"{lo}..{hi}"
