@@ -131,7 +131,9 @@ EFFECTS = game.assume(
      "foot_hut": "+1/+2 feet at the start of each later round",
      "spear_hut": "round end: +1/+2 VP per spear price token taken this round",
      "exchange_hut": "a payment may be mixed: up to 1/2 units of the shell cost paid with "
-                     "feet or of the foot cost paid with shells (capacities add up)",
+                     "feet or with fruit, or of the foot cost (move or boat trip) paid with "
+                     "shells or with fruit (capacities add up; two resources per payment, "
+                     "see exchange_two_resources)",
      "long_hut": "two columns wide; game end: 2/5 VP (valid village)",
      "irrigation": "+1 fruit at the start of each later round (level II: the 'resource of "
                    "choice' is taken as fruit); level II also 3 VP at game end (valid village)",
@@ -318,12 +320,25 @@ game.assume("fish_bonus_foot",
                    "fishing with the bonus foot alone (最低でも１個の足を支払わなければ)",
             origin="INFERENCE from the seed §ボートの使用, §釣り")
 game.assume("fruit_all_or_nothing",
-            "fruit replaces a whole payment (the feet of a move or the shells of a price), "
-            "never part of it; mixing needs an exchange cottage, which here mixes shells and "
-            "feet only",
+            "without an exchange cottage fruit replaces a whole payment (the feet of a move "
+            "or of a boat trip, or the shells of a price), never part of it; with exchange "
+            "cottages up to their summed capacity of units of one payment may be paid with "
+            "fruit (part of a price, part of a move, or part of a trip's feet), and the "
+            "units so paid count against that capacity like shells paid as feet",
             reason="§画面説明 calls fruit a joker for shells or feet; mixing is the exchange "
-                   "cottage's effect (§タイル効果の詳細: 貝、足、フルーツを混ぜて支払うことができます)",
-            origin=f"{RESEARCH} (Polish BGA help: a 4-step move costs 4 feet OR 4 fruit)")
+                   "cottage's effect (§タイル効果の詳細: 貝、足、フルーツを混ぜて支払うことができます; "
+                   "its example counts only shells and feet, so the capacity is read as "
+                   "counting every exchanged unit)",
+            origin=f"{RESEARCH} (Polish BGA help: a 4-step move costs 4 feet OR 4 fruit); "
+                   "capacity for fruit: INFERENCE from the seed §タイル効果の詳細")
+game.assume("exchange_two_resources",
+            "one payment mixes two resources only: shells and feet (exchange +k / -k), or "
+            "fruit into the price, or fruit into the move (pay mix_fruit), or fruit into a "
+            "trip's feet (pay feet_and_fruit); one purchase never combines a shell/foot swap "
+            "with fruit mixed in, nor fruit mixed into both its price and its move",
+            reason="keeps one exchange parameter per action (a second one would multiply the "
+                   "action count); the seed's example only mixes two resources",
+            origin="modelling bound; NOT FOUND in the source")
 game.assume("exchange_bound", "at most 4 units of one payment are exchanged",
             reason="a finite action parameter; 4 units need two level-II exchange cottages",
             origin="modelling bound")
@@ -380,8 +395,13 @@ PayWith = game.enum("PayWith", {
     "fruit_for_feet": "fruit for the move, shells for the price",
     "fruit_for_shells": "feet for the move, fruit for the price",
     "fruit_for_both": "fruit for both",
+    # exchange cottage: fruit pays part of one payment (exchange > 0: of the price,
+    # exchange < 0: of the move); the rest as with own
+    "mix_fruit": "feet for the move, shells for the price, the exchanged units in fruit",
 }, source=src("画面説明", "フルーツ、貝にも足の代わりにも使えるジョーカーのような資源"))
-FootPay = game.enum("FootPay", {"feet": "pay the trip in feet", "fruit": "pay the trip in fruit"},
+FootPay = game.enum("FootPay", {"feet": "pay the trip in feet", "fruit": "pay the trip in fruit",
+                                "feet_and_fruit": "the exchanged feet in fruit, the rest in feet "
+                                                  "(exchange cottage)"},
                     source=src("画面説明", "フルーツ、貝にも足の代わりにも使えるジョーカーのような資源"))
 BOAT_USES = {  # member -> (canoes, level-I boats, level-II boats)
     "canoe": (1, 0, 0), "boat_I": (0, 1, 0), "boat_II": (0, 0, 1),
@@ -479,10 +499,10 @@ islands_gone = game.field("islands_gone", range(0, len(ISLAND_NAMES) + 1),
                           source=src("島の訪問", "訪問した島タイルは無くなります"))
 
 # --- players ---------------------------------------------------------------------------
-shells = game.field("shells", range(0, 120), shape=(PLAYERS,), source=src("画面説明", "貝"))
-feet = game.field("feet", range(0, 100), shape=(PLAYERS,), source=src("画面説明", "足"))
-fruit = game.field("fruit", range(0, 200), shape=(PLAYERS,), source=src("画面説明", "フルーツ"))
-vp = game.field("vp", range(0, 500), shape=(PLAYERS,), source=src("画面説明", "勝利点"))
+shells = game.field("shells", game.at_least(0), shape=(PLAYERS,), source=src("画面説明", "貝"))
+feet = game.field("feet", game.at_least(0), shape=(PLAYERS,), source=src("画面説明", "足"))
+fruit = game.field("fruit", game.at_least(0), shape=(PLAYERS,), source=src("画面説明", "フルーツ"))
+vp = game.field("vp", game.at_least(0), shape=(PLAYERS,), source=src("画面説明", "勝利点"))
 pawn = game.field("pawn", range(0, 12), shape=(PLAYERS,), initial=BEACH,
                   source=src("足の支払い", "ラウンド開始時には、必ず砂浜に自分のコマが置かれます"),
                   doc="board position 0-9, 10 = beach, 11 = pass area")
@@ -668,22 +688,31 @@ def use_boats(rule, use):
 
 
 def trip_payment_ok(due, pay, swap):
-    """A boat trip's feet: ``swap`` of them in shells (exchange cottage), the rest in feet or fruit."""
+    """A boat trip's feet: ``swap`` of them exchanged (exchange cottage), the rest in feet or
+    fruit. feet / fruit: the ``swap`` feet are paid in shells; feet_and_fruit: in fruit."""
     rest = due - swap
     return all_of(swap <= due,
                   any_of(swap == 0, swap <= exchange_capacity(me)),
-                  shells[me] >= swap,
-                  if_(pay == FootPay.feet, feet[me] >= rest,
-                      all_of(rest >= 1, fruit[me] >= rest)))
+                  if_(pay == FootPay.feet_and_fruit,
+                      # a real mix: fruit for all of it is 'fruit', for none of it 'feet'
+                      all_of(swap >= 1, rest >= 1, fruit[me] >= swap, feet[me] >= rest),
+                      all_of(shells[me] >= swap,
+                             if_(pay == FootPay.feet, feet[me] >= rest,
+                                 all_of(rest >= 1, fruit[me] >= rest)))))
 
 
 def pay_trip(rule, due, pay, swap):
     rest = rule.let(due - swap, name="rest")
-    rule.add(shells[me], -swap, source=src("タイル効果の詳細", "交換コテージ"))
-    with rule.when(pay == FootPay.feet, source=src("釣り")):
-        rule.add(feet[me], -rest)
+    with rule.when(pay == FootPay.feet_and_fruit,
+                   source=src("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます")):
+        rule.add(fruit[me], -swap, source=src("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます"))
+        rule.add(feet[me], -rest, source=src("釣り"))
     with rule.otherwise():
-        rule.add(fruit[me], -rest, source=src("画面説明", "フルーツ、貝にも足の代わりにも使える"))
+        rule.add(shells[me], -swap, source=src("タイル効果の詳細", "交換コテージ"))
+        with rule.when(pay == FootPay.feet, source=src("釣り")):
+            rule.add(feet[me], -rest)
+        with rule.otherwise():
+            rule.add(fruit[me], -rest, source=src("画面説明", "フルーツ、貝にも足の代わりにも使える"))
 
 
 def take_token(rule, who, code):
@@ -820,8 +849,12 @@ def define_buy(kind: str) -> None:
         double = level == Level.II if two_sided else False
         cost_feet = move_cost(Place[place])
         cost_shells = price * if_(double, 2, 1) if two_sided else price
-        feet_due = cost_feet + swap          # swap > 0: shell units paid with feet
-        shell_due = cost_shells - swap       # swap < 0: foot units paid with shells
+        mix = pay == PayWith.mix_fruit
+        # not mix: swap > 0 shell units paid with feet, swap < 0 foot units paid with shells;
+        # mix: swap > 0 shell units, swap < 0 foot units paid with fruit
+        feet_due = cost_feet + if_(mix, min_(swap, 0), swap)
+        shell_due = cost_shells - if_(mix, max_(swap, 0), swap)
+        fruit_mixed = if_(mix, abs_(swap), 0)
         fruit_feet = pay.is_one_of(PayWith.fruit_for_feet, PayWith.fruit_for_both)
         fruit_shells = pay.is_one_of(PayWith.fruit_for_shells, PayWith.fruit_for_both)
         # --- who, when, what is left ----------------------------------------------------
@@ -845,11 +878,16 @@ def define_buy(kind: str) -> None:
         rule.require(any_of(swap == 0, all_of(feet_due >= 0, shell_due >= 0)),
                      "no more is exchanged than the payment",
                      source=src("タイル効果の詳細", "交換コテージ"))
+        # a real mix: fruit for none or all of a payment is 'own' or a fruit_for_* option
+        rule.require(implies(mix, all_of(swap != 0, if_(swap > 0, shell_due >= 1, feet_due >= 1))),
+                     "fruit mixed into a payment pays part of it, not none or all of it",
+                     source=src("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます"))
         rule.require(all_of(
             implies(fruit_feet, all_of(feet_due >= 1, fruit[me] >= feet_due + if_(fruit_shells, shell_due, 0))),
             implies(fruit_shells, all_of(shell_due >= 1, fruit[me] >= shell_due + if_(fruit_feet, feet_due, 0))),
             implies(not_(fruit_feet), feet[me] >= feet_due),
-            implies(not_(fruit_shells), shells[me] >= shell_due)),
+            implies(not_(fruit_shells), shells[me] >= shell_due),
+            fruit[me] >= fruit_mixed),
             "the player can pay the feet of the move and the shells of the price",
             source=src("タイルの購入と配置", "タイルの場所まで移動するのに必要な足と、タイルの価格分の貝を支払う必要があります"))
         if in_village:
@@ -868,6 +906,9 @@ def define_buy(kind: str) -> None:
             rule.add(fruit[me], -s_due)
         with rule.otherwise():
             rule.add(shells[me], -s_due, source=src("貝の支払い"))
+        with rule.when(mix, source=src("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます")):
+            rule.add(fruit[me], -fruit_mixed,
+                     source=src("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます"))
         rule.add(area_tok[p_idx, code], -1, source=src("貝の支払い", "価格トークンを取り"))
         take_token(rule, me, code)
         rule.set(pawn[me], pos_of[Place[place]], source=src("足の支払い"))
@@ -1317,12 +1358,42 @@ game.invariant(
              for i in range(DOCKS) for j in range(i + 1, DOCKS))),
     source=src("島の訪問"))
 game.invariant(
+    "an_island_is_in_the_pile_or_docked_not_both",
+    all_of(not_(in_pile[Isl.none]),
+           forall(Isl, lambda i: implies(in_pile[i], forall(Dock, lambda d: docks[d] != i)))),
+    source=src("島の訪問", "右側に新たにできた空きスペースに新しい島タイルが補充されます"),
+    doc="an island drawn from the pile leaves it; 'none' is not an island")
+game.invariant(
+    "islands_are_drawn_only_while_a_dock_is_empty",
+    implies(phase == Phase.islands, islands_needed()),
+    source=src("島の訪問", "右側に新たにできた空きスペースに新しい島タイルが補充されます"),
+    doc="the island draws end when the docks are full or the pile is empty")
+game.invariant(
     "board_places_are_a_permutation",
     all_of(count(Place, lambda pl: laid[pl]) == layout_step,
-           implies(phase != Phase.layout,
-                   all_of(*(count(Place, lambda pl: pos_of[pl] == pos) == 1
-                            for pos in range(10))))),
-    source=src("ゲーム進行", "メインボードにランダムにタイルが配置されます"))
+           forall(Place, lambda pl: implies(laid[pl], pos_of[pl] < layout_step)),
+           *(implies(pos < layout_step,
+                     count(Place, lambda pl: all_of(laid[pl], pos_of[pl] == pos)) == 1)
+             for pos in range(10)),
+           implies(phase == Phase.layout, layout_step < 10),
+           implies(phase != Phase.layout, layout_step == 10)),
+    source=src("ゲーム進行", "メインボードにランダムにタイルが配置されます"),
+    doc="the places laid so far sit on distinct positions 0 .. layout_step - 1; once the "
+        "layout is over, all ten are laid, one per position")
+game.invariant(
+    "nothing_is_dealt_before_the_layout_ends",
+    implies(phase == Phase.layout,
+            all_of(round_ == 1, deal_step == 0,
+                   *(pass_tok[k] == 0 for k in range(5)),
+                   *(area_tok[a, c] == 0 for a in range(10) for c in CODES))),
+    source=src("ゲーム進行", "ゲーム開始時、メインボードにランダムにタイルが配置されます"),
+    doc="the board is laid before the first price token is drawn")
+game.invariant(
+    "dealt_pass_spaces_hold_a_token",
+    implies(phase == Phase.deal,
+            all_of(*(implies(k <= deal_step - BOARD_DRAWS, pass_tok[k] != 0) for k in range(1, 5)))),
+    source=src("パス", "２番目以降のマスには右のマスにいくにつれて大きい数字の価格トークンが置かれます"),
+    doc="while dealing, each pass space dealt so far holds a token (none is skipped)")
 
 # --- the round-goal prize law, for every possible set of totals ------------------------
 def _prize_by_rank(i, ach, tot, r0):

@@ -166,6 +166,9 @@ class SmtGame:
         #: called as ``probe(if_statement, path_condition, condition)`` for each branch met
         #: while encoding effects (dead-rule detection); None when nobody is watching
         self.branch_probe: Callable[[If, Any, Any], None] | None = None
+        #: called as ``seen(if_statement, taken)`` for each branch decided by known values
+        #: (a concrete state: which branches a played game runs); None when nobody watches
+        self.branch_seen: Callable[[If, bool], None] | None = None
         self._recent: list[_Lowered] = []  # the last few states queried, most recent first
 
     # --- states and parameters ---------------------------------------------------------
@@ -198,7 +201,22 @@ class SmtGame:
         parts = []
         for t, b, f in zip(state, self._is_bool, self._cell_field):
             if not b:
-                parts.append(T.and_([T.le(f.lo, T.lower(t, False)), T.le(T.lower(t, False), f.hi)]))
+                v = T.lower(t, False)
+                parts.append(T.le(f.lo, v) if f.hi is None else T.and_([T.le(f.lo, v), T.le(v, f.hi)]))
+        return _bool(T.and_(parts))
+
+    def field_bounds(self, name: str, state: Sequence[Val]) -> z3.BoolRef:
+        """The cells of one field within its declared bounds (True for bools and enums
+        never leave their range: Z3 sees them as Bool or Int, so enums are checked too)."""
+        self._check_len(state)
+        slot = self.layout.slots[name]
+        f = slot.field
+        if f.type == BOOL:
+            return z3.BoolVal(True)
+        parts = []
+        for t in state[slot.offset:slot.offset + f.size]:
+            v = T.lower(t, False)
+            parts.append(T.le(f.lo, v) if f.hi is None else T.and_([T.le(f.lo, v), T.le(v, f.hi)]))
         return _bool(T.and_(parts))
 
     def params(self, action: int, prefix: str | None = None) -> list[z3.ArithRef]:
@@ -486,6 +504,8 @@ class SmtGame:
                     # dead-rule detection watches branches the state decides (a branch
                     # fixed by the interpretation or a constant is not a rule's choice)
                     self.branch_probe(st, _bool(T.and_(sc.guard)), _bool(cond))
+                elif self.branch_seen is not None and T.known(cond):
+                    self.branch_seen(st, bool(cond))
                 self._branch(cond, st.then, st.otherwise, sc)
             elif isinstance(st, ForEach):
                 d: Domain = st.domain
