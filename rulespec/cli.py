@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any, NoReturn, Sequence
 
@@ -243,11 +244,14 @@ def _print_results(model: Model, results: list, how: str, with_checker: bool = F
               help="Seconds per solver query; a query that runs out is UNKNOWN.")
 @click.option("--depth", type=click.IntRange(min=0), default=None,
               help="Bounded model checking depth (default: the game's bmc_depth).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Processes for the step proofs (default: the machine's CPUs, at most 4).")
 @click.option("--interpretation", multiple=True, metavar="K=V")
 @click.option("--trace-dir", default="traces", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 def prove(game: str, props: Sequence[str], timeout: float, depth: int | None,
-          interpretation: Sequence[str], trace_dir: str, as_json: bool) -> None:
+          workers: int | None, interpretation: Sequence[str], trace_dir: str,
+          as_json: bool) -> None:
     """Prove GAME's invariants, conservation laws and laws with Z3 (step proofs,
     induction, bounded model checking)."""
     from .check.prove import prove_game
@@ -255,7 +259,8 @@ def prove(game: str, props: Sequence[str], timeout: float, depth: int | None,
     model = _load(game, interpretation)
     try:
         results = prove_game(model, property_names=props or None, timeout=timeout,
-                             depth=depth, trace_dir=trace_dir)
+                             depth=depth, trace_dir=trace_dir,
+                             workers=workers or min(4, os.cpu_count() or 1))
     except ValueError as e:
         raise BadInput(str(e)) from None
     code = exit_code(results)

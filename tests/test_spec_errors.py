@@ -99,3 +99,13 @@ def test_a_game_without_flow_rules_is_an_error(tmp_path):
     path.write_text(HEADER + GOOD_ACTION + "SPEC = game.build()\n")
     with pytest.raises(SpecError, match="does not declare: current_player, terminal, score"):
         rulespec.load(path)
+
+
+def test_an_uncapped_count_is_bounded_below_only():
+    from rulespec.spec import Game
+    src = "fixture"
+    game = Game("counting", title="counting", players=2, source=src)
+    with pytest.raises(SpecError, match=r"outside 0\.\."):
+        game.field("debt", game.at_least(0), initial=-1, source=src)
+    f = game.field("points", game.at_least(0), source=src)
+    assert (f.args[0].lo, f.args[0].hi) == (0, None)

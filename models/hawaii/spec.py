@@ -617,7 +617,7 @@ def place_in_village(rule, kind: str, dest, level_two):
     for r in range(VILLAGES):
         with rule.when(dest == Dest[f"village_{r + 1}"],
                        source=src("タイルの配置", "購入したタイルはすぐに自分の村に配置します")):
-            if kind in COTTAGES:
+            if kind in COTTAGES and r > 0:  # village 1 is founded by the start cottage
                 with rule.when(founder[me, r] == Founder.none,
                                source=src("タイルの配置", "新たな村をつくる時には上詰めで置かなくてはならない")):
                     rule.set(founder[me, r], Founder[kind])
@@ -1368,6 +1368,18 @@ game.invariant(
     implies(phase == Phase.islands, islands_needed()),
     source=src("島の訪問", "右側に新たにできた空きスペースに新しい島タイルが補充されます"),
     doc="the island draws end when the docks are full or the pile is empty")
+game.invariant(
+    "a_fisher_has_a_token_to_take",
+    implies(phase == Phase.fishing, pending_fish >= 1),
+    source=src("釣り", "ボートを使って、支払った「足」の数と同じ数だけ魚トークンを獲得できます"),
+    doc="fishing ends with the last token paid for (at least one is paid for)")
+game.invariant(
+    "a_waiting_island_tile_is_in_the_supply",
+    implies(phase == Phase.gift,
+            all_of(pending_gift != Gift.none,
+                   *(implies(pending_gift == Gift[k], supply[Kind[k]] >= 1) for k in GIFT_KINDS))),
+    source=src("島の訪問", "該当するタイルが残っていない場合は、タイルを獲得することすらできません"),
+    doc="an island gives its tile only while one is left; it waits in the supply until placed")
 game.invariant(
     "board_places_are_a_permutation",
     all_of(count(Place, lambda pl: laid[pl]) == layout_step,

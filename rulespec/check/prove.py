@@ -24,23 +24,25 @@ import attrs
 import z3
 
 from ..compile.smt_backend import SmtGame, Unsupported, compile_smt
-from ..runtime.model import Model, State
+from ..runtime.model import Model
 from ..runtime.trace import Trace, save_trace
 from .property import all_properties
 from .results import PROVED, SKIPPED, UNKNOWN, VIOLATED, Result
+from .steps import BOUNDS, RULE_ERRORS, ActionProver, Case, Premises, goals_of, step_cases
 from .walk import recheck
 
-BOUNDS = "fields_within_bounds"
-RULE_ERRORS = "rules_evaluate_without_error"
-#: at most this many sub-cases per action when the solver cannot decide a whole action
-MAX_SPLITS = 8
-#: an action's queries stop after this many query timeouts' worth of time
+#: an action case's queries stop after this many query timeouts' worth of time
 ACTION_BUDGET = 8
+#: random games played for dead-rule witnesses before any solver query
+DEAD_RULE_GAMES = 8
+#: seconds of solver queries for the rules no random game ran
+DEAD_RULE_BUDGET_S = 30.0
 
 
 @attrs.frozen
 class Goal:
-    """One thing a step must preserve: its name and ``holds(before, after_cells)``."""
+    """One thing a step must preserve: its name and ``holds(before, after_cells)``
+    (what bounded model checking and the base case check)."""
 
     name: str
     source: str | None
@@ -79,165 +81,95 @@ def _same(smt: SmtGame, k: int, s: list, t: list) -> Any:
     return z3.And(z3.Not(before.error), z3.Not(after.error), before.value == after.value)
 
 
-def _premises(smt: SmtGame, s: list) -> list[Any]:
-    """A state within bounds where every invariant and law holds and every conserved
-    total has its value after setup (for the state's number of players).
-
-    Conservation laws are premises too: they are proved together with the invariants
-    (a mutual induction whose base case is the setup), so assuming them is sound exactly
-    when the induction succeeds -- which is when ``prove_game`` reports z3-induction.
-    """
-    out = [smt.bounds(s)]
-    for k in range(len(smt.spec.invariants)):
-        out.append(smt.invariant_checked(k, s).holds())
-    for k in range(len(smt.spec.conservation)):
-        cases = []
-        for n, total in _initial_totals(smt, k).items():
-            cases.append(z3.Implies(s[0] == n, smt.conserved_checked(k, s).value == total))
-        out.extend(cases)
+# --- step proofs: every action, split into cases, each case on its own -------------------
+def _run_cases(model: Model, smt: SmtGame, cases: Sequence[Case], timeout_ms: int
+               ) -> list[tuple[Case, dict[str, tuple[str, str]], int]]:
+    goals = goals_of(smt)
+    premises: dict[tuple, Premises] = {}
+    hints: dict[int, set[str]] = {}
+    out = []
+    for case in cases:
+        a_idx, fixed = case
+        if fixed not in premises:
+            premises[fixed] = Premises(smt, dict(fixed))
+        prover = ActionProver(model, smt, premises[fixed], a_idx, goals, timeout_ms,
+                              ACTION_BUDGET * timeout_ms / 1000, hints)
+        verdicts = prover.run()
+        out.append((case, {n: (v.status, v.detail) for n, v in verdicts.items()},
+                    prover.queries))
     return out
 
 
-_TOTALS: dict[int, list[dict[int, int]]] = {}
+def _run_cases_in_worker(spec_file: str, interpretation: dict[str, str],
+                         cases: Sequence[Case], timeout_ms: int) -> list:
+    from ..runtime.registry import load
+    model = load(spec_file, interpretation)
+    return _run_cases(model, compile_smt(model.spec, model.interpretation), cases, timeout_ms)
 
 
-def _initial_totals(smt: SmtGame, k: int) -> dict[int, int]:
-    """Conserved total ``k`` after setup, for each number of players (Python backend)."""
-    if id(smt) not in _TOTALS:
-        from ..runtime.model import Model
-        model = Model(smt.spec, smt.interpretation)
-        states = {n: model.initial_state(n).values
-                  for n in range(smt.spec.min_players, smt.spec.max_players + 1)}
-        _TOTALS[id(smt)] = [{n: fn(v) for n, v in states.items()}
-                            for fn in model.compiled.conserved]
-    return _TOTALS[id(smt)][k]
+def _in_workers(model: Model, smt: SmtGame, cases: list[Case], timeout_ms: int,
+                workers: int) -> list:
+    """Run the cases, in ``workers`` processes when there is more than one."""
+    if workers <= 1 or model.spec.file is None or len(cases) < 2 * workers:
+        return _run_cases(model, smt, cases, timeout_ms)
+    from concurrent.futures import ProcessPoolExecutor
+    # an action's cases stay together (they share split hints), actions dealt in turn
+    actions = sorted({a for a, _ in cases})
+    groups = [[c for c in cases if actions.index(c[0]) % workers == w] for w in range(workers)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(_run_cases_in_worker, model.spec.file,
+                               dict(model.interpretation), g, timeout_ms) for g in groups]
+        return [r for f in futures for r in f.result()]
 
 
 def step_proofs(model: Model, smt: SmtGame, timeout_ms: int, wanted: set[str] | None,
-                bmc: Callable[[set[str]], dict[str, Result]] | None = None) -> list[Result]:
-    """Every action instance preserves every goal, from every state satisfying the premises."""
-    goals = [g for g in _goals(smt) if wanted is None or g.name in wanted]
-    if not goals:
-        return []
-    status = {g.name: PROVED for g in goals}
-    detail: dict[str, str] = {}
-    queries = 0
+                bmc: Callable[[set[str]], dict[str, Result]] | None = None,
+                workers: int = 1) -> list[Result]:
+    """Every action instance preserves every goal, from every state satisfying the
+    premises (see :mod:`.steps`)."""
     started = time.perf_counter()
     try:
-        for a_idx, action in enumerate(smt.spec.actions):
-            s = smt.fresh_state("s")
-            premises = _premises(smt, s)
-            symbolic = smt.params(a_idx, f"p.{a_idx}")
-            # Ask with every parameter symbolic first; split on the next parameter only
-            # when the solver cannot decide (BRIEF.md: per-instance queries are cheap).
-            cases: list[tuple[int, ...]] = [()]
-            splits = 0
-            action_started = time.perf_counter()
-            while cases:
-                prefix = cases.pop()
-                params = [z3.IntVal(v) for v in prefix] + symbolic[len(prefix):]
-                legal = smt.legal(a_idx, s, params)
-                after = smt.apply_checked(a_idx, s, params)
-                open_goals = [g for g in goals if status[g.name] == PROVED]
-                while open_goals:
-                    ok = {g.name: (z3.Not(after.error) if g.name == RULE_ERRORS else
-                                   z3.Implies(z3.Not(after.error), g.holds(s, after.value)))
-                          for g in open_goals}
-                    queries += 1
-                    verdict, m = _solve([*premises, legal,
-                                         z3.Or(*[z3.Not(v) for v in ok.values()])], timeout_ms)
-                    if verdict == "unsat":
-                        break
-                    if verdict == "unknown" and len(prefix) < len(symbolic):
-                        p = action.params[len(prefix)].domain
-                        if splits + (p.max_hi - p.lo) <= MAX_SPLITS:
-                            splits += p.max_hi - p.lo
-                            cases.extend((*prefix, v) for v in range(p.lo, p.max_hi))
-                            break
-                    if verdict == "unknown":
-                        # one hard goal must not sink the easy ones: ask goal by goal,
-                        # within the action's time budget
-                        for g in open_goals:
-                            if time.perf_counter() - action_started > ACTION_BUDGET * timeout_ms / 1000:
-                                status[g.name] = UNKNOWN
-                                detail[g.name] = (f"undecided on {_case(model, a_idx, prefix)} "
-                                                  "within the action's time budget")
-                                continue
-                            queries += 1
-                            v1, m1 = _solve([*premises, legal, z3.Not(ok[g.name])],
-                                            timeout_ms)
-                            if v1 == "unknown":
-                                status[g.name] = UNKNOWN
-                                detail[g.name] = (f"timeout on {_case(model, a_idx, prefix)} "
-                                                  f"({timeout_ms} ms)")
-                            elif v1 == "sat":
-                                assert m1 is not None
-                                status[g.name] = VIOLATED
-                                detail[g.name] = _cti(model, smt.state_from_model(m1, s),
-                                                      _key(m1, a_idx, params), g.name)
-                        break
-                    assert m is not None
-                    failed = [g for g in open_goals
-                              if z3.is_false(m.eval(ok[g.name], model_completion=True))]
-                    values = smt.state_from_model(m, s)
-                    for g in failed:
-                        status[g.name] = VIOLATED
-                        detail[g.name] = _cti(model, values, _key(m, a_idx, params), g.name)
-                    open_goals = [g for g in open_goals if g not in failed]
+        runs = _in_workers(model, smt, step_cases(smt), timeout_ms, workers)
     except Unsupported as err:
         return [Result(g.name, SKIPPED, "z3-step", f"no Z3 encoding: {err}", g.source)
-                for g in goals]
+                for g in _goals(smt) if wanted is None or g.name in wanted]
     elapsed = time.perf_counter() - started
+    sources = {g.reported_as: g.source for g in goals_of(smt)}
+    status = {name: PROVED for name in sources}
+    detail: dict[str, str] = {}
+    rank = {PROVED: 0, UNKNOWN: 1, VIOLATED: 2}
+    queries = 0
+    for _, verdicts, n in runs:
+        queries += n
+        for name, (st, why) in verdicts.items():
+            g = BOUNDS if name.startswith(BOUNDS + "[") else name
+            if rank[st] > rank[status[g]]:
+                status[g] = st
+                detail[g] = why
     # A step that fails from *some* state satisfying the invariants is not yet a bug: the
     # state may be unreachable. Bounded model checking decides whether it is reachable.
     not_inductive = {name for name, st in status.items() if st == VIOLATED}
     reachable = bmc(not_inductive) if (bmc and not_inductive) else {}
     out = []
-    for g in goals:
-        st = status[g.name]
+    for name, st in status.items():
+        if wanted is not None and name not in wanted:
+            continue
         if st == PROVED:
-            out.append(Result(g.name, PROVED, "z3-step",
-                              f"every action preserves it ({queries} queries, "
-                              f"{elapsed:.1f} s)", g.source))
-        elif st == VIOLATED and g.name in reachable and reachable[g.name].status == VIOLATED:
-            r = reachable[g.name]
+            out.append(Result(name, PROVED, "z3-step",
+                              f"every action preserves it ({len(runs)} cases, {queries} "
+                              f"queries, {elapsed:.1f} s)", sources[name]))
+        elif st == VIOLATED and name in reachable and reachable[name].status == VIOLATED:
+            r = reachable[name]
             out.append(attrs.evolve(r, checker="z3-step+bmc",
-                                    detail=f"{r.detail}; step: {detail[g.name]}"))
+                                    detail=f"{r.detail}; step: {detail[name]}"))
         elif st == VIOLATED:
-            out.append(Result(g.name, UNKNOWN, "z3-step",
-                              f"not inductive: {detail[g.name]}; no reachable violation "
+            out.append(Result(name, UNKNOWN, "z3-step",
+                              f"not inductive: {detail[name]}; no reachable violation "
                               "found by bounded model checking (strengthen the invariants)",
-                              g.source))
+                              sources[name]))
         else:
-            out.append(Result(g.name, UNKNOWN, "z3-step", detail[g.name], g.source))
+            out.append(Result(name, UNKNOWN, "z3-step", detail[name], sources[name]))
     return out
-
-
-def _case(model: Model, a_idx: int, prefix: tuple) -> str:
-    """An action instance, or an action with only its first parameters fixed."""
-    action = model.spec.actions[a_idx]
-    if len(prefix) == len(action.params):
-        return model._text((a_idx, *prefix))
-    fixed = ", ".join(f"{p.name}={v}" for p, v in zip(action.params, prefix))
-    return f"{action.name}({fixed}{', ' if fixed else ''}...)"
-
-
-def _key(m: z3.ModelRef, a_idx: int, params: Sequence[Any]) -> tuple:
-    """The concrete action instance a solver model chose."""
-    return (a_idx, *(m.eval(p, model_completion=True).as_long() for p in params))
-
-
-def _cti(model: Model, values: tuple, key: tuple, goal: str) -> str:
-    """Describe a counterexample to induction: the state (a few fields) and the action."""
-    state = State(values, model)
-    return f"from a state satisfying the invariants, {model._text(key)} breaks {goal} " \
-           f"(state: {_brief(state)})"
-
-
-def _brief(state: State, limit: int = 6) -> str:
-    d = state.to_dict()["fields"]
-    items = [f"{k}={v}" for k, v in d.items() if not isinstance(v, list)][:limit]
-    return ", ".join(items)
 
 
 def law_proofs(smt: SmtGame, timeout_ms: int, wanted: set[str] | None) -> list[Result]:
@@ -375,7 +307,9 @@ class _Unrolling:
 
         Each action instance (concrete parameter values) is one choice, so indices fold and
         a cell's next value only lists the instances that can change it; fresh variables
-        per step keep terms small however deep the path goes.
+        per step keep terms small however deep the path goes. A cell no instance writes, or
+        whose next value is the same whatever the choice, keeps a plain term, so known
+        values (the phase during the layout, say) stay known and rule out whole actions.
         """
         smt = self.smt
         i = len(self.states) - 1
@@ -383,7 +317,11 @@ class _Unrolling:
         choice = z3.Int(f"choice{i}")
         over = smt.current_player_checked(s).value == -4
         legal, changes, errors = [], [[] for _ in s], []
+        possible = {a: not z3.is_false(z3.simplify(smt.legal(a, s, smt.params(a, f"any{a}"))))
+                    for a in range(len(smt.spec.actions))}
         for k, (a, inst) in enumerate(self.instances):
+            if not possible[a]:  # e.g. the phase is known and the action needs another
+                continue
             params = [z3.IntVal(v) for v in inst]
             ok = smt.legal(a, s, params)
             if z3.is_false(z3.simplify(ok)):
@@ -394,13 +332,21 @@ class _Unrolling:
             for c, (old, new) in enumerate(zip(s, after.value)):
                 if not new.eq(old):
                     changes[c].append((k, new))
-        nxt = smt.fresh_state(f"s{i + 1}")
+        fresh = smt.fresh_state(f"s{i + 1}")
+        nxt = list(s)
         out = [z3.Or(over, *legal)]
         for c, old in enumerate(s):
+            if not changes[c]:
+                continue  # no instance writes the cell: it keeps its term (a known value stays known)
             v = old
             for k, new in reversed(changes[c]):
                 v = z3.If(choice == k, new, v)
-            out.append(nxt[c] == z3.If(over, old, v))
+            v = z3.simplify(z3.If(over, old, v))
+            if z3.is_int_value(v) or z3.is_true(v) or z3.is_false(v):
+                nxt[c] = v  # decided whatever the choice: later steps fold on it
+            else:
+                nxt[c] = fresh[c]
+                out.append(fresh[c] == v)
         self.error = z3.Or(self.error, z3.And(z3.Not(over), z3.Or(*errors)))
         self.states.append(nxt)
         self.choices.append(choice)
@@ -438,7 +384,7 @@ def base_case(model: Model, smt: SmtGame, timeout_ms: int) -> dict[str, str]:
 
 def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
                timeout: float = 10.0, depth: int | None = None,
-               trace_dir: str | Path = "traces") -> list[Result]:
+               trace_dir: str | Path = "traces", workers: int = 1) -> list[Result]:
     """All three kinds of obligation for the game (or just the named properties).
 
     Step proofs plus the base case (every goal holds after setup) are an induction: when
@@ -463,7 +409,7 @@ def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
         return bounded_model_check(model, smt, k, timeout_ms, names, trace_dir)
 
     # The induction needs every premise preserved, so the steps are proved for all goals.
-    steps = {r.property: r for r in step_proofs(model, smt, timeout_ms, None, bmc)}
+    steps = {r.property: r for r in step_proofs(model, smt, timeout_ms, None, bmc, workers)}
     results: list[Result] = []
     try:
         base = base_case(model, smt, timeout_ms)
@@ -501,5 +447,6 @@ def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
         results.append(found[RULE_ERRORS])
     if wanted is None:
         from .dead import dead_rules
-        results += dead_rules(smt, timeout_ms)
+        results += dead_rules(smt, timeout_ms, model, games=DEAD_RULE_GAMES,
+                              budget_s=DEAD_RULE_BUDGET_S)
     return results

@@ -170,6 +170,7 @@ class SmtGame:
         #: (a concrete state: which branches a played game runs); None when nobody watches
         self.branch_seen: Callable[[If, bool], None] | None = None
         self._recent: list[_Lowered] = []  # the last few states queried, most recent first
+        self._pinned: tuple[Expr, int] | None = None  # (target read, its cell) while assigning
 
     # --- states and parameters ---------------------------------------------------------
     def cell_names(self) -> list[str]:
@@ -491,8 +492,11 @@ class SmtGame:
         """Run statements in order, updating ``sc.state`` in place."""
         for st in stmts:
             if isinstance(st, Assign):
-                val = self._expr(st.value, sc)
                 base, choices = self._dims(st.target, sc)
+                if any(len(c) > 1 for c in choices) and _reads_target(st):
+                    self._assign_each(st, base, choices, sc)
+                    continue
+                val = self._expr(st.value, sc)
                 for combo in itertools.product(*choices):
                     k = base + sum(off for _, off in combo)
                     sc.state[k] = T.ite(T.and_([c for c, _ in combo]), val, sc.state[k])
@@ -517,6 +521,26 @@ class SmtGame:
                     self._branch(inside, st.body, (), sc.bind(st.var.args[0], v))
             else:  # pragma: no cover - statements are a closed set
                 raise TypeError(f"not a statement: {st!r}")
+
+    def _assign_each(self, st: Assign, base: int, choices: list, sc: _Scope) -> None:
+        """``x[i] := f(x[i])`` with ``i`` symbolic: cell ``k`` becomes ``f(cell k)`` where
+        ``i`` is ``k`` -- what Python reads there -- instead of ``f`` of a read over every
+        cell. Small terms, and a count that moves one unit stays visibly balanced. Every
+        value is computed on the state before the assignment, each under its condition
+        (so an error it raises is flagged only where that cell is the one written)."""
+        new = []
+        for combo in itertools.product(*choices):
+            cond = T.and_([c for c, _ in combo])
+            if T.known(cond) and not cond:
+                continue
+            k = base + sum(off for _, off in combo)
+            self._pinned = (st.target, k)
+            try:
+                new.append((k, cond, self._expr(st.value, sc.under(cond))))
+            finally:
+                self._pinned = None
+        for k, cond, val in new:
+            sc.state[k] = T.ite(cond, val, sc.state[k])
 
     def _branch(self, cond: Val, then: tuple, otherwise: tuple, sc: _Scope) -> None:
         """``if cond: then else: otherwise``, merging the two successor states cell by cell."""
@@ -545,7 +569,15 @@ def _const(g: SmtGame, e: Expr, sc: _Scope) -> Val:
     return bool(v) if e.type == BOOL else int(v)
 
 
+def _reads_target(st: Assign) -> bool:
+    """The assigned value reads the target cell itself (``x[i] += 1``)."""
+    return any(n is st.target for n in walk(st.value))
+
+
 def _field(g: SmtGame, e: Expr, sc: _Scope) -> Val:
+    pinned = g._pinned
+    if pinned is not None and e is pinned[0]:
+        return sc.state[pinned[1]]  # the cell being assigned (see _assign_each)
     base, choices = g._dims(e, sc)
 
     def select(dims: list[list[tuple[Val, int]]], off: int) -> Val:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
@@ -21,12 +22,16 @@ class Location:
         return f"{self.file}:{self.line}"
 
 
+_CONTEXTLIB = os.path.abspath(contextlib.__file__)
+
+
 def caller_location() -> Location | None:
     """Return the first stack frame outside the rulespec library: the spec line being run."""
     frame = sys._getframe(1)
     while frame is not None:
         filename = os.path.abspath(frame.f_code.co_filename)
-        if not filename.startswith(_PACKAGE_DIR + os.sep):
+        # skip the library and contextlib (``with rule.when(...)`` enters through it)
+        if not filename.startswith(_PACKAGE_DIR + os.sep) and filename != _CONTEXTLIB:
             return Location(_short(filename), frame.f_lineno)
         frame = frame.f_back
     return None

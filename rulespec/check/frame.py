@@ -1,0 +1,195 @@
+"""What is left to prove after a step, once the cells the step did not touch are set aside.
+
+A step proof asks: from a state ``s`` where the premises hold, does the successor ``t``
+satisfy the goal? Most of a goal is about cells the action never writes, and the backend
+leaves such cells as the very same Z3 terms (Z3 shares equal terms, so they have equal
+ids). Two syntactic rules then shrink the question before any solver sees it:
+
+* **conjuncts** -- a goal is a conjunction; a conjunct of ``goal(t)`` that is also a
+  conjunct of a premise (a term with the same id) holds already. Only the others are
+  left: for a placement rule over every village, the villages the action may touch.
+* **sums** -- a conserved total is a sum; ``total(t) - total(s)`` is the sum of the
+  summands of ``total(t)`` minus those of ``total(s)``, and a summand present on both
+  sides (same id) cancels. Only the summands over written cells are left: for a tile
+  count over every village of every player, the few cells a purchase may write.
+
+Both rules are exact rewrites (nothing is assumed that the premises do not say), so the
+residual obligation is equivalent to the goal under the premises; it is just smaller.
+
+>>> import z3
+>>> x, y, z = z3.Ints("x y z")
+>>> [str(c) for c in residual_conjuncts(z3.And(x > 0, y > 0), {(x > 0).get_id()})]
+['y > 0']
+>>> sorted((k, str(t)) for k, t in sum_delta(x + y + 3, x + z + 3))
+[(-1, 'y'), (1, 'z')]
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable
+
+import z3
+
+
+def conjuncts(t: Any, out: list | None = None) -> list:
+    """The conjuncts of ``t`` (nested ``And`` flattened; ``True`` dropped)."""
+    out = [] if out is None else out
+    stack = [t]
+    while stack:
+        u = stack.pop()
+        if z3.is_and(u):
+            stack.extend(reversed(u.children()))
+        elif not z3.is_true(u):
+            out.append(u)
+    return out
+
+
+def conjunct_ids(terms: Iterable[Any]) -> set[int]:
+    """Ids of every conjunct of ``terms`` (the premises a residual is measured against)."""
+    ids: set[int] = set()
+    for t in terms:
+        ids.update(c.get_id() for c in conjuncts(t))
+    return ids
+
+
+def residual_conjuncts(goal: Any, known: set[int]) -> list:
+    """The conjuncts of ``goal`` that are not already among the ``known`` ones."""
+    return [c for c in conjuncts(goal) if c.get_id() not in known]
+
+
+def _summands(t: Any, sign: int, out: list[tuple[int, Any]]) -> None:
+    stack = [(t, sign)]
+    while stack:
+        u, sg = stack.pop()
+        if z3.is_add(u):
+            stack.extend((c, sg) for c in u.children())
+        elif z3.is_sub(u):
+            first, *rest = u.children()
+            stack.append((first, sg))
+            stack.extend((c, -sg) for c in rest)
+        else:
+            out.append((sg, u))
+
+
+def sum_delta(before: Any, after: Any) -> list[tuple[int, Any]]:
+    """``after - before`` as (coefficient, summand) pairs, equal summands cancelled,
+    in a stable order (by term id)."""
+    parts: list[tuple[int, Any]] = []
+    _summands(after, 1, parts)
+    _summands(z3.IntVal(0) if isinstance(before, int) else before, -1, parts)
+    coeff: Counter[int] = Counter()
+    term: dict[int, Any] = {}
+    for sg, u in parts:
+        i = u.get_id()
+        coeff[i] += sg
+        term[i] = u
+    return [(coeff[i], term[i]) for i in sorted(coeff) if coeff[i]]
+
+
+def unchanged(before: Any, after: Any) -> Any:
+    """``before == after`` reduced to the summands that do not cancel (True if none)."""
+    delta = sum_delta(before, after)
+    if not delta:
+        return z3.BoolVal(True)
+    return z3.Sum([k * u for k, u in delta]) == 0
+
+
+def free_constants(t: Any) -> set[str]:
+    """Names of the uninterpreted constants in ``t`` (a DAG walk, each node once)."""
+    ctx = t.ctx_ref()
+    seen: set[int] = set()
+    names: set[str] = set()
+    stack = [t.as_ast()]
+    while stack:
+        a = stack.pop()
+        i = z3.Z3_get_ast_id(ctx, a)
+        if i in seen:
+            continue
+        seen.add(i)
+        if z3.Z3_get_ast_kind(ctx, a) != z3.Z3_APP_AST:
+            continue
+        n = z3.Z3_get_app_num_args(ctx, a)
+        if n == 0:
+            d = z3.Z3_get_app_decl(ctx, a)
+            if z3.Z3_get_decl_kind(ctx, d) == z3.Z3_OP_UNINTERPRETED:
+                names.add(z3.Z3_get_symbol_string(ctx, z3.Z3_get_decl_name(ctx, d)))
+            continue
+        stack.extend(z3.Z3_get_app_arg(ctx, a, k) for k in range(n))
+    return names
+
+
+def term_interval(t: Any, bounds: dict[int, tuple[float, float]],
+                  memo: dict[int, tuple[float, float] | None] | None = None
+                  ) -> tuple[float, float] | None:
+    """Inclusive bounds on an Int term, from ``bounds`` on its constants (by id; a side may
+    be infinite), or None when some part is not understood. Sound, not tight: an ``If``
+    takes the hull of its branches whatever the condition.
+
+    >>> x = z3.Int("x")
+    >>> term_interval(z3.If(x > 2, x + 1, 0) * 2, {x.get_id(): (0, 5)})
+    (0, 12)
+    """
+    memo = {} if memo is None else memo
+    key = t.get_id()
+    if key in memo:
+        return memo[key]
+    out: tuple[float, float] | None = None
+    if z3.is_int_value(t):
+        v = t.as_long()
+        out = (v, v)
+    elif z3.is_const(t):
+        out = bounds.get(key)
+    elif z3.is_app(t):
+        kind = t.decl().kind()
+        if kind == z3.Z3_OP_ITE:
+            a = term_interval(t.arg(1), bounds, memo)
+            b = term_interval(t.arg(2), bounds, memo)
+            out = None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
+        elif kind in (z3.Z3_OP_ADD, z3.Z3_OP_SUB, z3.Z3_OP_MUL, z3.Z3_OP_UMINUS):
+            parts = [term_interval(c, bounds, memo) for c in t.children()]
+            if all(p is not None for p in parts):
+                out = _combine(kind, parts)  # type: ignore[arg-type]
+    memo[key] = out
+    return out
+
+
+def _combine(kind: int, parts: list[tuple[float, float]]) -> tuple[float, float]:
+    if kind == z3.Z3_OP_UMINUS:
+        return (-parts[0][1], -parts[0][0])
+    lo, hi = parts[0]
+    for a, b in parts[1:]:
+        if kind == z3.Z3_OP_ADD:
+            lo, hi = lo + a, hi + b
+        elif kind == z3.Z3_OP_SUB:
+            lo, hi = lo - b, hi - a
+        else:
+            corners = (_mul(lo, a), _mul(lo, b), _mul(hi, a), _mul(hi, b))
+            lo, hi = min(corners), max(corners)
+    return lo, hi
+
+
+def _mul(x: float, y: float) -> float:
+    return 0 if x == 0 or y == 0 else x * y  # 0 * inf is 0 for a bound
+
+
+def holds_by_intervals(c: Any, bounds: dict[int, tuple[float, float]],
+                       memo: dict[int, tuple[float, float] | None]) -> bool:
+    """True if the comparison ``c`` (``a <= b``, ``a >= b``, ``a < b``, ``a > b``) holds for
+    every value the intervals allow (False: not shown, which is not a counterexample)."""
+    if not z3.is_app(c) or c.num_args() != 2:
+        return False
+    kind = c.decl().kind()
+    a = term_interval(c.arg(0), bounds, memo)
+    b = term_interval(c.arg(1), bounds, memo)
+    if a is None or b is None:
+        return False
+    if kind == z3.Z3_OP_LE:
+        return a[1] <= b[0]
+    if kind == z3.Z3_OP_GE:
+        return a[0] >= b[1]
+    if kind == z3.Z3_OP_LT:
+        return a[1] < b[0]
+    if kind == z3.Z3_OP_GT:
+        return a[0] > b[1]
+    return False

@@ -1,0 +1,434 @@
+"""Step proofs for one action: does it keep every goal, from every state the premises allow?
+
+One incremental solver per action (and per split case) holds the premises and the
+action's legality; each goal is a push/pop on it, so the solver's work on the premises is
+shared by every goal. Before any query, :mod:`.frame` sets aside what the action cannot
+change: a goal left with no residual is PROVED without a query.
+
+When a query is undecided within the quick timeout, the action is split on a parameter
+the goal's residual mentions (a placement rule splits on the destination row, say): each
+value is a smaller case, proved on its own. A goal is PROVED when every case is; a
+counterexample in any case makes it VIOLATED for this step (not yet a reachable bug:
+bounded model checking decides that); a case that no split can decide within the full
+timeout makes it UNKNOWN.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, Callable, Sequence
+
+import attrs
+import z3
+
+from ..compile.smt_backend import SmtGame
+from ..ir.nodes import BOOL
+from ..runtime.model import Model, State
+from .frame import (conjunct_ids, conjuncts, free_constants, holds_by_intervals,
+                    residual_conjuncts, unchanged)
+from .results import PROVED, UNKNOWN, VIOLATED
+
+BOUNDS = "fields_within_bounds"
+RULE_ERRORS = "rules_evaluate_without_error"
+#: the first try at a query, before the action is split into smaller cases (ms)
+QUICK_MS = 1500
+#: the try with only the premises that share a cell with the goal (ms)
+SLICE_MS = 500
+
+
+@attrs.frozen
+class Goal:
+    """One thing a step must preserve: what it is (``kind``) and which one (``index``)."""
+
+    name: str
+    source: str | None
+    kind: str  # "bounds", "errors", "invariant" or "conserved"
+    index: int = -1
+    field: str = ""  # for "bounds": the field whose cells it covers
+
+    @property
+    def reported_as(self) -> str:
+        """The property the result belongs to (the bounds of every field are one)."""
+        return BOUNDS if self.kind == "bounds" else self.name
+
+
+def goals_of(smt: SmtGame) -> list[Goal]:
+    """The bounds, the rules' evaluability, every invariant (not laws) and every
+    conservation law, in the spec's order."""
+    generic = "rulespec generic property (BRIEF.md: Properties)"
+    # the bounds, one goal per field: one hard field must not hide the easy ones
+    out = [Goal(f"{BOUNDS}[{f.name}]", generic, "bounds", field=f.name)
+           for f in smt.spec.fields if f.type != BOOL]
+    out.append(Goal(RULE_ERRORS, generic, "errors"))
+    out += [Goal(inv.name, inv.source, "invariant", k)
+            for k, inv in enumerate(smt.spec.invariants) if not inv.law]
+    out += [Goal(law.name, law.source, "conserved", k)
+            for k, law in enumerate(smt.spec.conservation)]
+    return out
+
+
+_TOTALS: dict[int, list[dict[int, int]]] = {}
+
+
+def initial_totals(smt: SmtGame, k: int) -> dict[int, int]:
+    """Conserved total ``k`` after setup, for each number of players (Python backend)."""
+    if id(smt) not in _TOTALS:
+        model = Model(smt.spec, smt.interpretation)
+        states = {n: model.initial_state(n).values
+                  for n in range(smt.spec.min_players, smt.spec.max_players + 1)}
+        _TOTALS[id(smt)] = [{n: fn(v) for n, v in states.items()}
+                            for fn in model.compiled.conserved]
+    return _TOTALS[id(smt)][k]
+
+
+class Premises:
+    """A symbolic state within bounds where every invariant and law holds and every
+    conserved total has its value after setup (for the state's number of players).
+
+    Conservation laws are premises too: they are proved together with the invariants (a
+    mutual induction whose base case is the setup), so assuming them is sound exactly when
+    the induction succeeds -- which is when ``prove_game`` reports z3-induction.
+    """
+
+    def __init__(self, smt: SmtGame, fixed: dict[int, int] | None = None) -> None:
+        s = smt.fresh_state("s")
+        for i, v in (fixed or {}).items():  # cells given a value: a case of the proof
+            s[i] = z3.IntVal(v)
+        bounds = conjuncts(smt.bounds(s))
+        terms = [smt.invariant_checked(k, s).holds() for k in range(len(smt.spec.invariants))]
+        players = s[0].as_long() if z3.is_int_value(s[0]) else None
+        for k in range(len(smt.spec.conservation)):
+            for n, total in initial_totals(smt, k).items():
+                if players is None:
+                    terms.append(z3.Implies(s[0] == n, smt.conserved_checked(k, s).value == total))
+                elif n == players:
+                    terms.append(smt.conserved_checked(k, s).value == total)
+        self.state = s
+        self.smt = smt
+        self._reads: dict[str, frozenset[str]] = {}
+        self.terms: list[Any] = list(bounds)
+        for t in terms:
+            conjuncts(t, self.terms)
+        self.known = conjunct_ids(self.terms)
+        self._mentions: dict[str, list[int]] = {}  # constant name -> premises using it
+        self._bounds: dict[str, list[int]] = {}  # constant name -> its bounds
+        self._names = [frozenset(free_constants(t)) for t in self.terms]
+        for k, names in enumerate(self._names):
+            for name in names:
+                self._mentions.setdefault(name, []).append(k)
+                if k < len(bounds):
+                    self._bounds.setdefault(name, []).append(k)
+        #: the declared bounds of each int cell (by term id), for interval reasoning
+        self.intervals: dict[int, tuple[float, float]] = {}
+        for f in smt.spec.fields:
+            if f.type == BOOL:
+                continue
+            slot = smt.layout.slots[f.name]
+            hi = math.inf if f.hi is None else f.hi
+            for t in s[slot.offset:slot.offset + f.size]:
+                if not z3.is_int_value(t):
+                    self.intervals[t.get_id()] = (f.lo, hi)
+
+    def reads(self, g: "Goal") -> frozenset[str]:
+        """The cells (constant names) goal ``g`` reads in this state."""
+        got = self._reads.get(g.name)
+        if got is None:
+            smt, s = self.smt, self.state
+            if g.kind == "bounds":
+                t = smt.field_bounds(g.field, s)
+            elif g.kind == "invariant":
+                c = smt.invariant_checked(g.index, s)
+                t = z3.And(c.value, z3.Not(c.error))
+            else:
+                c = smt.conserved_checked(g.index, s)
+                t = z3.And(c.value == 0, z3.Not(c.error))
+            got = self._reads[g.name] = frozenset(free_constants(t))
+        return got
+
+    def about(self, t: Any) -> list[Any]:
+        """The premises that share a constant with ``t`` (one step of the cone of
+        influence), and the bounds of every constant those premises mention."""
+        picked: set[int] = set()
+        for name in free_constants(t):
+            picked.update(self._mentions.get(name, ()))
+        for k in list(picked):
+            for name in self._names[k]:
+                picked.update(self._bounds.get(name, ()))
+        return [self.terms[k] for k in sorted(picked)]
+
+
+Case = tuple[int, tuple[tuple[int, int], ...]]  # (action, ((cell, value), ...))
+
+
+def step_cases(smt: SmtGame) -> list[Case]:
+    """The step proofs as independent cases: each action for each number of players (a
+    known count folds every "for each player"), with each scalar flow field the action's
+    preconditions pin to one value (the phase, say) set to that value.
+
+    Together the cases cover every state within bounds: the player count ranges over its
+    bounds, and in a state where a pinned field has another value the action is illegal.
+    """
+    names = smt.cell_names()
+    flow = [f for f in smt.spec.fields
+            if f.flow and not f.dims and f.type.enum is not None]
+    actions = range(len(smt.spec.actions))
+    possible: dict[tuple[int, int], list[int]] = {}  # (action, cell) -> values
+    for f in flow:
+        cell = names.index(f.name)
+        for v in range(f.lo, (f.hi if f.hi is not None else f.lo) + 1):
+            s = smt.fresh_state("pin")  # one state per value, shared by every action
+            s[cell] = z3.IntVal(v)
+            for a in actions:
+                if not _ruled_out(smt, a, s):
+                    possible.setdefault((a, cell), []).append(v)
+    counts = range(smt.spec.min_players, smt.spec.max_players + 1)
+    out: list[Case] = []
+    for a in actions:
+        pins = [(names.index(f.name), vs[0]) for f in flow
+                for vs in [possible.get((a, names.index(f.name)), [])] if len(vs) == 1]
+        out += [(a, ((0, n), *pins)) for n in counts]
+    return out
+
+
+def _ruled_out(smt: SmtGame, a: int, s: list) -> bool:
+    """A precondition of action ``a`` folds to False on ``s`` (a state where one cell is
+    known): the action is illegal whenever that cell has that value."""
+    params = smt.params(a, "pin")
+    return any(z3.is_false(smt.precondition_checked(a, j, s, params).value)
+               for j in range(len(smt.spec.actions[a].preconditions)))
+
+
+@attrs.frozen
+class _Terms:
+    """An action case's terms: its legality, its error flag, each goal's residual."""
+
+    legal: Any
+    error: Any
+    left: dict[str, Any]
+
+    def fixing(self, values: list[tuple[Any, Any]], names: list[str]) -> "_Terms":
+        """The same terms with some parameters given values (Z3 substitutes and folds)."""
+        if not values:
+            return _Terms(self.legal, self.error, {n: self.left[n] for n in names})
+
+        def fix(t: Any) -> Any:
+            return z3.simplify(z3.substitute(t, *values))
+        return _Terms(fix(self.legal), fix(self.error), {n: fix(self.left[n]) for n in names})
+
+
+@attrs.define
+class Verdict:
+    status: str = PROVED
+    detail: str = ""
+
+
+class ActionProver:
+    """The step proofs of one action, over every parameter value.
+
+    ``timeout_ms`` is the full per-query timeout (what ``--timeout`` promises before a
+    result is UNKNOWN); ``budget_s`` bounds the action's total time, after which the
+    goals still open are UNKNOWN.
+    """
+
+    def __init__(self, model: Model, smt: SmtGame, premises: Premises, a_idx: int,
+                 goals: Sequence[Goal], timeout_ms: int, budget_s: float,
+                 hints: dict[int, set[str]] | None = None) -> None:
+        self.model, self.smt, self.p, self.a_idx = model, smt, premises, a_idx
+        #: per action, the goals a case had to split: its other cases split them at once
+        #: (shared by the provers of one run; only a shortcut, never a verdict)
+        self.hints = {} if hints is None else hints
+        self.action = smt.spec.actions[a_idx]
+        self.goals = list(goals)
+        self.timeout_ms = timeout_ms
+        self.quick_ms = min(QUICK_MS, timeout_ms)
+        self.slice_ms = min(SLICE_MS, timeout_ms)
+        self.deadline = time.perf_counter() + budget_s
+        self.symbolic = smt.params(a_idx, f"p.{a_idx}")
+        self.verdicts = {g.name: Verdict() for g in self.goals}
+        self.needs_all: set[str] = set()  # goals a slice of the premises did not show
+        self.queries = 0
+
+    # --- the residual obligations ------------------------------------------------------
+    def residual(self, g: Goal, after: Any) -> list[Any]:
+        """What is left of goal ``g`` after the step (empty: it holds by the frame)."""
+        smt, s, known = self.smt, self.p.state, self.p.known
+        t = after.value
+        if g.kind == "errors":
+            return residual_conjuncts(z3.Not(after.error), known)
+        if g.kind == "bounds":  # a cell's new value may be within bounds whatever happens
+            memo: dict = {}
+            return [c for c in residual_conjuncts(smt.field_bounds(g.field, t), known)
+                    if not holds_by_intervals(c, self.p.intervals, memo)]
+        if g.kind == "invariant":
+            return residual_conjuncts(smt.invariant_checked(g.index, t).holds(), known)
+        before, now = smt.conserved_checked(g.index, s), smt.conserved_checked(g.index, t)
+        left = residual_conjuncts(z3.And(z3.Not(before.error), z3.Not(now.error)), known)
+        same = unchanged(before.value, now.value)
+        return left if z3.is_true(same) else [*left, same]
+
+    # --- the search ----------------------------------------------------------------------
+    def run(self) -> dict[str, Verdict]:
+        """Build the action's terms once, with every parameter symbolic; a split case
+        substitutes its parameter values into them (no term is rebuilt)."""
+        smt, s = self.smt, self.p.state
+        legal = smt.legal(self.a_idx, s, self.symbolic)
+        after = smt.apply_checked(self.a_idx, s, self.symbolic)
+        moved = [c for c, t in zip(s, after.value) if not t.eq(c)]
+        # a goal reads the cells that are constants in its term; a cell this case fixed to
+        # a value is folded away, so if the action writes one, every goal may change
+        frame = not any(z3.is_int_value(c) for c in moved)
+        changed = {str(c) for c in moved}
+        left: dict[str, Any] = {}
+        for g in self.goals:
+            if frame and g.kind != "errors" and not (self.p.reads(g) & changed):
+                continue  # the goal reads no cell the action writes: it holds as it did
+            r = self.residual(g, after)
+            if r:
+                left[g.name] = z3.And(*r)
+        self._case({}, [g for g in self.goals if g.name in left],
+                   _Terms(legal, after.error, left))
+        return self.verdicts
+
+    def _params(self, fixed: dict[int, int]) -> list[Any]:
+        return [z3.IntVal(fixed[i]) if i in fixed else v for i, v in enumerate(self.symbolic)]
+
+    def _case(self, fixed: dict[int, int], goals: list[Goal], top: "_Terms") -> None:
+        terms = top.fixing([(self.symbolic[i], z3.IntVal(v)) for i, v in fixed.items()],
+                           [g.name for g in goals])
+        params = self._params(fixed)
+        by_name = {g.name: g for g in goals}
+        # First each goal with only the premises that share a cell with it: most goals need
+        # no more, and a small query is fast. Fewer premises, same conclusion: still sound.
+        # A goal the slice timed out on is split at once (a hard step is hard with every
+        # premise too); one the slice could not show goes on to every premise.
+        pending: dict[str, Any] = {}
+        undecided: list[str] = []
+        for name, r in terms.left.items():
+            if z3.is_true(r):
+                continue
+            if not fixed and name in self.hints.get(self.a_idx, ()):
+                undecided.append(name)  # another case of this action had to split it
+                continue
+            if name in self.needs_all:
+                pending[name] = r
+                continue
+            base = [terms.legal] if name == RULE_ERRORS else [terms.legal, z3.Not(terms.error)]
+            small = z3.SimpleSolver()  # no preprocessing: faster on small queries
+            small.set("timeout", self.slice_ms)
+            small.add(*self.p.about(r), *base, z3.Not(r))
+            self.queries += 1
+            verdict = small.check()
+            if verdict == z3.sat:
+                self.needs_all.add(name)
+                pending[name] = r
+            elif verdict != z3.unsat:
+                if self._split_on(fixed, r) is None:
+                    pending[name] = r
+                else:
+                    undecided.append(name)
+        full: list[z3.Solver] = []
+
+        def solver() -> z3.Solver:
+            """Every premise, on one incremental solver (built when first needed)."""
+            if not full:
+                full.append(z3.Solver())
+                full[0].add(*self.p.terms, terms.legal)
+            return full[0]
+        for name, r in pending.items():
+            verdict = self._ask(solver(), r, self.quick_ms, params, name, terms.error)
+            if verdict == "unknown":
+                undecided.append(name)
+            elif verdict != "unsat":
+                self._fail(name, verdict, fixed)
+        self._split(fixed, [by_name[n] for n in undecided], solver, params, terms, top)
+
+    def _ask(self, solver: z3.Solver, obligation: Any, timeout_ms: int,
+             params: list[Any], name: str, error: Any) -> str:
+        """Can the obligation fail (where the rules raise no error, unless it is about
+        errors)? "unsat" (no), "unknown", or a description of the counterexample."""
+        self.queries += 1
+        solver.set("timeout", max(1, timeout_ms))
+        solver.push()
+        if name != RULE_ERRORS:
+            solver.add(z3.Not(error))
+        solver.add(z3.Not(obligation))
+        try:
+            r = solver.check()
+            if r == z3.unsat:
+                return "unsat"
+            if r != z3.sat:
+                return "unknown"
+            m = solver.model()
+            values = self.smt.state_from_model(m, self.p.state)
+            key = (self.a_idx, *(m.eval(p, model_completion=True).as_long() for p in params))
+            return self._cti(values, key, name)
+        finally:
+            solver.pop()
+
+    def _split(self, fixed: dict[int, int], goals: list[Goal],
+               solver: Callable[[], z3.Solver], params: list[Any], terms: "_Terms",
+               top: "_Terms") -> None:
+        """Undecided goals: split on a parameter their residual mentions, or ask once more
+        with the full timeout when nothing is left to split."""
+        groups: dict[int, list[Goal]] = {}
+        for g in goals:
+            if time.perf_counter() > self.deadline:
+                self._unknown(g.name, fixed, "the action's time budget ran out")
+                continue
+            r = terms.left[g.name]
+            i = self._split_on(fixed, r)
+            if i is None:
+                verdict = self._ask(solver(), r, self.timeout_ms, params, g.name, terms.error)
+                if verdict == "unknown":
+                    self._unknown(g.name, fixed, f"timeout ({self.timeout_ms} ms)")
+                elif verdict != "unsat":
+                    self._fail(g.name, verdict, fixed)
+            else:
+                groups.setdefault(i, []).append(g)
+                if not fixed:
+                    self.hints.setdefault(self.a_idx, set()).add(g.name)
+        for i, gs in groups.items():
+            d = self.action.params[i].domain
+            for v in range(d.lo, d.max_hi):
+                self._case({**fixed, i: v}, gs, top)
+
+    def _split_on(self, fixed: dict[int, int], residual: Any) -> int | None:
+        """The open parameter the residual mentions with the fewest values (or, if it
+        mentions none, any open parameter with the fewest values)."""
+        open_ = [i for i in range(len(self.symbolic)) if i not in fixed]
+        if not open_:
+            return None
+        names = free_constants(residual)
+        mentioned = [i for i in open_ if str(self.symbolic[i]) in names] or open_
+
+        def size(i: int) -> int:
+            d = self.action.params[i].domain
+            return d.max_hi - d.lo
+        return min(mentioned, key=size)
+
+    # --- outcomes ------------------------------------------------------------------------
+    def _fail(self, name: str, description: str, fixed: dict[int, int]) -> None:
+        v = self.verdicts[name]
+        if v.status != VIOLATED:
+            self.verdicts[name] = Verdict(VIOLATED, description)
+
+    def _unknown(self, name: str, fixed: dict[int, int], why: str) -> None:
+        v = self.verdicts[name]
+        if v.status == PROVED:
+            self.verdicts[name] = Verdict(UNKNOWN, f"{why} on {self._case_text(fixed)}")
+
+    def _case_text(self, fixed: dict[int, int]) -> str:
+        a = self.action
+        if len(fixed) == len(a.params):
+            return self.model._text((self.a_idx, *(fixed[i] for i in range(len(a.params)))))
+        shown = ", ".join(f"{a.params[i].name}={fixed[i]}" for i in sorted(fixed))
+        return f"{a.name}({shown}{', ' if shown else ''}...)"
+
+    def _cti(self, values: tuple, key: tuple, goal: str | None = None) -> str:
+        """A counterexample to induction: the action and a few fields of the state."""
+        d = State(values, self.model).to_dict()["fields"]
+        brief = ", ".join(f"{k}={v}" for k, v in d.items() if not isinstance(v, list))
+        what = f" breaks {goal}" if goal else ""
+        return (f"from a state satisfying the invariants, {self.model._text(key)}{what} "
+                f"(state: {brief[:300]})")
