@@ -345,13 +345,21 @@ def diff_cmd(game: str, reading_a: Sequence[str], reading_b: Sequence[str], dept
               help="Where a failed scenario's actions are saved as a trace.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 def scenario(files: Sequence[str], trace_dir: str, as_json: bool) -> None:
-    """Run given/when/then scenario files (TOML; see docs/scenarios.md)."""
+    """Run given/when/then scenario files (TOML; see docs/scenarios.md). A bundled game's
+    name stands for all of its scenario files."""
     from pathlib import Path
 
     from .check.scenario import ScenarioFileError, run_scenario_file
+    from .runtime.registry import available_games, models_dir
     from .runtime.trace import save_trace
     all_results = []
+    expanded: list[str] = []
     for f in files:
+        if not Path(f).exists() and f in available_games():
+            expanded += sorted(str(p) for p in (models_dir() / f / "scenarios").glob("*.toml"))
+        else:
+            expanded.append(f)
+    for f in expanded:
         try:
             all_results.append((f, run_scenario_file(f)))
         except ScenarioFileError as e:

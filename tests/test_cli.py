@@ -106,3 +106,12 @@ def test_info_prints_sources_in_brackets_literally(capsys):
     code, out, _ = run(capsys, "info", "tic_tac_toe")
     assert code == 0
     assert "requires: the cell is empty  [tic-tac-toe common rules" in out
+
+
+def test_scenario_takes_a_bundled_games_name_for_all_its_files(capsys, tmp_path):
+    code, out, _ = run(capsys, "scenario", "tic_tac_toe", "--json", "--trace-dir",
+                       str(tmp_path))
+    assert code == 0
+    files = json.loads(out)["files"]
+    assert files and all("models/tic_tac_toe/scenarios/" in f["file"] for f in files)
+    assert sum(len(f["scenarios"]) for f in files) >= 1
