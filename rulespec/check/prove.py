@@ -36,7 +36,7 @@ ACTION_BUDGET = 8
 #: random games played for dead-rule witnesses before any solver query
 DEAD_RULE_GAMES = 8
 #: seconds of solver queries for the rules no random game ran
-DEAD_RULE_BUDGET_S = 30.0
+DEAD_RULE_BUDGET_S = 20.0
 
 
 @attrs.frozen
@@ -116,6 +116,7 @@ def _in_workers(model: Model, smt: SmtGame, cases: list[Case], timeout_ms: int,
     # an action's cases stay together (they share split hints), actions dealt in turn
     actions = sorted({a for a, _ in cases})
     groups = [[c for c in cases if actions.index(c[0]) % workers == w] for w in range(workers)]
+    groups = [g for g in groups if g]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(_run_cases_in_worker, model.spec.file,
                                dict(model.interpretation), g, timeout_ms) for g in groups]

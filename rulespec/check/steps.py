@@ -161,6 +161,9 @@ class Premises:
 Case = tuple[int, tuple[tuple[int, int], ...]]  # (action, ((cell, value), ...))
 
 
+_CASES: dict[int, tuple[SmtGame, list]] = {}
+
+
 def step_cases(smt: SmtGame) -> list[Case]:
     """The step proofs as independent cases: each action for each number of players (a
     known count folds every "for each player"), with each scalar flow field the action's
@@ -169,6 +172,9 @@ def step_cases(smt: SmtGame) -> list[Case]:
     Together the cases cover every state within bounds: the player count ranges over its
     bounds, and in a state where a pinned field has another value the action is illegal.
     """
+    cached = _CASES.get(id(smt))
+    if cached is not None and cached[0] is smt:
+        return cached[1]
     names = smt.cell_names()
     flow = [f for f in smt.spec.fields
             if f.flow and not f.dims and f.type.enum is not None]
@@ -188,6 +194,7 @@ def step_cases(smt: SmtGame) -> list[Case]:
         pins = [(names.index(f.name), vs[0]) for f in flow
                 for vs in [possible.get((a, names.index(f.name)), [])] if len(vs) == 1]
         out += [(a, ((0, n), *pins)) for n in counts]
+    _CASES[id(smt)] = (smt, out)
     return out
 
 
