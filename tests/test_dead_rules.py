@@ -2,7 +2,7 @@
 
 import rulespec
 from rulespec.check.dead import dead_rules
-from rulespec.check.results import PROVED, VIOLATED
+from rulespec.check.results import PROVED, SKIPPED, VIOLATED
 from rulespec.compile.smt_backend import compile_smt
 
 
@@ -25,3 +25,21 @@ def test_tic_tac_toe_has_no_dead_rule():
     assert any(name.startswith("rule_can_apply:mark:when@") for name in found)
     assert any(name.startswith("rule_can_apply:score@") for name in found)
     assert {r.status for r in found.values()} == {PROVED}
+
+
+def test_played_games_are_witnesses_and_never_hide_a_dead_rule():
+    game = rulespec.load("tests/fixtures/dead_rule")
+    smt = compile_smt(game.spec, game.interpretation)
+    found = {r.property: r for r in dead_rules(smt, 5000, game, games=3)}
+    assert "random game" in found["rule_can_apply:step"].detail  # taken: no query needed
+    assert found["rule_can_apply:jump"].status == VIOLATED  # never taken: still asked
+    (branch,) = [r for name, r in found.items() if name.startswith("rule_can_apply:step:when@")]
+    assert branch.status == VIOLATED
+
+
+def test_a_spent_budget_skips_what_no_game_ran():
+    game = rulespec.load("tests/fixtures/dead_rule")
+    smt = compile_smt(game.spec, game.interpretation)
+    found = {r.property: r for r in dead_rules(smt, 5000, game, games=1, budget_s=0)}
+    assert found["rule_can_apply:jump"].status == SKIPPED
+    assert "budget" in found["rule_can_apply:jump"].detail
