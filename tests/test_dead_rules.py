@@ -40,6 +40,6 @@ def test_played_games_are_witnesses_and_never_hide_a_dead_rule():
 def test_a_spent_budget_skips_what_no_game_ran():
     game = rulespec.load("tests/fixtures/dead_rule")
     smt = compile_smt(game.spec, game.interpretation)
-    found = {r.property: r for r in dead_rules(smt, 5000, game, games=1, budget_s=0)}
+    found = {r.property: r for r in dead_rules(smt, 5000, game, games=1, max_queries=0)}
     assert found["rule_can_apply:jump"].status == SKIPPED
     assert "budget" in found["rule_can_apply:jump"].detail

@@ -9,7 +9,6 @@ witness), VIOLATED when none exists, UNKNOWN on a timeout.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import z3
@@ -40,26 +39,27 @@ def _result(name: str, verdict: str, source: str | None, alive: str, dead: str,
     if verdict == "unsat":
         return Result(name, VIOLATED, CHECKER, dead, source)
     if verdict == "skipped":
-        return Result(name, SKIPPED, CHECKER, "not searched: the dead-rule time budget ran "
+        return Result(name, SKIPPED, CHECKER, "not searched: the dead-rule query budget ran "
                       "out (and no random game ran it)", source)
     return Result(name, UNKNOWN, CHECKER, "solver timeout", source)
 
 
 def dead_rules(smt: SmtGame, timeout_ms: int, model: Any = None, games: int = 0,
-               budget_s: float | None = None) -> list[Result]:
+               max_queries: int | None = None) -> list[Result]:
     """One result per action, per effect branch (``when``/``otherwise``) and per scoring
     clause (each side of a conditional in the score).
 
     With a ``model``, ``games`` seeded random games are played first: an action taken or a
     branch run in a played game is alive (a reachable witness, stronger than a state
-    within the invariants) and needs no solver query. ``budget_s`` bounds the time spent
-    on solver queries; rules not reached within it are SKIPPED, saying so.
+    within the invariants) and needs no solver query. ``max_queries`` bounds the solver
+    queries (a count, not a time, so the result does not depend on the machine's load);
+    rules not reached within it are SKIPPED, saying so.
     """
     spec = smt.spec
     out: list[Result] = []
     taken, ran, finals = (_played(model, smt, games) if model is not None and games
                           else (set(), set(), []))
-    deadline = None if budget_s is None else time.perf_counter() + budget_s
+    budget = _Budget(max_queries)
     played = f"runs in a random game ({games} played)"
     cases: dict[int, list[tuple]] = {}
     for a, fixed in step_cases(smt):
@@ -71,7 +71,7 @@ def dead_rules(smt: SmtGame, timeout_ms: int, model: Any = None, games: int = 0,
         the branch), unsat if none does; most players first (the likeliest witness)."""
         answers = []
         for fixed in reversed(cases[a_idx]):
-            if deadline is not None and time.perf_counter() > deadline:
+            if not budget.take():
                 return "skipped"
             if fixed not in premises:
                 premises[fixed] = Premises(smt, dict(fixed))
@@ -108,7 +108,7 @@ def dead_rules(smt: SmtGame, timeout_ms: int, model: Any = None, games: int = 0,
             out.append(Result(name, SKIPPED, CHECKER, f"no Z3 encoding: {err}", action.source))
     premises_all = [smt.bounds(s)] + [smt.invariant_checked(k, s).holds()
                                       for k in range(len(spec.invariants))]
-    out += _score_clauses(smt, s, premises_all, timeout_ms, finals, deadline)
+    out += _score_clauses(smt, s, premises_all, timeout_ms, finals, budget)
     return out
 
 
@@ -175,6 +175,21 @@ def _branches(smt: SmtGame, a_idx: int, s: list, params: list
     return out
 
 
+class _Budget:
+    """At most ``left`` solver queries (None: no bound)."""
+
+    def __init__(self, left: int | None) -> None:
+        self.left = left
+
+    def take(self) -> bool:
+        if self.left is None:
+            return True
+        if self.left <= 0:
+            return False
+        self.left -= 1
+        return True
+
+
 def _pick(model: Any, state: Any, legal: list, rng: Any) -> Any:
     """Chance by its odds; a player's move by rule first, then uniformly within the rule,
     so that rare rules (an island gift, a fishing trip) are played as often as purchases."""
@@ -187,7 +202,7 @@ def _pick(model: Any, state: Any, legal: list, rng: Any) -> Any:
 
 
 def _score_clauses(smt: SmtGame, s: list, premises: list, timeout_ms: int,
-                   finals: list[tuple] = (), deadline: float | None = None) -> list[Result]:
+                   finals: list[tuple] = (), budget: "_Budget | None" = None) -> list[Result]:
     """Each conditional in the scoring rule (one per source line: a rule written once for
     every village is one clause) can go both ways in some terminal state: in the final
     state of a played game, else in a terminal state within the invariants (Z3)."""
@@ -222,7 +237,7 @@ def _score_clauses(smt: SmtGame, s: list, premises: list, timeout_ms: int,
         for side, taken in (("then", True), ("else", False)):
             if taken in seen:
                 v = "played"
-            elif deadline is not None and time.perf_counter() > deadline:
+            elif budget is not None and not budget.take():
                 v = "skipped"
             else:
                 ways = [c.holds() if taken else z3.And(z3.Not(c.error), z3.Not(c.value))

@@ -35,8 +35,8 @@ from .walk import recheck
 ACTION_BUDGET = 8
 #: random games played for dead-rule witnesses before any solver query
 DEAD_RULE_GAMES = 8
-#: seconds of solver queries for the rules no random game ran
-DEAD_RULE_BUDGET_S = 20.0
+#: solver queries for the rules no random game ran (a count: the same on any machine)
+DEAD_RULE_QUERIES = 30
 
 
 @attrs.frozen
@@ -409,6 +409,35 @@ def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
     def bmc(names: set[str]) -> dict[str, Result]:
         return bounded_model_check(model, smt, k, timeout_ms, names, trace_dir)
 
+    # Dead rules need nothing the other obligations find: with worker processes they run
+    # in one of their own, alongside the step proofs.
+    pool, dead_job = None, None
+    if wanted is None and workers > 1 and model.spec.file is not None:
+        from concurrent.futures import ProcessPoolExecutor
+        pool = ProcessPoolExecutor(max_workers=1)
+        dead_job = pool.submit(_dead_rules_in_worker, model.spec.file,
+                               dict(model.interpretation), timeout_ms)
+    try:
+        return _prove(model, smt, wanted, all_goals, laws, timeout_ms, k, trace_dir, bmc,
+                      workers, dead_job)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+
+
+def _dead_rules_in_worker(spec_file: str, interpretation: dict[str, str],
+                          timeout_ms: int) -> list[Result]:
+    from ..runtime.registry import load
+    from .dead import dead_rules
+    model = load(spec_file, interpretation)
+    return dead_rules(compile_smt(model.spec, model.interpretation), timeout_ms, model,
+                      games=DEAD_RULE_GAMES, max_queries=DEAD_RULE_QUERIES)
+
+
+def _prove(model: Model, smt: SmtGame, wanted: set[str] | None, all_goals: list[str],
+           laws: list[str], timeout_ms: int, k: int, trace_dir: str | Path,
+           bmc: Callable[[set[str]], dict[str, Result]], workers: int,
+           dead_job: Any) -> list[Result]:
     # The induction needs every premise preserved, so the steps are proved for all goals.
     steps = {r.property: r for r in step_proofs(model, smt, timeout_ms, None, bmc, workers)}
     results: list[Result] = []
@@ -446,8 +475,10 @@ def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
             results.append(r)
     if RULE_ERRORS in found:
         results.append(found[RULE_ERRORS])
-    if wanted is None:
+    if dead_job is not None:
+        results += dead_job.result()
+    elif wanted is None:
         from .dead import dead_rules
         results += dead_rules(smt, timeout_ms, model, games=DEAD_RULE_GAMES,
-                              budget_s=DEAD_RULE_BUDGET_S)
+                              max_queries=DEAD_RULE_QUERIES)
     return results
