@@ -28,7 +28,8 @@ from ..runtime.model import Model
 from ..runtime.trace import Trace, save_trace
 from .property import all_properties
 from .results import PROVED, SKIPPED, UNKNOWN, VIOLATED, Result
-from .steps import BOUNDS, RULE_ERRORS, ActionProver, Case, Premises, goals_of, step_cases
+from .steps import (BOUNDS, RULE_ERRORS, ActionProver, Case, Goal, Premises, goals_of,
+                    step_cases)
 from .walk import recheck
 
 #: an action case's queries stop after this many query timeouts' worth of time
@@ -40,9 +41,9 @@ DEAD_RULE_QUERIES = 30
 
 
 @attrs.frozen
-class Goal:
-    """One thing a step must preserve: its name and ``holds(before, after_cells)``
-    (what bounded model checking and the base case check)."""
+class Check:
+    """A step goal as bounded model checking and the base case check it: its name and
+    ``holds(before, after_cells)``."""
 
     name: str
     source: str | None
@@ -61,23 +62,23 @@ def _solve(constraints: Sequence[Any], timeout_ms: int) -> tuple[str, z3.ModelRe
     return "unknown", None
 
 
-def _goals(smt: SmtGame) -> list[Goal]:
-    spec = smt.spec
-    generic = "rulespec generic property (BRIEF.md: Properties)"
-    goals = [Goal(BOUNDS, generic, lambda s, t: smt.bounds(t)),
-             Goal(RULE_ERRORS, generic, lambda s, t: z3.BoolVal(True))]
-    for k, inv in enumerate(spec.invariants):
-        if not inv.law:
-            goals.append(Goal(inv.name, inv.source,
-                              lambda s, t, k=k: smt.invariant_checked(k, t).holds()))
-    for k, law in enumerate(spec.conservation):
-        goals.append(Goal(law.name, law.source,
-                          lambda s, t, k=k: _same(smt, k, s, t)))
-    return goals
+def _goals(smt: SmtGame) -> list[Check]:
+    """The step goals of :func:`.steps.goals_of`, the bounds of every field as one."""
+    out = [Check(BOUNDS, None, lambda s, t: smt.bounds(t))]
+    for g in goals_of(smt):
+        if g.kind == "bounds":
+            out[0] = Check(BOUNDS, g.source, out[0].holds)
+        else:
+            out.append(Check(g.name, g.source, lambda s, t, g=g: _holds(smt, g, s, t)))
+    return out
 
 
-def _same(smt: SmtGame, k: int, s: list, t: list) -> Any:
-    before, after = smt.conserved_checked(k, s), smt.conserved_checked(k, t)
+def _holds(smt: SmtGame, g: Goal, s: list, t: list) -> Any:
+    if g.kind == "errors":
+        return z3.BoolVal(True)  # the error flag is checked on its own
+    if g.kind == "invariant":
+        return smt.invariant_checked(g.index, t).holds()
+    before, after = smt.conserved_checked(g.index, s), smt.conserved_checked(g.index, t)
     return z3.And(z3.Not(before.error), z3.Not(after.error), before.value == after.value)
 
 
