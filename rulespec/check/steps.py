@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import time
+import weakref
 from typing import Any, Callable, Sequence
 
 import attrs
@@ -68,18 +69,19 @@ def goals_of(smt: SmtGame) -> list[Goal]:
     return out
 
 
-_TOTALS: dict[int, list[dict[int, int]]] = {}
+# per compiled game (weak keys: a game compiled later never sees another's entries)
+_TOTALS: "weakref.WeakKeyDictionary[SmtGame, list[dict[int, int]]]" = weakref.WeakKeyDictionary()
 
 
 def initial_totals(smt: SmtGame, k: int) -> dict[int, int]:
     """Conserved total ``k`` after setup, for each number of players (Python backend)."""
-    if id(smt) not in _TOTALS:
+    if smt not in _TOTALS:
         model = Model(smt.spec, smt.interpretation)
         states = {n: model.initial_state(n).values
                   for n in range(smt.spec.min_players, smt.spec.max_players + 1)}
-        _TOTALS[id(smt)] = [{n: fn(v) for n, v in states.items()}
-                            for fn in model.compiled.conserved]
-    return _TOTALS[id(smt)][k]
+        _TOTALS[smt] = [{n: fn(v) for n, v in states.items()}
+                        for fn in model.compiled.conserved]
+    return _TOTALS[smt][k]
 
 
 class Premises:
@@ -161,7 +163,7 @@ class Premises:
 Case = tuple[int, tuple[tuple[int, int], ...]]  # (action, ((cell, value), ...))
 
 
-_CASES: dict[int, tuple[SmtGame, list]] = {}
+_CASES: "weakref.WeakKeyDictionary[SmtGame, list[Case]]" = weakref.WeakKeyDictionary()
 
 
 def step_cases(smt: SmtGame) -> list[Case]:
@@ -172,9 +174,9 @@ def step_cases(smt: SmtGame) -> list[Case]:
     Together the cases cover every state within bounds: the player count ranges over its
     bounds, and in a state where a pinned field has another value the action is illegal.
     """
-    cached = _CASES.get(id(smt))
-    if cached is not None and cached[0] is smt:
-        return cached[1]
+    cached = _CASES.get(smt)
+    if cached is not None:
+        return cached
     names = smt.cell_names()
     flow = [f for f in smt.spec.fields
             if f.flow and not f.dims and f.type.enum is not None]
@@ -194,7 +196,7 @@ def step_cases(smt: SmtGame) -> list[Case]:
         pins = [(names.index(f.name), vs[0]) for f in flow
                 for vs in [possible.get((a, names.index(f.name)), [])] if len(vs) == 1]
         out += [(a, ((0, n), *pins)) for n in counts]
-    _CASES[id(smt)] = (smt, out)
+    _CASES[smt] = out
     return out
 
 

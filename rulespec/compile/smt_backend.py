@@ -199,12 +199,8 @@ class SmtGame:
     def bounds(self, state: Sequence[Val]) -> z3.BoolRef:
         """Every cell within its field's declared bounds (``num_players`` within min..max)."""
         self._check_len(state)
-        parts = []
-        for t, b, f in zip(state, self._is_bool, self._cell_field):
-            if not b:
-                v = T.lower(t, False)
-                parts.append(T.le(f.lo, v) if f.hi is None else T.and_([T.le(f.lo, v), T.le(v, f.hi)]))
-        return _bool(T.and_(parts))
+        return _bool(T.and_([_within(f, t) for t, b, f in
+                             zip(state, self._is_bool, self._cell_field) if not b]))
 
     def field_bounds(self, name: str, state: Sequence[Val]) -> z3.BoolRef:
         """The cells of one field within its declared bounds (True for bools and enums
@@ -214,11 +210,7 @@ class SmtGame:
         f = slot.field
         if f.type == BOOL:
             return z3.BoolVal(True)
-        parts = []
-        for t in state[slot.offset:slot.offset + f.size]:
-            v = T.lower(t, False)
-            parts.append(T.le(f.lo, v) if f.hi is None else T.and_([T.le(f.lo, v), T.le(v, f.hi)]))
-        return _bool(T.and_(parts))
+        return _bool(T.and_([_within(f, t) for t in state[slot.offset:slot.offset + f.size]]))
 
     def params(self, action: int, prefix: str | None = None) -> list[z3.ArithRef]:
         """Fresh Int constants for an action's parameters, named ``<prefix>.<param>``."""
@@ -553,6 +545,12 @@ class SmtGame:
         for k, (x, y) in enumerate(zip(a.state, b.state)):
             if x is not y:
                 sc.state[k] = T.ite(cond, x, y)
+
+
+def _within(f: Field, cell: Val) -> Val:
+    """One int cell within its field's bounds (a count without a cap: its lower bound)."""
+    v = T.lower(cell, False)
+    return T.le(f.lo, v) if f.hi is None else T.and_([T.le(f.lo, v), T.le(v, f.hi)])
 
 
 def _bool(v: Val) -> z3.BoolRef:
