@@ -9,10 +9,11 @@ witness), VIOLATED when none exists, UNKNOWN on a timeout.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import z3
 
+from ..compile.python_backend import CHANCE
 from ..compile.smt_backend import SmtGame, Unsupported
 from ..ir.nodes import Expr
 from ..ir.walk import walk
@@ -65,6 +66,18 @@ def dead_rules(smt: SmtGame, timeout_ms: int, model: Any = None, games: int = 0,
     for a, fixed in step_cases(smt):
         cases.setdefault(a, []).append(fixed)
     premises: dict[tuple, Premises] = {}
+    built: dict[tuple, tuple[Any, dict]] = {}  # (action, case) -> legal, branch conditions
+
+    def terms(a_idx: int, fixed: tuple) -> tuple[Premises, Any, dict]:
+        """A case's premises, the action's legality and its branch conditions, built once."""
+        if fixed not in premises:
+            premises[fixed] = Premises(smt, dict(fixed))
+        p = premises[fixed]
+        if (a_idx, fixed) not in built:
+            params = smt.params(a_idx, f"p.{a_idx}")
+            built[a_idx, fixed] = (smt.legal(a_idx, p.state, params), {
+                (id(st), side): c for st, side, _, c in _branches(smt, a_idx, p.state, params)})
+        return (p, *built[a_idx, fixed])
 
     def verdict(a_idx: int, branch: tuple[Any, bool] | None) -> str:
         """sat if some case's state within the invariants enables the action (and runs
@@ -73,14 +86,8 @@ def dead_rules(smt: SmtGame, timeout_ms: int, model: Any = None, games: int = 0,
         for fixed in reversed(cases[a_idx]):
             if not budget.take():
                 return "skipped"
-            if fixed not in premises:
-                premises[fixed] = Premises(smt, dict(fixed))
-            p = premises[fixed]
-            params = smt.params(a_idx, f"p.{a_idx}")
-            extra: list[Any] = [smt.legal(a_idx, p.state, params)]
-            if branch is not None:
-                conds = {(id(st), side): c for st, side, _, c in _branches(smt, a_idx, p.state, params)}
-                extra.append(conds.get(branch, z3.BoolVal(False)))
+            p, legal, conds = terms(a_idx, fixed)
+            extra = [legal] if branch is None else [legal, conds.get(branch, z3.BoolVal(False))]
             v = _verdict([*p.terms, *extra], timeout_ms)
             if v == "sat":
                 return v
@@ -106,9 +113,10 @@ def dead_rules(smt: SmtGame, timeout_ms: int, model: Any = None, games: int = 0,
                                    "this branch never runs when the action is legal", played))
         except Unsupported as err:
             out.append(Result(name, SKIPPED, CHECKER, f"no Z3 encoding: {err}", action.source))
-    premises_all = [smt.bounds(s)] + [smt.invariant_checked(k, s).holds()
-                                      for k in range(len(spec.invariants))]
-    out += _score_clauses(smt, s, premises_all, timeout_ms, finals, budget)
+    def within_invariants() -> list[Any]:  # built only if a score clause needs a query
+        return [smt.bounds(s)] + [smt.invariant_checked(k, s).holds()
+                                  for k in range(len(spec.invariants))]
+    out += _score_clauses(smt, s, within_invariants, timeout_ms, finals, budget)
     return out
 
 
@@ -118,6 +126,8 @@ def _played(model: Any, smt: SmtGame, games: int
     seeded random games (the Z3 backend evaluates each step on its concrete state: every
     branch is decided)."""
     import random
+
+    from ..runtime.play import seeded_chooser
     taken: set[int] = set()
     ran: set[tuple[int, bool]] = set()
     finals: list[tuple] = []
@@ -128,13 +138,14 @@ def _played(model: Any, smt: SmtGame, games: int
     try:
         for g in range(games):
             rng = random.Random(g)
+            chance = seeded_chooser(model, rng)
             n = model.min_players + g % (model.max_players - model.min_players + 1)
             state = model.initial_state(n)
             for _ in range(model.spec.max_steps + 1):
                 legal = model.legal_actions(state)
                 if not legal:
                     break
-                action = _pick(model, state, legal, rng)
+                action = _pick(model, state, legal, rng, chance)
                 key = action.key
                 taken.add(key[0])
                 smt.apply_checked(key[0], smt.concrete_state(state.values), list(key[1:]))
@@ -190,18 +201,18 @@ class _Budget:
         return True
 
 
-def _pick(model: Any, state: Any, legal: list, rng: Any) -> Any:
-    """Chance by its odds; a player's move by rule first, then uniformly within the rule,
-    so that rare rules (an island gift, a fishing trip) are played as often as purchases."""
-    if model.current_player(state) < 0:
-        outcomes = model.chance_outcomes(state)
-        return outcomes[rng.choices(range(len(outcomes)), [p for _, p in outcomes])[0]][0]
+def _pick(model: Any, state: Any, legal: list, rng: Any, chance: Callable) -> Any:
+    """Chance by its odds (``seeded_chooser``); a player's move by rule first, then
+    uniformly within the rule, so that rare rules (an island gift, a fishing trip) are
+    played as often as purchases."""
+    if model.current_player(state) == CHANCE:
+        return legal[chance(state, legal)]
     rules = sorted({a.key[0] for a in legal})
     rule = rng.choice(rules)
     return rng.choice([a for a in legal if a.key[0] == rule])
 
 
-def _score_clauses(smt: SmtGame, s: list, premises: list, timeout_ms: int,
+def _score_clauses(smt: SmtGame, s: list, premises: Callable[[], list], timeout_ms: int,
                    finals: list[tuple] = (), budget: "_Budget | None" = None) -> list[Result]:
     """Each conditional in the scoring rule (one per source line: a rule written once for
     every village is one clause) can go both ways in some terminal state: in the final
@@ -215,6 +226,7 @@ def _score_clauses(smt: SmtGame, s: list, premises: list, timeout_ms: int,
     if not by_line:
         return out
     var = spec.scoring.var.args[0]
+    known: list[Any] = []  # the premises, once a query needs them
     terminal = smt.terminal_checked(s).holds()
     p = z3.Int("p")
     player = z3.And(0 <= p, p < s[0])
@@ -242,7 +254,9 @@ def _score_clauses(smt: SmtGame, s: list, premises: list, timeout_ms: int,
             else:
                 ways = [c.holds() if taken else z3.And(z3.Not(c.error), z3.Not(c.value))
                         for c in checked]
-                v = _verdict([*premises, terminal, player, z3.Or(*ways)], timeout_ms)
+                if not known:
+                    known.extend(premises())
+                v = _verdict([*known, terminal, player, z3.Or(*ways)], timeout_ms)
             out.append(_result(f"{name}:{side}", v, spec.scoring.source,
                                "this scoring clause applies in some final state",
                                "this scoring clause never applies at the end of a game",
