@@ -25,6 +25,7 @@ import z3
 
 from ..compile.smt_backend import SmtGame
 from ..ir.nodes import BOOL
+from ..ir.walk import fields_read
 from ..runtime.model import Model, State
 from .frame import (conjunct_ids, conjuncts, free_constants, holds_by_intervals,
                     residual_conjuncts, unchanged)
@@ -184,11 +185,14 @@ def step_cases(smt: SmtGame) -> list[Case]:
     possible: dict[tuple[int, int], list[int]] = {}  # (action, cell) -> values
     for f in flow:
         cell = names.index(f.name)
+        # only a precondition that reads the field can fold to False once it is known
+        reading = {a: [j for j, pre in enumerate(smt.spec.actions[a].preconditions)
+                       if f in fields_read([pre.cond])] for a in actions}
         for v in range(f.lo, (f.hi if f.hi is not None else f.lo) + 1):
             s = smt.fresh_state("pin")  # one state per value, shared by every action
             s[cell] = z3.IntVal(v)
             for a in actions:
-                if not _ruled_out(smt, a, s):
+                if not _ruled_out(smt, a, s, reading[a]):
                     possible.setdefault((a, cell), []).append(v)
     counts = range(smt.spec.min_players, smt.spec.max_players + 1)
     out: list[Case] = []
@@ -200,12 +204,12 @@ def step_cases(smt: SmtGame) -> list[Case]:
     return out
 
 
-def _ruled_out(smt: SmtGame, a: int, s: list) -> bool:
-    """A precondition of action ``a`` folds to False on ``s`` (a state where one cell is
-    known): the action is illegal whenever that cell has that value."""
+def _ruled_out(smt: SmtGame, a: int, s: list, preconditions: list[int]) -> bool:
+    """One of the given preconditions of action ``a`` folds to False on ``s`` (a state
+    where one cell is known): the action is illegal whenever that cell has that value."""
     params = smt.params(a, "pin")
     return any(z3.is_false(smt.precondition_checked(a, j, s, params).value)
-               for j in range(len(smt.spec.actions[a].preconditions)))
+               for j in preconditions)
 
 
 @attrs.frozen
