@@ -114,6 +114,11 @@ class Premises:
         for t in terms:
             conjuncts(t, self.terms)
         self.known = conjunct_ids(self.terms)
+        #: per goal, premises (by index) that sufficed for an action (see ``learn``)
+        self.cores: dict[str, list[int]] = {}
+        #: goals a slice of the premises did not show for some action
+        self.needs_all: set[str] = set()
+        self._implied: dict[int, Any] = {}
         self._mentions: dict[str, list[int]] = {}  # constant name -> premises using it
         self._bounds: dict[str, list[int]] = {}  # constant name -> its bounds
         self._names = [frozenset(free_constants(t)) for t in self.terms]
@@ -149,16 +154,51 @@ class Premises:
             got = self._reads[g.name] = frozenset(free_constants(t))
         return got
 
-    def about(self, t: Any) -> list[Any]:
-        """The premises that share a constant with ``t`` (one step of the cone of
-        influence), and the bounds of every constant those premises mention."""
+    def about(self, t: Any) -> list[int]:
+        """The premises (by index) that share a constant with ``t`` (one step of the cone
+        of influence), and the bounds of every constant those premises mention."""
         picked: set[int] = set()
         for name in free_constants(t):
             picked.update(self._mentions.get(name, ()))
         for k in list(picked):
             for name in self._names[k]:
                 picked.update(self._bounds.get(name, ()))
-        return [self.terms[k] for k in sorted(picked)]
+        return sorted(picked)
+
+    def refute(self, picked: Sequence[int], base: Sequence[Any], timeout_ms: int
+               ) -> tuple[Any, list[int] | None]:
+        """Check the premises ``picked`` (indices) with ``base`` on a fresh solver with no
+        preprocessing (fastest on these small queries). Each premise is tracked, so an
+        unsat result also names the premises it needed (its unsat core)."""
+        solver = z3.SimpleSolver()
+        solver.set("timeout", timeout_ms)
+        ctx, ref = solver.ctx.ref(), solver.solver
+        for i in picked:
+            z3.Z3_solver_assert(ctx, ref, self._tracked(i).as_ast())
+        for t in base:
+            z3.Z3_solver_assert(ctx, ref, t.as_ast())
+        verdict = solver.check(*(self._flag(i) for i in picked))
+        if verdict != z3.unsat:
+            return verdict, None
+        return verdict, sorted(int(str(c)[len(_FLAG):]) for c in solver.unsat_core())
+
+    def learn(self, goal: str, core: list[int]) -> None:
+        """Remember premises that showed ``goal`` for one action: the next action tries
+        them first (the union grows as actions need different ones)."""
+        self.cores[goal] = sorted(set(self.cores.get(goal, ())) | set(core))
+
+    def _flag(self, i: int) -> Any:
+        return z3.Bool(f"{_FLAG}{i}")
+
+    def _tracked(self, i: int) -> Any:
+        t = self._implied.get(i)
+        if t is None:
+            t = self._implied[i] = z3.Implies(self._flag(i), self.terms[i])
+        return t
+
+
+#: the prefix of the Boolean that tracks a premise in an unsat core
+_FLAG = "premise!"
 
 
 Case = tuple[int, tuple[tuple[int, int], ...]]  # (action, ((cell, value), ...))
@@ -259,7 +299,6 @@ class ActionProver:
         self.deadline = time.perf_counter() + budget_s
         self.symbolic = smt.params(a_idx, f"p.{a_idx}")
         self.verdicts = {g.name: Verdict() for g in self.goals}
-        self.needs_all: set[str] = set()  # goals a slice of the premises did not show
         self.queries = 0
 
     # --- the residual obligations ------------------------------------------------------
@@ -311,10 +350,11 @@ class ActionProver:
                            [g.name for g in goals])
         params = self._params(fixed)
         by_name = {g.name: g for g in goals}
-        # First each goal with only the premises that share a cell with it: most goals need
-        # no more, and a small query is fast. Fewer premises, same conclusion: still sound.
-        # A goal the slice timed out on is split at once (a hard step is hard with every
-        # premise too); one the slice could not show goes on to every premise.
+        # First each goal with the premises that showed it for an earlier action, if any;
+        # then with only the premises that share a cell with it: most goals need no more,
+        # and a small query is fast. Fewer premises, same conclusion: still sound. A goal
+        # the slice timed out on is split at once (a hard step is hard with every premise
+        # too); one the slice could not show goes on to every premise.
         pending: dict[str, Any] = {}
         undecided: list[str] = []
         for name, r in terms.left.items():
@@ -323,23 +363,32 @@ class ActionProver:
             if not fixed and name in self.hints.get(self.a_idx, ()):
                 undecided.append(name)  # another case of this action had to split it
                 continue
-            if name in self.needs_all:
+            base = [terms.legal, z3.Not(r)]
+            if name != RULE_ERRORS:
+                base.append(z3.Not(terms.error))
+            if name in self.p.cores and self._refuted(name, self.p.cores[name], base):
+                continue
+            if name in self.p.needs_all:
                 pending[name] = r
                 continue
-            base = [terms.legal] if name == RULE_ERRORS else [terms.legal, z3.Not(terms.error)]
-            small = z3.SimpleSolver()  # no preprocessing: faster on small queries
-            small.set("timeout", self.slice_ms)
-            small.add(*self.p.about(r), *base, z3.Not(r))
             self.queries += 1
-            verdict = small.check()
-            if verdict == z3.sat:
-                self.needs_all.add(name)
+            verdict, core = self.p.refute(self.p.about(r), base, self.slice_ms)
+            if verdict == z3.unsat:
+                self.p.learn(name, core or [])
+            elif verdict == z3.sat:
+                self.p.needs_all.add(name)
                 pending[name] = r
-            elif verdict != z3.unsat:
-                if self._split_on(fixed, r) is None:
-                    pending[name] = r
-                else:
-                    undecided.append(name)
+            elif self._split_on(fixed, r) is None:
+                pending[name] = r
+            else:
+                undecided.append(name)
+        for name in list(pending):  # every premise, tracked: its core serves later actions
+            r = pending[name]
+            base = [terms.legal, z3.Not(r)]
+            if name != RULE_ERRORS:
+                base.append(z3.Not(terms.error))
+            if self._refuted(name, range(len(self.p.terms)), base, self.quick_ms):
+                del pending[name]
         full: list[z3.Solver] = []
 
         def solver() -> z3.Solver:
@@ -355,6 +404,15 @@ class ActionProver:
             elif verdict != "unsat":
                 self._fail(name, verdict, fixed)
         self._split(fixed, [by_name[n] for n in undecided], solver, params, terms, top)
+
+    def _refuted(self, name: str, picked: Sequence[int], base: list[Any],
+                 timeout_ms: int | None = None) -> bool:
+        """The premises ``picked`` show the goal (learning the ones it needed)."""
+        self.queries += 1
+        verdict, core = self.p.refute(picked, base, timeout_ms or self.slice_ms)
+        if verdict == z3.unsat:
+            self.p.learn(name, core or [])
+        return verdict == z3.unsat
 
     def _ask(self, solver: z3.Solver, obligation: Any, timeout_ms: int,
              params: list[Any], name: str, error: Any) -> str:
