@@ -24,7 +24,7 @@ CHECKER = "z3-dead-rules"
 
 
 def _verdict(constraints: list[Any], timeout_ms: int) -> str:
-    solver = z3.Solver()
+    solver = z3.SimpleSolver()  # no preprocessing: a quarter faster on these queries
     solver.set("timeout", timeout_ms)
     solver.add(*constraints)
     r = solver.check()
