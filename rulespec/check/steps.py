@@ -118,6 +118,8 @@ class Premises:
         self.cores: dict[str, list[int]] = {}
         #: goals a slice of the premises did not show for some action
         self.needs_all: set[str] = set()
+        self._flags: dict[int, Any] = {}
+        self._flagged: dict[int, int] = {}  # a flag's term id -> its premise
         self._implied: dict[int, Any] = {}
         self._mentions: dict[str, list[int]] = {}  # constant name -> premises using it
         self._bounds: dict[str, list[int]] = {}  # constant name -> its bounds
@@ -165,40 +167,61 @@ class Premises:
                 picked.update(self._bounds.get(name, ()))
         return sorted(picked)
 
-    def refute(self, picked: Sequence[int], base: Sequence[Any], timeout_ms: int
-               ) -> tuple[Any, list[int] | None]:
-        """Check the premises ``picked`` (indices) with ``base`` on a fresh solver with no
-        preprocessing (fastest on these small queries). Each premise is tracked, so an
-        unsat result also names the premises it needed (its unsat core)."""
-        solver = z3.SimpleSolver()
-        solver.set("timeout", timeout_ms)
-        ctx, ref = solver.ctx.ref(), solver.solver
-        for i in picked:
-            z3.Z3_solver_assert(ctx, ref, self._tracked(i).as_ast())
-        for t in base:
-            z3.Z3_solver_assert(ctx, ref, t.as_ast())
-        verdict = solver.check(*(self._flag(i) for i in picked))
-        if verdict != z3.unsat:
-            return verdict, None
-        return verdict, sorted(int(str(c)[len(_FLAG):]) for c in solver.unsat_core())
-
     def learn(self, goal: str, core: list[int]) -> None:
         """Remember premises that showed ``goal`` for one action: the next action tries
         them first (the union grows as actions need different ones)."""
         self.cores[goal] = sorted(set(self.cores.get(goal, ())) | set(core))
 
-    def _flag(self, i: int) -> Any:
-        return z3.Bool(f"{_FLAG}{i}")
+    def flag(self, i: int) -> Any:
+        """The Boolean that tracks premise ``i`` in an unsat core."""
+        f = self._flags.get(i)
+        if f is None:
+            f = self._flags[i] = z3.Bool(f"premise!{i}")
+            self._flagged[f.get_id()] = i
+            self._implied[i] = z3.Implies(f, self.terms[i])
+        return f
 
-    def _tracked(self, i: int) -> Any:
-        t = self._implied.get(i)
-        if t is None:
-            t = self._implied[i] = z3.Implies(self._flag(i), self.terms[i])
-        return t
+    def tracked(self, i: int) -> Any:
+        """Premise ``i``, asserted only when its flag is assumed."""
+        self.flag(i)
+        return self._implied[i]
+
+    def flagged(self, core: Sequence[Any]) -> list[int]:
+        """The premises (by index) whose flags an unsat core names."""
+        return sorted(self._flagged[f.get_id()] for f in core)
 
 
-#: the prefix of the Boolean that tracks a premise in an unsat core
-_FLAG = "premise!"
+class Refuter:
+    """One solver for a case's small queries, with no preprocessing (fastest on them).
+
+    The action's legality is asserted once; each query adds premises by index, each
+    tracked, so an unsat answer also names the premises it needed (its unsat core).
+    """
+
+    def __init__(self, premises: Premises, legal: Any) -> None:
+        self.p = premises
+        self.solver = z3.SimpleSolver()
+        self.solver.add(legal)
+
+    def refute(self, picked: Sequence[int], extra: Sequence[Any], timeout_ms: int
+               ) -> tuple[Any, list[int] | None]:
+        """Check the premises ``picked`` with ``extra``: the verdict, and the core if unsat."""
+        solver, p = self.solver, self.p
+        solver.set("timeout", timeout_ms)
+        solver.push()
+        try:
+            ctx, ref = solver.ctx.ref(), solver.solver
+            flags = [p.flag(i) for i in picked]
+            for i in picked:
+                z3.Z3_solver_assert(ctx, ref, p.tracked(i).as_ast())
+            for t in extra:
+                z3.Z3_solver_assert(ctx, ref, t.as_ast())
+            verdict = solver.check(*flags)
+            if verdict != z3.unsat:
+                return verdict, None
+            return verdict, p.flagged(solver.unsat_core())
+        finally:
+            solver.pop()
 
 
 Case = tuple[int, tuple[tuple[int, int], ...]]  # (action, ((cell, value), ...))
@@ -357,37 +380,40 @@ class ActionProver:
         # too); one the slice could not show goes on to every premise.
         pending: dict[str, Any] = {}
         undecided: list[str] = []
+        small = Refuter(self.p, terms.legal)
+
+        def ask(name: str, r: Any, picked: Sequence[int], timeout_ms: int) -> Any:
+            """The premises ``picked`` refute the goal's failure (learning those it used)?"""
+            self.queries += 1
+            extra = [z3.Not(r)] if name == RULE_ERRORS else [z3.Not(r), z3.Not(terms.error)]
+            verdict, core = small.refute(picked, extra, timeout_ms)
+            if verdict == z3.unsat:
+                self.p.learn(name, core or [])
+            return verdict
         for name, r in terms.left.items():
             if z3.is_true(r):
                 continue
             if not fixed and name in self.hints.get(self.a_idx, ()):
                 undecided.append(name)  # another case of this action had to split it
                 continue
-            base = [terms.legal, z3.Not(r)]
-            if name != RULE_ERRORS:
-                base.append(z3.Not(terms.error))
-            if name in self.p.cores and self._refuted(name, self.p.cores[name], base):
+            if name in self.p.cores and ask(name, r, self.p.cores[name], self.slice_ms) == z3.unsat:
                 continue
             if name in self.p.needs_all:
                 pending[name] = r
                 continue
-            self.queries += 1
-            verdict, core = self.p.refute(self.p.about(r), base, self.slice_ms)
-            if verdict == z3.unsat:
-                self.p.learn(name, core or [])
-            elif verdict == z3.sat:
+            verdict = ask(name, r, self.p.about(r), self.slice_ms)
+            if verdict == z3.sat:
                 self.p.needs_all.add(name)
                 pending[name] = r
+            elif verdict == z3.unsat:
+                continue
             elif self._split_on(fixed, r) is None:
                 pending[name] = r
             else:
                 undecided.append(name)
+        every = range(len(self.p.terms))
         for name in list(pending):  # every premise, tracked: its core serves later actions
-            r = pending[name]
-            base = [terms.legal, z3.Not(r)]
-            if name != RULE_ERRORS:
-                base.append(z3.Not(terms.error))
-            if self._refuted(name, range(len(self.p.terms)), base, self.quick_ms):
+            if ask(name, pending[name], every, self.quick_ms) == z3.unsat:
                 del pending[name]
         full: list[z3.Solver] = []
 
@@ -404,15 +430,6 @@ class ActionProver:
             elif verdict != "unsat":
                 self._fail(name, verdict, fixed)
         self._split(fixed, [by_name[n] for n in undecided], solver, params, terms, top)
-
-    def _refuted(self, name: str, picked: Sequence[int], base: list[Any],
-                 timeout_ms: int | None = None) -> bool:
-        """The premises ``picked`` show the goal (learning the ones it needed)."""
-        self.queries += 1
-        verdict, core = self.p.refute(picked, base, timeout_ms or self.slice_ms)
-        if verdict == z3.unsat:
-            self.p.learn(name, core or [])
-        return verdict == z3.unsat
 
     def _ask(self, solver: z3.Solver, obligation: Any, timeout_ms: int,
              params: list[Any], name: str, error: Any) -> str:
