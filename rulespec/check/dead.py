@@ -83,7 +83,7 @@ def dead_rules(smt: SmtGame, timeout_ms: int, model: Any = None, games: int = 0,
         """sat if some case's state within the invariants enables the action (and runs
         the branch), unsat if none does; most players first (the likeliest witness)."""
         answers = []
-        for fixed in reversed(cases[a_idx]):
+        for fixed in cases[a_idx]:  # step_cases: most players first
             if not budget.take():
                 return "skipped"
             p, legal, conds = terms(a_idx, fixed)

@@ -28,8 +28,8 @@ from ..runtime.model import Model
 from ..runtime.trace import Trace, save_trace
 from .property import all_properties
 from .results import PROVED, SKIPPED, UNKNOWN, VIOLATED, Result
-from .steps import (BOUNDS, RULE_ERRORS, ActionProver, Case, Goal, Premises, goals_of,
-                    step_cases)
+from .steps import (BOUNDS, RULE_ERRORS, ActionProver, Case, Goal, Lessons, Premises,
+                    goals_of, step_cases)
 from .walk import recheck
 
 #: an action case's queries stop after this many query timeouts' worth of time
@@ -87,14 +87,14 @@ def _run_cases(model: Model, smt: SmtGame, cases: Sequence[Case], timeout_ms: in
                ) -> list[tuple[Case, dict[str, tuple[str, str]], int]]:
     goals = goals_of(smt)
     premises: dict[tuple, Premises] = {}
-    hints: dict[int, set[str]] = {}
+    lessons = Lessons()
     out = []
     for case in cases:
         a_idx, fixed = case
         if fixed not in premises:
             premises[fixed] = Premises(smt, dict(fixed))
         prover = ActionProver(model, smt, premises[fixed], a_idx, goals, timeout_ms,
-                              ACTION_BUDGET * timeout_ms / 1000, hints)
+                              ACTION_BUDGET * timeout_ms / 1000, lessons)
         verdicts = prover.run()
         out.append((case, {n: (v.status, v.detail) for n, v in verdicts.items()},
                     prover.queries))
@@ -114,7 +114,7 @@ def _in_workers(model: Model, smt: SmtGame, cases: list[Case], timeout_ms: int,
     if workers <= 1 or model.spec.file is None or len(cases) < 2 * workers:
         return _run_cases(model, smt, cases, timeout_ms)
     from concurrent.futures import ProcessPoolExecutor
-    # an action's cases stay together (they share split hints), actions dealt in turn
+    # an action's cases stay together (they share split lessons), actions dealt in turn
     actions = sorted({a for a, _ in cases})
     groups = [[c for c in cases if actions.index(c[0]) % workers == w] for w in range(workers)]
     groups = [g for g in groups if g]

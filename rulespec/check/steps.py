@@ -99,31 +99,37 @@ class Premises:
         for i, v in (fixed or {}).items():  # cells given a value: a case of the proof
             s[i] = z3.IntVal(v)
         bounds = conjuncts(smt.bounds(s))
-        terms = [smt.invariant_checked(k, s).holds() for k in range(len(smt.spec.invariants))]
+        terms = [(("invariant", k), smt.invariant_checked(k, s).holds())
+                 for k in range(len(smt.spec.invariants))]
         players = s[0].as_long() if z3.is_int_value(s[0]) else None
         for k in range(len(smt.spec.conservation)):
             for n, total in initial_totals(smt, k).items():
+                value = smt.conserved_checked(k, s).value
                 if players is None:
-                    terms.append(z3.Implies(s[0] == n, smt.conserved_checked(k, s).value == total))
+                    terms.append((("conserved", k), z3.Implies(s[0] == n, value == total)))
                 elif n == players:
-                    terms.append(smt.conserved_checked(k, s).value == total)
+                    terms.append((("conserved", k), value == total))
         self.state = s
         self.smt = smt
         self._reads: dict[str, frozenset[str]] = {}
         self.terms: list[Any] = list(bounds)
-        for t in terms:
+        origins: list[tuple] = [("bounds",)] * len(bounds)
+        for origin, t in terms:
             conjuncts(t, self.terms)
+            origins += [origin] * (len(self.terms) - len(origins))
         self.known = conjunct_ids(self.terms)
-        #: per goal, premises (by index) that sufficed for an action (see ``learn``)
-        self.cores: dict[str, list[int]] = {}
-        #: goals a slice of the premises did not show for some action
-        self.needs_all: set[str] = set()
         self._flags: dict[int, Any] = {}
         self._flagged: dict[int, int] = {}  # a flag's term id -> its premise
         self._implied: dict[int, Any] = {}
         self._mentions: dict[str, list[int]] = {}  # constant name -> premises using it
         self._bounds: dict[str, list[int]] = {}  # constant name -> its bounds
         self._names = [frozenset(free_constants(t)) for t in self.terms]
+        #: each premise by where it comes from and the cells it mentions: the same key
+        #: names the same premise in a case with another number of players
+        self.keys = list(zip(origins, self._names))
+        self._by_key: dict[tuple, list[int]] = {}
+        for k, key in enumerate(self.keys):
+            self._by_key.setdefault(key, []).append(k)
         for k, names in enumerate(self._names):
             for name in names:
                 self._mentions.setdefault(name, []).append(k)
@@ -167,10 +173,9 @@ class Premises:
                 picked.update(self._bounds.get(name, ()))
         return sorted(picked)
 
-    def learn(self, goal: str, core: list[int]) -> None:
-        """Remember premises that showed ``goal`` for one action: the next action tries
-        them first (the union grows as actions need different ones)."""
-        self.cores[goal] = sorted(set(self.cores.get(goal, ())) | set(core))
+    def having(self, keys: set[tuple]) -> list[int]:
+        """The premises (by index) with these keys (see ``keys``)."""
+        return sorted(k for key in keys for k in self._by_key.get(key, ()))
 
     def flag(self, i: int) -> Any:
         """The Boolean that tracks premise ``i`` in an unsat core."""
@@ -189,6 +194,36 @@ class Premises:
     def flagged(self, core: Sequence[Any]) -> list[int]:
         """The premises (by index) whose flags an unsat core names."""
         return sorted(self._flagged[f.get_id()] for f in core)
+
+
+class Lessons:
+    """What the step proofs of earlier cases taught, for the later cases of one run.
+
+    Only shortcuts, never verdicts: which premises showed a goal (its unsat core, tried
+    first next time: any subset of the premises is sound), which goals a slice of the
+    premises could not show, and which goals an action had to split on a parameter.
+    """
+
+    def __init__(self) -> None:
+        self.cores: dict[str, set[tuple]] = {}  # goal -> premise keys (Premises.keys)
+        self.needs_all: set[str] = set()
+        self.splits: dict[int, set[str]] = {}  # action -> goals it split
+        self._indices: dict[tuple[int, str], tuple[Premises, int, list[int]]] = {}
+
+    def learn(self, p: Premises, goal: str, core: list[int]) -> None:
+        """Premises ``core`` of ``p`` showed ``goal`` for one action: the union grows as
+        actions need different ones."""
+        self.cores.setdefault(goal, set()).update(p.keys[k] for k in core)
+
+    def core(self, p: Premises, goal: str) -> list[int] | None:
+        """The premises of ``p`` that showed ``goal`` before (None: nothing learned yet)."""
+        keys = self.cores.get(goal)
+        if keys is None:
+            return None
+        seen = self._indices.get((id(p), goal))
+        if seen is None or seen[1] != len(keys):  # (p is kept: its id is not reused)
+            seen = self._indices[id(p), goal] = (p, len(keys), p.having(keys))
+        return seen[2]
 
 
 class Refuter:
@@ -257,7 +292,9 @@ def step_cases(smt: SmtGame) -> list[Case]:
             for a in actions:
                 if not _ruled_out(smt, a, s, reading[a]):
                     possible.setdefault((a, cell), []).append(v)
-    counts = range(smt.spec.min_players, smt.spec.max_players + 1)
+    # most players first: the largest case needs the most premises, and what it learns
+    # (Lessons) serves the smaller ones
+    counts = range(smt.spec.max_players, smt.spec.min_players - 1, -1)
     out: list[Case] = []
     for a in actions:
         pins = [(names.index(f.name), vs[0]) for f in flow
@@ -309,11 +346,11 @@ class ActionProver:
 
     def __init__(self, model: Model, smt: SmtGame, premises: Premises, a_idx: int,
                  goals: Sequence[Goal], timeout_ms: int, budget_s: float,
-                 hints: dict[int, set[str]] | None = None) -> None:
+                 lessons: Lessons | None = None) -> None:
         self.model, self.smt, self.p, self.a_idx = model, smt, premises, a_idx
         #: per action, the goals a case had to split: its other cases split them at once
         #: (shared by the provers of one run; only a shortcut, never a verdict)
-        self.hints = {} if hints is None else hints
+        self.lessons = Lessons() if lessons is None else lessons
         self.action = smt.spec.actions[a_idx]
         self.goals = list(goals)
         self.timeout_ms = timeout_ms
@@ -381,6 +418,7 @@ class ActionProver:
         pending: dict[str, Any] = {}
         undecided: list[str] = []
         small = Refuter(self.p, terms.legal)
+        lessons = self.lessons
 
         def ask(name: str, r: Any, picked: Sequence[int], timeout_ms: int) -> Any:
             """The premises ``picked`` refute the goal's failure (learning those it used)?"""
@@ -388,22 +426,23 @@ class ActionProver:
             extra = [z3.Not(r)] if name == RULE_ERRORS else [z3.Not(r), z3.Not(terms.error)]
             verdict, core = small.refute(picked, extra, timeout_ms)
             if verdict == z3.unsat:
-                self.p.learn(name, core or [])
+                lessons.learn(self.p, name, core or [])
             return verdict
         for name, r in terms.left.items():
             if z3.is_true(r):
                 continue
-            if not fixed and name in self.hints.get(self.a_idx, ()):
+            if not fixed and name in lessons.splits.get(self.a_idx, ()):
                 undecided.append(name)  # another case of this action had to split it
                 continue
-            if name in self.p.cores and ask(name, r, self.p.cores[name], self.slice_ms) == z3.unsat:
+            core = lessons.core(self.p, name)
+            if core is not None and ask(name, r, core, self.slice_ms) == z3.unsat:
                 continue
-            if name in self.p.needs_all:
+            if name in lessons.needs_all:
                 pending[name] = r
                 continue
             verdict = ask(name, r, self.p.about(r), self.slice_ms)
             if verdict == z3.sat:
-                self.p.needs_all.add(name)
+                lessons.needs_all.add(name)
                 pending[name] = r
             elif verdict == z3.unsat:
                 continue
@@ -475,7 +514,7 @@ class ActionProver:
             else:
                 groups.setdefault(i, []).append(g)
                 if not fixed:
-                    self.hints.setdefault(self.a_idx, set()).add(g.name)
+                    self.lessons.splits.setdefault(self.a_idx, set()).add(g.name)
         for i, gs in groups.items():
             d = self.action.params[i].domain
             for v in range(d.lo, d.max_hi):
