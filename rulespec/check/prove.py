@@ -410,35 +410,39 @@ def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
     def bmc(names: set[str]) -> dict[str, Result]:
         return bounded_model_check(model, smt, k, timeout_ms, names, trace_dir)
 
-    # Dead rules need nothing the other obligations find: with worker processes they run
-    # in one of their own, alongside the step proofs.
-    pool, dead_job = None, None
+    # Dead rules and bounded model checking need nothing the step proofs find: with worker
+    # processes they run in one of their own, alongside the step proofs (bounded model
+    # checking then assumes no proved invariants: sound, only without that shortcut).
+    pool, side_job = None, None
     if wanted is None and workers > 1 and model.spec.file is not None:
         from concurrent.futures import ProcessPoolExecutor
         pool = ProcessPoolExecutor(max_workers=1)
-        dead_job = pool.submit(_dead_rules_in_worker, model.spec.file,
-                               dict(model.interpretation), timeout_ms)
+        side_job = pool.submit(_alongside_in_worker, model.spec.file,
+                               dict(model.interpretation), timeout_ms, k, str(trace_dir))
     try:
         return _prove(model, smt, wanted, all_goals, laws, timeout_ms, k, trace_dir, bmc,
-                      workers, dead_job)
+                      workers, side_job)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
 
 
-def _dead_rules_in_worker(spec_file: str, interpretation: dict[str, str],
-                          timeout_ms: int) -> list[Result]:
+def _alongside_in_worker(spec_file: str, interpretation: dict[str, str], timeout_ms: int,
+                         depth: int, trace_dir: str) -> tuple[dict[str, Result], list[Result]]:
+    """Bounded model checking of every goal, then dead rules (in a process of their own)."""
     from ..runtime.registry import load
     from .dead import dead_rules
     model = load(spec_file, interpretation)
-    return dead_rules(compile_smt(model.spec, model.interpretation), timeout_ms, model,
-                      games=DEAD_RULE_GAMES, max_queries=DEAD_RULE_QUERIES)
+    smt = compile_smt(model.spec, model.interpretation)
+    found = bounded_model_check(model, smt, depth, timeout_ms, None, trace_dir)
+    return found, dead_rules(smt, timeout_ms, model, games=DEAD_RULE_GAMES,
+                             max_queries=DEAD_RULE_QUERIES)
 
 
 def _prove(model: Model, smt: SmtGame, wanted: set[str] | None, all_goals: list[str],
            laws: list[str], timeout_ms: int, k: int, trace_dir: str | Path,
            bmc: Callable[[set[str]], dict[str, Result]], workers: int,
-           dead_job: Any) -> list[Result]:
+           side_job: Any) -> list[Result]:
     # The induction needs every premise preserved, so the steps are proved for all goals.
     steps = {r.property: r for r in step_proofs(model, smt, timeout_ms, None, bmc, workers)}
     results: list[Result] = []
@@ -462,8 +466,13 @@ def _prove(model: Model, smt: SmtGame, wanted: set[str] | None, all_goals: list[
             results.append(Result(name, VIOLATED if base[name].startswith("false") else UNKNOWN,
                                   "z3-induction", base[name], step.source))
     results += law_proofs(smt, timeout_ms, wanted)
-    lemmas = [j for j, inv in enumerate(model.spec.invariants) if not inv.law] if inductive else []
-    found = bounded_model_check(model, smt, k, timeout_ms, wanted, trace_dir, lemmas)
+    if side_job is None:
+        lemmas = ([j for j, inv in enumerate(model.spec.invariants) if not inv.law]
+                  if inductive else [])
+        found = bounded_model_check(model, smt, k, timeout_ms, wanted, trace_dir, lemmas)
+        dead = None
+    else:
+        found, dead = side_job.result()
     for name in all_goals + laws:
         if wanted is not None and name not in wanted:
             continue
@@ -476,8 +485,8 @@ def _prove(model: Model, smt: SmtGame, wanted: set[str] | None, all_goals: list[
             results.append(r)
     if RULE_ERRORS in found:
         results.append(found[RULE_ERRORS])
-    if dead_job is not None:
-        results += dead_job.result()
+    if dead is not None:
+        results += dead
     elif wanted is None:
         from .dead import dead_rules
         results += dead_rules(smt, timeout_ms, model, games=DEAD_RULE_GAMES,
