@@ -35,14 +35,25 @@ import z3
 def conjuncts(t: Any, out: list | None = None) -> list:
     """The conjuncts of ``t`` (nested ``And`` flattened; ``True`` dropped)."""
     out = [] if out is None else out
-    stack = [t]
+    ctx = t.ctx
+    ref = ctx.ref()
+    stack = [t.as_ast()]  # raw ASTs (Z3's C API): the walk is hot, wrappers are slow
     while stack:
-        u = stack.pop()
-        if z3.is_and(u):
-            stack.extend(reversed(u.children()))
-        elif not z3.is_true(u):
-            out.append(u)
+        a = stack.pop()
+        op = _op(ref, a)
+        if op == z3.Z3_OP_AND:
+            stack.extend(z3.Z3_get_app_arg(ref, a, k)
+                         for k in range(z3.Z3_get_app_num_args(ref, a) - 1, -1, -1))
+        elif op != z3.Z3_OP_TRUE:
+            out.append(z3.BoolRef(a, ctx))
     return out
+
+
+def _op(ref: Any, a: Any) -> int | None:
+    """The operator of a raw AST (None unless it is an application)."""
+    if z3.Z3_get_ast_kind(ref, a) != z3.Z3_APP_AST:
+        return None
+    return z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, a))
 
 
 def conjunct_ids(terms: Iterable[Any]) -> set[int]:
@@ -59,17 +70,19 @@ def residual_conjuncts(goal: Any, known: set[int]) -> list:
 
 
 def _summands(t: Any, sign: int, out: list[tuple[int, Any]]) -> None:
-    stack = [(t, sign)]
+    ctx = t.ctx
+    ref = ctx.ref()
+    stack = [(t.as_ast(), sign)]
     while stack:
-        u, sg = stack.pop()
-        if z3.is_add(u):
-            stack.extend((c, sg) for c in u.children())
-        elif z3.is_sub(u):
-            first, *rest = u.children()
-            stack.append((first, sg))
-            stack.extend((c, -sg) for c in rest)
+        a, sg = stack.pop()
+        op = _op(ref, a)
+        if op == z3.Z3_OP_ADD or op == z3.Z3_OP_SUB:
+            args = [z3.Z3_get_app_arg(ref, a, k) for k in range(z3.Z3_get_app_num_args(ref, a))]
+            stack.append((args[0], sg))
+            minus = -sg if op == z3.Z3_OP_SUB else sg
+            stack.extend((c, minus) for c in args[1:])
         else:
-            out.append((sg, u))
+            out.append((sg, z3.ArithRef(a, ctx)))
 
 
 def sum_delta(before: Any, after: Any) -> list[tuple[int, Any]]:
@@ -131,25 +144,34 @@ def term_interval(t: Any, bounds: dict[int, tuple[float, float]],
     (0, 12)
     """
     memo = {} if memo is None else memo
-    key = t.get_id()
+    return _interval(t.ctx_ref(), t.as_ast(), bounds, memo)
+
+
+def _interval(ref: Any, a: Any, bounds: dict[int, tuple[float, float]],
+              memo: dict[int, tuple[float, float] | None]) -> tuple[float, float] | None:
+    """``term_interval`` on a raw AST (Z3's C API: the walk is hot, wrappers are slow)."""
+    key = z3.Z3_get_ast_id(ref, a)
     if key in memo:
         return memo[key]
     out: tuple[float, float] | None = None
-    if z3.is_int_value(t):
-        v = t.as_long()
+    kind = z3.Z3_get_ast_kind(ref, a)
+    if kind == z3.Z3_NUMERAL_AST:
+        v = int(z3.Z3_get_numeral_string(ref, a))
         out = (v, v)
-    elif z3.is_const(t):
-        out = bounds.get(key)
-    elif z3.is_app(t):
-        kind = t.decl().kind()
-        if kind == z3.Z3_OP_ITE:
-            a = term_interval(t.arg(1), bounds, memo)
-            b = term_interval(t.arg(2), bounds, memo)
-            out = None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
-        elif kind in (z3.Z3_OP_ADD, z3.Z3_OP_SUB, z3.Z3_OP_MUL, z3.Z3_OP_UMINUS):
-            parts = [term_interval(c, bounds, memo) for c in t.children()]
+    elif kind == z3.Z3_APP_AST:
+        n = z3.Z3_get_app_num_args(ref, a)
+        op = z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, a))
+        if n == 0:
+            out = bounds.get(key)
+        elif op == z3.Z3_OP_ITE:
+            x = _interval(ref, z3.Z3_get_app_arg(ref, a, 1), bounds, memo)
+            y = _interval(ref, z3.Z3_get_app_arg(ref, a, 2), bounds, memo)
+            out = None if x is None or y is None else (min(x[0], y[0]), max(x[1], y[1]))
+        elif op in (z3.Z3_OP_ADD, z3.Z3_OP_SUB, z3.Z3_OP_MUL, z3.Z3_OP_UMINUS):
+            parts = [_interval(ref, z3.Z3_get_app_arg(ref, a, k), bounds, memo)
+                     for k in range(n)]
             if all(p is not None for p in parts):
-                out = _combine(kind, parts)  # type: ignore[arg-type]
+                out = _combine(op, parts)  # type: ignore[arg-type]
     memo[key] = out
     return out
 
@@ -177,11 +199,12 @@ def holds_by_intervals(c: Any, bounds: dict[int, tuple[float, float]],
                        memo: dict[int, tuple[float, float] | None]) -> bool:
     """True if the comparison ``c`` (``a <= b``, ``a >= b``, ``a < b``, ``a > b``) holds for
     every value the intervals allow (False: not shown, which is not a counterexample)."""
-    if not z3.is_app(c) or c.num_args() != 2:
+    ref, ast = c.ctx_ref(), c.as_ast()
+    kind = _op(ref, ast)
+    if kind is None or z3.Z3_get_app_num_args(ref, ast) != 2:
         return False
-    kind = c.decl().kind()
-    a = term_interval(c.arg(0), bounds, memo)
-    b = term_interval(c.arg(1), bounds, memo)
+    a = _interval(ref, z3.Z3_get_app_arg(ref, ast, 0), bounds, memo)
+    b = _interval(ref, z3.Z3_get_app_arg(ref, ast, 1), bounds, memo)
     if a is None or b is None:
         return False
     if kind == z3.Z3_OP_LE:
