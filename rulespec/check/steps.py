@@ -30,6 +30,7 @@ from ..runtime.model import Model, State
 from .frame import (conjunct_ids, conjuncts, free_constants, holds_by_intervals,
                     residual_conjuncts, unchanged)
 from .results import PROVED, UNKNOWN, VIOLATED
+from .solvers import simple_solver
 
 BOUNDS = "fields_within_bounds"
 RULE_ERRORS = "rules_evaluate_without_error"
@@ -235,7 +236,7 @@ class Refuter:
 
     def __init__(self, premises: Premises, legal: Any) -> None:
         self.p = premises
-        self.solver = z3.SimpleSolver()
+        self.solver = simple_solver()
         self.solver.add(legal)
 
     def refute(self, picked: Sequence[int], extra: Sequence[Any], timeout_ms: int
