@@ -2,11 +2,12 @@
 steps made inductive, and a planted tile leak found through the sum-delta rule."""
 
 import pytest
+import z3
 
 import rulespec
 from rulespec.check.steps import step_cases
 from rulespec.check.results import PROVED, VIOLATED
-from rulespec.check.steps import ActionProver, Premises, goals_of
+from rulespec.check.steps import ActionProver, Lessons, Premises, Refuter, goals_of
 from rulespec.compile.smt_backend import compile_smt
 from rulespec.runtime.registry import models_dir
 
@@ -67,3 +68,49 @@ def test_interval_reasoning_proves_a_lower_bound_without_a_query():
     vp = next(g for g in prover.goals if g.name == "fields_within_bounds[vp]")
     # victory points only grow at a pass (round prizes, the last round's first space)
     assert prover.residual(vp, after) == []
+
+
+def test_a_learned_core_alone_proves_the_goal_and_carries_to_fewer_players():
+    """An unsat answer names the premises it used; those alone still prove the goal, and
+    Lessons finds the same premises (by origin and cells) in a case with fewer players."""
+    model = rulespec.load("hawaii")
+    five, smt, _ = _prover(model, "buy_surfer", players=5,
+                           only={"fields_within_bounds[spears]"})
+    lessons = Lessons()
+    five.lessons = lessons
+    assert {v.status for v in five.run().values()} == {PROVED}
+    keys = lessons.cores["fields_within_bounds[spears]"]
+    assert keys  # the spear bound needs premises (the spear count invariant)
+
+    # the core, asked alone on a fresh solver with the step's terms, still proves it
+    p = five.p
+    core = lessons.core(p, "fields_within_bounds[spears]")
+    assert 0 < len(core) < len(p.terms) // 4
+    params = five._params({})
+    after = smt.apply_checked(five.a_idx, p.state, params)
+    goal = z3.And(*five.residual(five.goals[0], after))
+    solver = z3.Solver()
+    solver.add(*(p.terms[i] for i in core), smt.legal(five.a_idx, p.state, params),
+               z3.Not(after.error), z3.Not(goal))
+    assert solver.check() == z3.unsat
+    solver.reset()  # and not because the premises it left out were never needed
+    solver.add(smt.legal(five.a_idx, p.state, params), z3.Not(after.error), z3.Not(goal))
+    assert solver.check() == z3.sat
+
+    # four players: the same keys name premises of that case
+    four, _, _ = _prover(model, "buy_surfer", players=4,
+                         only={"fields_within_bounds[spears]"})
+    mapped = lessons.core(four.p, "fields_within_bounds[spears]")
+    assert mapped and {four.p.keys[i] for i in mapped} <= keys
+
+
+def test_refuter_reports_the_premises_an_answer_used():
+    model = rulespec.load("hawaii")
+    prover, smt, _ = _prover(model, "pass_turn")
+    p = prover.p
+    x = p.state[smt.cell_names().index("turn_pos")]
+    bound = next(i for i, t in enumerate(p.terms) if str(t) == str(x <= 4))
+    verdict, core = Refuter(p, []).refute([bound, 0], [x > 4], 1000)
+    assert verdict == z3.unsat and core == [bound]
+    verdict, core = Refuter(p, []).refute([0], [x > 4], 1000)
+    assert verdict == z3.sat and core is None
