@@ -1,9 +1,11 @@
 """Step proofs for one action: does it keep every goal, from every state the premises allow?
 
-One incremental solver per action (and per split case) holds the premises and the
-action's legality; each goal is a push/pop on it, so the solver's work on the premises is
-shared by every goal. Before any query, :mod:`.frame` sets aside what the action cannot
-change: a goal left with no residual is PROVED without a query.
+Before any query, :mod:`.frame` sets aside what the action cannot change: a goal left
+with no residual is PROVED without a query. Each remaining goal is asked on one solver
+per case that holds the action's legality (a push/pop per goal), with a subset of the
+premises: first those that proved it in an earlier case (:class:`Lessons`), then those
+that share a cell with it, then all of them. Premises are tracked, so each proof names
+the ones it used for the next case.
 
 When a query is undecided within the quick timeout, the action is split on a parameter
 the goal's residual mentions (a placement rule splits on the destination row, say): each
@@ -207,7 +209,7 @@ class Lessons:
 
     def __init__(self) -> None:
         self.cores: dict[str, set[tuple]] = {}  # goal -> premise keys (Premises.keys)
-        self.needs_all: set[str] = set()
+        self.needs_all: set[str] = set()  # goals a slice could not show: skip the slice
         self.splits: dict[int, set[str]] = {}  # action -> goals it split
         self._indices: dict[tuple[int, str], tuple[Premises, int, list[int]]] = {}
 
@@ -349,8 +351,7 @@ class ActionProver:
                  goals: Sequence[Goal], timeout_ms: int, budget_s: float,
                  lessons: Lessons | None = None) -> None:
         self.model, self.smt, self.p, self.a_idx = model, smt, premises, a_idx
-        #: per action, the goals a case had to split: its other cases split them at once
-        #: (shared by the provers of one run; only a shortcut, never a verdict)
+        #: what earlier cases taught (shared by the provers of one run; shortcuts only)
         self.lessons = Lessons() if lessons is None else lessons
         self.action = smt.spec.actions[a_idx]
         self.goals = list(goals)
@@ -411,7 +412,7 @@ class ActionProver:
                            [g.name for g in goals])
         params = self._params(fixed)
         by_name = {g.name: g for g in goals}
-        # First each goal with the premises that showed it for an earlier action, if any;
+        # First each goal with the premises that showed it in an earlier case, if any;
         # then with only the premises that share a cell with it: most goals need no more,
         # and a small query is fast. Fewer premises, same conclusion: still sound. A goal
         # the slice timed out on is split at once (a hard step is hard with every premise
