@@ -14,9 +14,10 @@ from rulespec.runtime.trace import load_trace
 
 
 @pytest.mark.slow
-def test_tic_tac_toe_invariants_are_proved_for_the_whole_game(tmp_path):
+@pytest.mark.parametrize("workers", [1, 2])  # 2: BMC runs alongside, assuming invariants
+def test_tic_tac_toe_invariants_are_proved_for_the_whole_game(tmp_path, workers):
     game = rulespec.load("tic_tac_toe")
-    results = prove_game(game, trace_dir=tmp_path)
+    results = prove_game(game, trace_dir=tmp_path, workers=workers)
     assert {r.status for r in results} == {PROVED}
     by = {(r.property, r.checker) for r in results}
     for inv in game.spec.invariants:

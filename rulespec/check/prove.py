@@ -411,8 +411,9 @@ def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
         return bounded_model_check(model, smt, k, timeout_ms, names, trace_dir)
 
     # Dead rules and bounded model checking need nothing the step proofs find: with worker
-    # processes they run in one of their own, alongside the step proofs (bounded model
-    # checking then assumes no proved invariants: sound, only without that shortcut).
+    # processes they run in one of their own, alongside the step proofs. Bounded model
+    # checking there assumes the invariants (its shortcut); _prove keeps that result only
+    # if the induction then proves them, and checks again without them otherwise.
     pool, side_job = None, None
     if wanted is None and workers > 1 and model.spec.file is not None:
         from concurrent.futures import ProcessPoolExecutor
@@ -427,14 +428,21 @@ def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
             pool.shutdown(cancel_futures=True)
 
 
+def _lemmas(model: Model) -> list[int]:
+    """The invariants bounded model checking may assume once induction proves them."""
+    return [j for j, inv in enumerate(model.spec.invariants) if not inv.law]
+
+
 def _alongside_in_worker(spec_file: str, interpretation: dict[str, str], timeout_ms: int,
                          depth: int, trace_dir: str) -> tuple[dict[str, Result], list[Result]]:
-    """Bounded model checking of every goal, then dead rules (in a process of their own)."""
+    """Bounded model checking of every goal, assuming every invariant (valid only once
+    the induction proves them), then dead rules (in a process of their own)."""
     from ..runtime.registry import load
     from .dead import dead_rules
     model = load(spec_file, interpretation)
     smt = compile_smt(model.spec, model.interpretation)
-    found = bounded_model_check(model, smt, depth, timeout_ms, None, trace_dir)
+    found = bounded_model_check(model, smt, depth, timeout_ms, None, trace_dir,
+                                _lemmas(model))
     return found, dead_rules(smt, timeout_ms, model, games=DEAD_RULE_GAMES,
                              max_queries=DEAD_RULE_QUERIES)
 
@@ -466,13 +474,12 @@ def _prove(model: Model, smt: SmtGame, wanted: set[str] | None, all_goals: list[
             results.append(Result(name, VIOLATED if base[name].startswith("false") else UNKNOWN,
                                   "z3-induction", base[name], step.source))
     results += law_proofs(smt, timeout_ms, wanted)
-    if side_job is None:
-        lemmas = ([j for j, inv in enumerate(model.spec.invariants) if not inv.law]
-                  if inductive else [])
-        found = bounded_model_check(model, smt, k, timeout_ms, wanted, trace_dir, lemmas)
-        dead = None
-    else:
-        found, dead = side_job.result()
+    dead = None
+    if side_job is not None:
+        found, dead = side_job.result()  # assumed every invariant: valid if inductive
+    if side_job is None or not inductive:
+        found = bounded_model_check(model, smt, k, timeout_ms, wanted, trace_dir,
+                                    _lemmas(model) if inductive else [])
     for name in all_goals + laws:
         if wanted is not None and name not in wanted:
             continue
