@@ -50,6 +50,19 @@ def test_injected_conservation_bug_is_violated_with_a_replayable_trace(tmp_path)
     assert v is not None and v.property == "cells_filled_one_per_move"
 
 
+def test_bounded_model_checking_alongside_never_assumes_what_induction_did_not_prove(tmp_path):
+    # with workers, BMC runs beside the step proofs assuming every invariant; here the
+    # invariants break (a mark may overwrite another), so that run must be thrown away
+    game = _copy_with(tmp_path, 'rule.require(board[r, c] == Mark.empty, "the cell is empty",',
+                      'rule.require(board[r, c] != Mark.empty + 0 if False else True, "x",')
+    results = prove_game(game, depth=3, trace_dir=tmp_path, workers=2)
+    violated = {r.property for r in results if r.status == VIOLATED}
+    assert "cells_filled_one_per_move" in violated
+    assert not [r for r in results if r.checker == "z3-induction" and r.status == PROVED]
+    assert not [r for r in results if r.checker == "z3-bmc" and r.status == PROVED
+                and r.property in violated]
+
+
 def test_a_non_inductive_invariant_is_unknown_not_proved(tmp_path):
     # weaken the invariants that make marks_alternate inductive: the step proof fails from
     # an unreachable state, bounded model checking finds nothing reachable, so the verdict
