@@ -117,6 +117,11 @@ class Dim:
         return "player" if self.players else str(self.size)
 
 
+def int_span(lo: int, hi: int | None) -> str:
+    """An int range as messages show it: ``0..5``, or ``0..`` with no upper bound."""
+    return f"{lo}.." if hi is None else f"{lo}..{hi}"
+
+
 @attrs.frozen(eq=False)
 class Field:
     """A state field: a scalar or an array of bounded ints, bools or enum members."""

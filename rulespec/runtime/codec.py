@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..compile.layout import Slot
-from ..ir.nodes import BOOL
+from ..ir.nodes import BOOL, int_span
 
 
 class FieldCodec:
@@ -29,7 +29,7 @@ class FieldCodec:
         self.names = f.type.enum.members if f.type.enum is not None else ()
         self.enum_name = f.type.enum.name if f.type.enum is not None else ""
         self.index = {n: i for i, n in enumerate(self.names)}
-        self.span = f"{self.lo}.." if self.hi is None else f"{self.lo}..{self.hi}"
+        self.span = int_span(self.lo, self.hi)
 
     def within(self, low: int, high: int) -> bool:
         """Values from ``low`` to ``high`` are inside the field's bounds."""

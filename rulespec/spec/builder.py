@@ -11,7 +11,8 @@ from typing import Any, Callable, Iterator, Sequence
 
 from ..ir.errors import SpecError
 from ..ir.location import Location, caller_location
-from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Type, const, domain_of, lift)
+from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Type, const, domain_of,
+                        int_span, lift)
 from ..ir.statements import Assign, ForEach, If, Let
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
                        Invariant, Param, Precondition, Rule, Scoring, TieBreak)
@@ -541,13 +542,10 @@ def _initial_value(initial: Any, typ: Type, lo: int, hi: int | None, element: st
                             where=where)
         return initial
     if typ == INT:
-        if not isinstance(initial, int) or not lo <= initial <= (initial if hi is None else hi):
-            raise SpecError(f"initial value {initial!r} is outside {_span(lo, hi)}", element=element,
-                            where=where)
+        if not isinstance(initial, int) or initial < lo or (hi is not None and initial > hi):
+            raise SpecError(f"initial value {initial!r} is outside {int_span(lo, hi)}",
+                            element=element, where=where)
         return initial
     raise SpecError(f"initial value of an enum field must be a member, got {initial!r}",
                     element=element, where=where)
 
-
-def _span(lo: int, hi: int | None) -> str:
-    return f"{lo}.." if hi is None else f"{lo}..{hi}"
