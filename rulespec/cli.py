@@ -245,8 +245,8 @@ def _print_results(model: Model, results: list, how: str, with_checker: bool = F
 @click.option("--depth", type=click.IntRange(min=0), default=None,
               help="Bounded model checking depth (default: the game's bmc_depth).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Processes for the step proofs; above 1, dead rules get one more "
-                   "(default: the machine's CPUs, at most 4).")
+              help="Processes for the step proofs; above 1, bounded model checking and "
+                   "dead rules get one more (default: the machine's CPUs, at most 4).")
 @click.option("--interpretation", multiple=True, metavar="K=V")
 @click.option("--trace-dir", default="traces", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")

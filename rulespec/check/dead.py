@@ -161,8 +161,8 @@ def _played(model: Any, smt: SmtGame, games: int
 def _branches(smt: SmtGame, a_idx: int, s: list, params: list
               ) -> list[tuple[Any, bool, str, Any]]:
     """For each ``when`` of the action's effects: (statement, True, label, condition under
-    which its body runs), and likewise (statement, False, ...) for each ``otherwise``. A ``when`` inside a loop runs if it runs
-    in some iteration."""
+    which its body runs), and likewise (statement, False, ...) for each ``otherwise``. A
+    ``when`` inside a loop runs if it runs in some iteration."""
     seen: dict[int, tuple[Any, list, list]] = {}
 
     def probe(st: Any, guard: Any, cond: Any) -> None:

@@ -101,11 +101,16 @@ def _run_cases(model: Model, smt: SmtGame, cases: Sequence[Case], timeout_ms: in
     return out
 
 
-def _run_cases_in_worker(spec_file: str, interpretation: dict[str, str],
-                         cases: Sequence[Case], timeout_ms: int) -> list:
+def _load_compiled(spec_file: str, interpretation: dict[str, str]) -> tuple[Model, SmtGame]:
+    """The game again, in a worker process (a compiled game does not cross processes)."""
     from ..runtime.registry import load
     model = load(spec_file, interpretation)
-    return _run_cases(model, compile_smt(model.spec, model.interpretation), cases, timeout_ms)
+    return model, compile_smt(model.spec, model.interpretation)
+
+
+def _run_cases_in_worker(spec_file: str, interpretation: dict[str, str],
+                         cases: Sequence[Case], timeout_ms: int) -> list:
+    return _run_cases(*_load_compiled(spec_file, interpretation), cases, timeout_ms)
 
 
 def _in_workers(model: Model, smt: SmtGame, cases: list[Case], timeout_ms: int,
@@ -339,7 +344,7 @@ class _Unrolling:
         out = [z3.Or(over, *legal)]
         for c, old in enumerate(s):
             if not changes[c]:
-                continue  # no instance writes the cell: it keeps its term (a known value stays known)
+                continue  # no instance writes it: it keeps its term (a known value stays known)
             v = old
             for k, new in reversed(changes[c]):
                 v = z3.If(choice == k, new, v)
@@ -437,14 +442,16 @@ def _alongside_in_worker(spec_file: str, interpretation: dict[str, str], timeout
                          depth: int, trace_dir: str) -> tuple[dict[str, Result], list[Result]]:
     """Bounded model checking of every goal, assuming every invariant (valid only once
     the induction proves them), then dead rules (in a process of their own)."""
-    from ..runtime.registry import load
-    from .dead import dead_rules
-    model = load(spec_file, interpretation)
-    smt = compile_smt(model.spec, model.interpretation)
+    model, smt = _load_compiled(spec_file, interpretation)
     found = bounded_model_check(model, smt, depth, timeout_ms, None, trace_dir,
                                 _lemmas(model))
-    return found, dead_rules(smt, timeout_ms, model, games=DEAD_RULE_GAMES,
-                             max_queries=DEAD_RULE_QUERIES)
+    return found, _dead_rules(model, smt, timeout_ms)
+
+
+def _dead_rules(model: Model, smt: SmtGame, timeout_ms: int) -> list[Result]:
+    from .dead import dead_rules
+    return dead_rules(smt, timeout_ms, model, games=DEAD_RULE_GAMES,
+                      max_queries=DEAD_RULE_QUERIES)
 
 
 def _prove(model: Model, smt: SmtGame, wanted: set[str] | None, all_goals: list[str],
@@ -495,7 +502,5 @@ def _prove(model: Model, smt: SmtGame, wanted: set[str] | None, all_goals: list[
     if dead is not None:
         results += dead
     elif wanted is None:
-        from .dead import dead_rules
-        results += dead_rules(smt, timeout_ms, model, games=DEAD_RULE_GAMES,
-                              max_queries=DEAD_RULE_QUERIES)
+        results += _dead_rules(model, smt, timeout_ms)
     return results

@@ -121,9 +121,8 @@ class Premises:
             conjuncts(t, self.terms)
             origins += [origin] * (len(self.terms) - len(origins))
         self.known = conjunct_ids(self.terms)
-        self._flags: dict[int, Any] = {}
+        self._tracked: dict[int, tuple[Any, Any]] = {}  # premise -> (flag, flag => premise)
         self._flagged: dict[int, int] = {}  # a flag's term id -> its premise
-        self._implied: dict[int, Any] = {}
         self._mentions: dict[str, list[int]] = {}  # constant name -> premises using it
         self._bounds: dict[str, list[int]] = {}  # constant name -> its bounds
         self._names = [frozenset(free_constants(t)) for t in self.terms]
@@ -180,19 +179,15 @@ class Premises:
         """The premises (by index) with these keys (see ``keys``)."""
         return sorted(k for key in keys for k in self._by_key.get(key, ()))
 
-    def flag(self, i: int) -> Any:
-        """The Boolean that tracks premise ``i`` in an unsat core."""
-        f = self._flags.get(i)
-        if f is None:
-            f = self._flags[i] = z3.Bool(f"premise!{i}")
-            self._flagged[f.get_id()] = i
-            self._implied[i] = z3.Implies(f, self.terms[i])
-        return f
-
-    def tracked(self, i: int) -> Any:
-        """Premise ``i``, asserted only when its flag is assumed."""
-        self.flag(i)
-        return self._implied[i]
+    def tracked(self, i: int) -> tuple[Any, Any]:
+        """Premise ``i`` tracked in unsat cores: a Boolean flag, and the premise asserted
+        only when the flag is assumed."""
+        got = self._tracked.get(i)
+        if got is None:
+            flag = z3.Bool(f"premise!{i}")
+            self._flagged[flag.get_id()] = i
+            got = self._tracked[i] = (flag, z3.Implies(flag, self.terms[i]))
+        return got
 
     def flagged(self, core: Sequence[Any]) -> list[int]:
         """The premises (by index) whose flags an unsat core names."""
@@ -211,7 +206,9 @@ class Lessons:
         self.cores: dict[str, set[tuple]] = {}  # goal -> premise keys (Premises.keys)
         self.needs_all: set[str] = set()  # goals a slice could not show: skip the slice
         self.splits: dict[int, set[str]] = {}  # action -> goals it split
-        self._indices: dict[tuple[int, str], tuple[Premises, int, list[int]]] = {}
+        # per premise set and goal: (how many keys it was mapped for, the indices)
+        self._indices: "weakref.WeakKeyDictionary[Premises, dict[str, tuple[int, list[int]]]]" = \
+            weakref.WeakKeyDictionary()
 
     def learn(self, p: Premises, goal: str, core: list[int]) -> None:
         """Premises ``core`` of ``p`` showed ``goal`` for one action: the union grows as
@@ -223,10 +220,11 @@ class Lessons:
         keys = self.cores.get(goal)
         if keys is None:
             return None
-        seen = self._indices.get((id(p), goal))
-        if seen is None or seen[1] != len(keys):  # (p is kept: its id is not reused)
-            seen = self._indices[id(p), goal] = (p, len(keys), p.having(keys))
-        return seen[2]
+        mapped = self._indices.setdefault(p, {})
+        seen = mapped.get(goal)
+        if seen is None or seen[0] != len(keys):  # the keys only grow: a new count, new keys
+            seen = mapped[goal] = (len(keys), p.having(keys))
+        return seen[1]
 
 
 class Refuter:
@@ -249,9 +247,11 @@ class Refuter:
         solver.push()
         try:
             ctx, ref = solver.ctx.ref(), solver.solver
-            flags = [p.flag(i) for i in picked]
+            flags = []
             for i in picked:
-                z3.Z3_solver_assert(ctx, ref, p.tracked(i).as_ast())
+                flag, premise = p.tracked(i)
+                flags.append(flag)
+                z3.Z3_solver_assert(ctx, ref, premise.as_ast())
             for t in extra:
                 z3.Z3_solver_assert(ctx, ref, t.as_ast())
             verdict = solver.check(*flags)
