@@ -2,6 +2,7 @@
 
 import rulespec
 from rulespec.check.prove import law_proofs
+from rulespec.check.solvers import DEFAULT_RLIMIT
 from rulespec.check.results import PROVED, VIOLATED
 from rulespec.compile.smt_backend import compile_smt
 from rulespec.runtime.registry import models_dir
@@ -11,7 +12,7 @@ LAW = "round_prizes_follow_the_ranking"
 
 def _law(game):
     smt = compile_smt(game.spec, game.interpretation)
-    (result,) = [r for r in law_proofs(smt, 60_000, {LAW})]
+    (result,) = [r for r in law_proofs(smt, DEFAULT_RLIMIT, {LAW})]
     return result
 
 

@@ -1,11 +1,14 @@
 """Z3 proofs: tic-tac-toe's invariants hold for the whole game; injected bugs are found."""
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
 import rulespec
-from rulespec.check.prove import prove_game
+from rulespec.check.prove import prove, prove_game
 from rulespec.check.property import all_properties
 from rulespec.check.results import PROVED, UNKNOWN, VIOLATED
 from rulespec.check.walk import recheck
@@ -14,17 +17,15 @@ from rulespec.runtime.trace import load_trace
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("workers", [1, 2])  # 2: BMC runs alongside, assuming invariants
-def test_tic_tac_toe_invariants_are_proved_for_the_whole_game(tmp_path, workers):
+def test_tic_tac_toe_invariants_are_proved_for_the_whole_game(tmp_path):
     game = rulespec.load("tic_tac_toe")
-    results = prove_game(game, trace_dir=tmp_path, workers=workers)
+    results = prove_game(game, trace_dir=tmp_path)
     assert {r.status for r in results} == {PROVED}
     by = {(r.property, r.checker) for r in results}
     for inv in game.spec.invariants:
         assert (inv.name, "z3-induction") in by
-        assert (inv.name, "z3-bmc") in by
-    bmc = [r for r in results if r.checker == "z3-bmc"]
-    assert all("within 9 steps" in r.detail for r in bmc)  # the whole game
+    # proved by induction for games of any length: bounded model checking is not asked
+    assert not [r for r in results if r.checker == "z3-bmc"]
 
 
 def _copy_with(tmp_path, old, new):
@@ -50,16 +51,19 @@ def test_injected_conservation_bug_is_violated_with_a_replayable_trace(tmp_path)
     assert v is not None and v.property == "cells_filled_one_per_move"
 
 
-def test_bounded_model_checking_alongside_never_assumes_what_induction_did_not_prove(tmp_path):
-    # with workers, BMC runs beside the step proofs assuming every invariant; here the
-    # invariants break (a mark may overwrite another), so that run must be thrown away
+def test_induction_keeps_only_goals_whose_proofs_never_assumed_a_broken_one(tmp_path):
+    # a mark may overwrite another: the cell count is not conserved any more; a goal
+    # whose step proof assumed it is not proved by induction, one that did not still is
     game = _copy_with(tmp_path, 'rule.require(board[r, c] == Mark.empty, "the cell is empty",',
                       'rule.require(board[r, c] != Mark.empty + 0 if False else True, "x",')
-    results = prove_game(game, depth=3, trace_dir=tmp_path, workers=2)
-    violated = {r.property for r in results if r.status == VIOLATED}
+    run = prove(game, depth=3, trace_dir=tmp_path)
+    violated = {r.property for r in run.results if r.status == VIOLATED}
     assert "cells_filled_one_per_move" in violated
-    assert not [r for r in results if r.checker == "z3-induction" and r.status == PROVED]
-    assert not [r for r in results if r.checker == "z3-bmc" and r.status == PROVED
+    inducted = {r.property for r in run.results
+                if r.checker == "z3-induction" and r.status == PROVED}
+    assert "cells_filled_one_per_move" not in inducted
+    assert "fields_within_bounds" in inducted  # its proofs assumed only the bounds
+    assert not [r for r in run.results if r.checker == "z3-bmc" and r.status == PROVED
                 and r.property in violated]
 
 
@@ -104,3 +108,62 @@ def test_prove_cli_json(capsys, tmp_path):
     with pytest.raises(SystemExit) as done:
         main(["prove", "tic_tac_toe", "--property", "nope"])
     assert done.value.code == 2
+
+
+def test_a_correct_small_nim_is_proved_and_exits_0(tmp_path):
+    run = prove(rulespec.load("tests/fixtures/nim"), trace_dir=tmp_path)
+    assert {r.status for r in run.results} == {PROVED}
+    assert {r.property for r in run.results if r.checker == "z3-induction"} == {
+        "fields_within_bounds", "rules_evaluate_without_error", "counters_are_conserved",
+        "a_winner_only_when_every_heap_is_empty"}
+
+
+def test_planted_unbounded_heap_is_violated_with_a_one_step_trace(tmp_path):
+    game = rulespec.load("tests/fixtures/nim_unbounded")
+    run = prove(game, trace_dir=tmp_path)
+    (bad,) = [r for r in run.results if r.status != PROVED]
+    assert (bad.property, bad.status) == ("fields_within_bounds", VIOLATED)
+    assert len(bad.trace) == 1 and bad.trace[0].startswith("take 5 from")  # minimal
+    trace = load_trace(bad.trace_path)
+    v = recheck(game, trace.players, trace.actions, all_properties(game))
+    assert v is not None and v.property == "fields_within_bounds"
+    # the goals whose proofs never assumed the bounds are still proved by induction
+    inducted = {r.property for r in run.results if r.checker == "z3-induction"}
+    assert "counters_are_conserved" in inducted and "fields_within_bounds" not in inducted
+
+
+def test_verdicts_and_work_do_not_depend_on_the_workers(tmp_path):
+    game = rulespec.load("tic_tac_toe")
+    one = prove(game, trace_dir=tmp_path, workers=1)
+    two = prove(game, trace_dir=tmp_path, workers=2)
+    assert [r.to_json() for r in one.results] == [r.to_json() for r in two.results]
+    assert one.rlimit == two.rlimit and one.rlimit > 0
+
+
+def test_verdicts_and_work_do_not_depend_on_the_hash_seed(tmp_path):
+    # the set orders of a Python process change with its hash seed; the Z3 work must not
+    docs = []
+    for seed in ("1", "2"):
+        out = subprocess.run([sys.executable, "-m", "rulespec.cli", "prove", "tic_tac_toe",
+                              "--json", "-q", "--workers", "1", "--trace-dir", str(tmp_path)],
+                             capture_output=True, text=True, timeout=600,
+                             env={**os.environ, "PYTHONHASHSEED": seed})
+        assert out.returncode == 0, out.stderr
+        docs.append(json.loads(out.stdout))
+    assert docs[0]["results"] == docs[1]["results"]
+    assert docs[0]["rlimit_spent"] == docs[1]["rlimit_spent"]
+
+
+def test_a_small_budget_is_unknown_never_proved(tmp_path):
+    run = prove(rulespec.load("tic_tac_toe"), trace_dir=tmp_path, rlimit=1000,
+                property_names=["marks_alternate"], depth=2)
+    steps = [r for r in run.results if r.checker == "z3-step"]
+    assert steps and all(r.status == UNKNOWN for r in steps)
+    assert "resource units" in steps[0].detail
+
+
+def test_the_safety_limit_stops_the_run_and_says_so(tmp_path):
+    run = prove(rulespec.load("tic_tac_toe"), trace_dir=tmp_path, workers=2, timeout=0.001)
+    assert run.stopped and "safety limit" in run.stopped
+    assert PROVED not in {r.status for r in run.results if r.checker == "z3-step"}
+    assert any("safety limit" in r.detail for r in run.results if r.status == UNKNOWN)

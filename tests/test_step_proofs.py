@@ -7,6 +7,7 @@ import z3
 import rulespec
 from rulespec.check.steps import step_cases
 from rulespec.check.results import PROVED, VIOLATED
+from rulespec.check.solvers import Budget
 from rulespec.check.steps import ActionProver, Lessons, Premises, Refuter, goals_of
 from rulespec.compile.smt_backend import compile_smt
 from rulespec.runtime.registry import models_dir
@@ -18,7 +19,7 @@ def _prover(model, action, players=2, only=None):
     (fixed,) = [f for a, f in step_cases(smt) if a == a_idx and dict(f)[0] == players]
     goals = [g for g in goals_of(smt) if only is None or g.name in only]
     return ActionProver(model, smt, Premises(smt, dict(fixed)), a_idx, goals,
-                        10_000, 120), smt, fixed
+                        Budget()), smt, fixed
 
 
 def test_cases_pin_the_phase_an_action_needs():
@@ -110,7 +111,7 @@ def test_refuter_reports_the_premises_an_answer_used():
     p = prover.p
     x = p.state[smt.cell_names().index("turn_pos")]
     bound = next(i for i, t in enumerate(p.terms) if str(t) == str(x <= 4))
-    verdict, core = Refuter(p, []).refute([bound, 0], [x > 4], 1000)
+    verdict, core = Refuter(p, []).refute([bound, 0], [x > 4], 1_000_000)
     assert verdict == z3.unsat and core == [bound]
-    verdict, core = Refuter(p, []).refute([0], [x > 4], 1000)
+    verdict, core = Refuter(p, []).refute([0], [x > 4], 1_000_000)
     assert verdict == z3.sat and core is None

@@ -3,14 +3,23 @@
 "No state" means no state within the declared bounds where every invariant and law holds
 (the same premises as the step proofs). A dead rule is a spec bug or a rule that never
 applies; either way the rules editor wants to know. Each rule gets one result under the
-property name ``rule_can_apply:<what>``: PROVED when Z3 finds a state that enables it (a
-witness), VIOLATED when none exists, UNKNOWN on a timeout.
+property name ``rule_can_apply:<what>``: PROVED when it runs in a random game or Z3 finds
+a state that enables it (a witness), VIOLATED when none exists, UNKNOWN when a query
+spends its budget (resource units) undecided.
+
+Seeded random games come first (:func:`play`): what they run needs no query. The rest is
+asked of Z3 per step case (player count and pinned flow values, most players first), on
+one solver per case that holds its premises; each witness found is also tried on the
+other rules of the action still open, and the search starts from a state the random
+games reached (Z3's initial values: a hint, never a premise).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+import random
+from typing import Any, Callable, Sequence
 
+import attrs
 import z3
 
 from ..compile.python_backend import CHANCE
@@ -18,125 +27,54 @@ from ..compile.smt_backend import SmtGame, Unsupported
 from ..ir.nodes import Expr
 from ..ir.walk import walk
 from .results import PROVED, SKIPPED, UNKNOWN, VIOLATED, Result
-from .solvers import simple_solver
+from .solvers import DEFAULT_RLIMIT, check, limited, simple_solver
 from .steps import Premises, step_cases
 
 CHECKER = "z3-dead-rules"
 
 
-def _verdict(constraints: list[Any], timeout_ms: int) -> str:
-    solver = simple_solver()
-    solver.set("timeout", timeout_ms)
-    solver.add(*constraints)
-    r = solver.check()
-    return "sat" if r == z3.sat else "unsat" if r == z3.unsat else "unknown"
+@attrs.frozen
+class Played:
+    """What seeded random games ran (plain data: it goes to other processes)."""
+
+    games: int
+    taken: frozenset[int] = frozenset()  # action indices
+    ran: frozenset[tuple[int, str]] = frozenset()  # (action index, branch label)
+    finals: tuple[tuple, ...] = ()  # the final states (flat values)
+    #: per step case (its pinned cells), the last state the games reached in it
+    reached: tuple[tuple[tuple, tuple], ...] = ()
 
 
-def _result(name: str, verdict: str, source: str | None, alive: str, dead: str,
-            played: str = "") -> Result:
-    if verdict == "played":
-        return Result(name, PROVED, CHECKER, played, source)
-    if verdict == "sat":
-        return Result(name, PROVED, CHECKER, alive, source)
-    if verdict == "unsat":
-        return Result(name, VIOLATED, CHECKER, dead, source)
-    if verdict == "skipped":
-        return Result(name, SKIPPED, CHECKER, "not searched: the dead-rule query budget ran "
-                      "out (and no random game ran it)", source)
-    return Result(name, UNKNOWN, CHECKER, "solver timeout", source)
-
-
-def dead_rules(smt: SmtGame, timeout_ms: int, model: Any = None, games: int = 0,
-               max_queries: int | None = None) -> list[Result]:
+def dead_rules(smt: SmtGame, rlimit: int = DEFAULT_RLIMIT, model: Any = None,
+               games: int = 0) -> list[Result]:
     """One result per action, per effect branch (``when``/``otherwise``) and per scoring
     clause (each side of a conditional in the score).
 
     With a ``model``, ``games`` seeded random games are played first: an action taken or a
     branch run in a played game is alive (a reachable witness, stronger than a state
-    within the invariants) and needs no solver query. ``max_queries`` bounds the solver
-    queries (a count, not a time, so the result does not depend on the machine's load);
-    rules not reached within it are SKIPPED, saying so.
+    within the invariants) and needs no solver query. Each query may spend ``rlimit``
+    resource units (a count, so the result does not depend on the machine's load).
     """
-    spec = smt.spec
-    out: list[Result] = []
-    taken, ran, finals = (_played(model, smt, games) if model is not None and games
-                          else (set(), set(), []))
-    budget = _Budget(max_queries)
-    played = f"runs in a random game ({games} played)"
-    cases: dict[int, list[tuple]] = {}
-    for a, fixed in step_cases(smt):
-        cases.setdefault(a, []).append(fixed)
-    premises: dict[tuple, Premises] = {}
-    built: dict[tuple, tuple[Any, dict]] = {}  # (action, case) -> legal, branch conditions
-
-    def terms(a_idx: int, fixed: tuple) -> tuple[Premises, Any, dict]:
-        """A case's premises, the action's legality and its branch conditions, built once."""
-        if fixed not in premises:
-            premises[fixed] = Premises(smt, dict(fixed))
-        p = premises[fixed]
-        if (a_idx, fixed) not in built:
-            params = smt.params(a_idx, f"p.{a_idx}")
-            built[a_idx, fixed] = (smt.legal(a_idx, p.state, params), {
-                (id(st), side): c for st, side, _, c in _branches(smt, a_idx, p.state, params)})
-        return (p, *built[a_idx, fixed])
-
-    def verdict(a_idx: int, branch: tuple[Any, bool] | None) -> str:
-        """sat if some case's state within the invariants enables the action (and runs
-        the branch), unsat if none does; most players first (the likeliest witness)."""
-        answers = []
-        for fixed in cases[a_idx]:  # step_cases: most players first
-            if not budget.take():
-                return "skipped"
-            p, legal, conds = terms(a_idx, fixed)
-            extra = [legal] if branch is None else [legal, conds.get(branch, z3.BoolVal(False))]
-            v = _verdict([*p.terms, *extra], timeout_ms)
-            if v == "sat":
-                return v
-            answers.append(v)
-        return "unsat" if all(v == "unsat" for v in answers) else "unknown"
-
-    s = smt.fresh_state("s")
-    for a_idx, action in enumerate(spec.actions):
-        name = f"rule_can_apply:{action.name}"
-        try:
-            params = smt.params(a_idx, f"p.{a_idx}")
-            v = "played" if a_idx in taken else verdict(a_idx, None)
-            out.append(_result(name, v, action.source,
-                               "enabled in some state within the invariants",
-                               "no state within the invariants enables it", played))
-            if v not in ("sat", "played"):
-                continue
-            for st, side, label, _ in _branches(smt, a_idx, s, params):
-                key = (id(st), side)
-                v = "played" if key in ran else verdict(a_idx, key)
-                out.append(_result(f"{name}:{label}", v, action.source,
-                                   "this branch runs in some state",
-                                   "this branch never runs when the action is legal", played))
-        except Unsupported as err:
-            out.append(Result(name, SKIPPED, CHECKER, f"no Z3 encoding: {err}", action.source))
-    def within_invariants() -> list[Any]:  # built only if a score clause needs a query
-        return [smt.bounds(s)] + [smt.invariant_checked(k, s).holds()
-                                  for k in range(len(spec.invariants))]
-    out += _score_clauses(smt, s, within_invariants, timeout_ms, finals, budget)
-    return out
+    played = play(model, smt, games) if model is not None and games else Played(0)
+    return (action_rules(smt, range(len(smt.spec.actions)), played, rlimit)
+            + score_rules(smt, played, rlimit))
 
 
-def _played(model: Any, smt: SmtGame, games: int
-            ) -> tuple[set[int], set[tuple[int, bool]], list[tuple]]:
-    """The actions taken, the branches run (statement id, side) and the final states of
-    seeded random games (the Z3 backend evaluates each step on its concrete state: every
-    branch is decided)."""
-    import random
-
+def play(model: Any, smt: SmtGame, games: int) -> Played:
+    """The actions taken, the branches run, the final states and a reached state per step
+    case of ``games`` seeded random games (the Z3 backend evaluates each step on its
+    concrete state: every branch is decided)."""
     from ..runtime.play import seeded_chooser
     taken: set[int] = set()
-    ran: set[tuple[int, bool]] = set()
+    seen_ids: set[tuple[int, bool]] = set()
     finals: list[tuple] = []
+    reached: dict[tuple, tuple] = {}
 
     def seen(st: Any, side: bool) -> None:
-        ran.add((id(st), side))
+        seen_ids.add((id(st), side))
     smt.branch_seen = seen
     try:
+        cases = sorted({fixed for _, fixed in step_cases(smt)})
         for g in range(games):
             rng = random.Random(g)
             chance = seeded_chooser(model, rng)
@@ -146,6 +84,9 @@ def _played(model: Any, smt: SmtGame, games: int
                 legal = model.legal_actions(state)
                 if not legal:
                     break
+                for fixed in cases:
+                    if all(state.values[c] == v for c, v in fixed):
+                        reached[fixed] = state.values
                 action = _pick(model, state, legal, rng, chance)
                 key = action.key
                 taken.add(key[0])
@@ -153,9 +94,147 @@ def _played(model: Any, smt: SmtGame, games: int
                 state = model.apply(state, action)
             if model.is_terminal(state):
                 finals.append(state.values)
+    except Unsupported:  # no Z3 encoding: the queries say so, rule by rule
+        pass
     finally:
         smt.branch_seen = None
-    return taken, ran, finals
+    ran: set[tuple[int, str]] = set()  # statement ids as labels (ids do not cross processes)
+    s = smt.fresh_state("s")
+    for a in range(len(smt.spec.actions)):
+        try:
+            branches = _branches(smt, a, s, smt.params(a, f"p.{a}"))
+        except Unsupported:
+            continue
+        ran.update((a, label) for st, side, label, _ in branches if (id(st), side) in seen_ids)
+    return Played(games, frozenset(taken), frozenset(ran), tuple(finals),
+                  tuple(sorted(reached.items())))
+
+
+def action_rules(smt: SmtGame, actions: Sequence[int], played: Played,
+                 rlimit: int) -> list[Result]:
+    """Alive or dead: each of the given actions, and each branch of its effects."""
+    try:
+        search = _Search(smt, played, rlimit)
+    except Unsupported as err:  # the step cases could not be built
+        return [Result(f"rule_can_apply:{smt.spec.actions[a].name}", SKIPPED, CHECKER,
+                       f"no Z3 encoding: {err}", smt.spec.actions[a].source) for a in actions]
+    out: list[Result] = []
+    for a in actions:
+        out += search.action(a)
+    return out
+
+
+@attrs.define
+class _Rule:
+    """One rule of an action to show alive: the action itself (``key`` None) or a branch
+    (statement id, side), with its label."""
+
+    key: tuple[int, bool] | None
+    label: str
+    verdicts: list[str] = attrs.field(factory=list)
+    alive: str = ""  # how it was shown alive ("played", "sat"), or ""
+
+
+class _Search:
+    """The witness queries of one job: one solver per step case, premises asserted once."""
+
+    def __init__(self, smt: SmtGame, played: Played, rlimit: int) -> None:
+        self.smt, self.played, self.rlimit = smt, played, rlimit
+        self.cases: dict[int, list[tuple]] = {}
+        for a, fixed in step_cases(smt):
+            self.cases.setdefault(a, []).append(fixed)
+        self.reached = dict(played.reached)
+        self._premises: dict[tuple, Premises] = {}
+        self._solvers: dict[tuple, z3.Solver] = {}
+
+    def action(self, a: int) -> list[Result]:
+        smt, action = self.smt, self.smt.spec.actions[a]
+        name = f"rule_can_apply:{action.name}"
+        played = f"runs in a random game ({self.played.games} played)"
+        try:
+            s = smt.fresh_state("s")
+            rules = [_Rule(None, "")] + [
+                _Rule((id(st), side), label)
+                for st, side, label, _ in _branches(smt, a, s, smt.params(a, f"p.{a}"))]
+            for r in rules:
+                if (r.key is None and a in self.played.taken) or (
+                        r.key is not None and (a, r.label) in self.played.ran):
+                    r.alive = "played"
+            self._ask(a, rules)
+        except Unsupported as err:
+            return [Result(name, SKIPPED, CHECKER, f"no Z3 encoding: {err}", action.source)]
+        out = [_result(name, rules[0], action.source,
+                       "enabled in some state within the invariants",
+                       "no state within the invariants enables it", played)]
+        if rules[0].alive:
+            out += [_result(f"{name}:{r.label}", r, action.source,
+                            "this branch runs in some state",
+                            "this branch never runs when the action is legal", played)
+                    for r in rules[1:]]
+        return out
+
+    def _ask(self, a: int, rules: list[_Rule]) -> None:
+        """Witness queries, case by case (most players first), until every rule is alive
+        or every case has answered."""
+        smt = self.smt
+        for fixed in self.cases[a]:
+            open_ = [r for r in rules if not r.alive]
+            if not open_:
+                return
+            solver, p = self._solver(fixed)
+            params = smt.params(a, f"p.{a}")
+            legal = smt.legal(a, p.state, params)
+            conds = {(id(st), side): c for st, side, _, c in _branches(smt, a, p.state, params)}
+
+            def enables(r: _Rule) -> Any:
+                if r.key is None:
+                    return legal
+                return z3.And(legal, conds.get(r.key, z3.BoolVal(False)))
+            for r in open_:
+                if r.alive:
+                    continue  # a witness found for another rule showed it too
+                if r.key is not None and rules[0].verdicts[-1:] == ["unsat"] \
+                        and not rules[0].alive:
+                    r.verdicts.append("unsat")  # the action is illegal in this case
+                    continue
+                solver.push()
+                solver.add(enables(r))
+                verdict = check(solver)
+                r.verdicts.append(str(verdict))
+                if verdict == z3.sat:
+                    m = solver.model()
+                    for other in rules:
+                        if not other.alive and z3.is_true(
+                                m.eval(enables(other), model_completion=True)):
+                            other.alive = "sat"
+                solver.pop()
+
+    def _solver(self, fixed: tuple) -> tuple[z3.Solver, Premises]:
+        """The case's solver, with its premises, starting from a state a game reached."""
+        if fixed not in self._solvers:
+            p = self._premises[fixed] = Premises(self.smt, dict(fixed))
+            solver = limited(simple_solver(), self.rlimit)
+            solver.add(*p.terms)
+            values = self.reached.get(fixed)
+            if values is not None:
+                for t, v in zip(p.state, values):
+                    if z3.is_const(t) and not (z3.is_int_value(t) or z3.is_true(t)
+                                               or z3.is_false(t)):
+                        solver.set_initial_value(t, z3.BoolVal(v) if isinstance(v, bool)
+                                                 else z3.IntVal(v))
+            self._solvers[fixed] = solver
+        return self._solvers[fixed], self._premises[fixed]
+
+
+def _result(name: str, rule: _Rule, source: str | None, alive: str, dead: str,
+            played: str) -> Result:
+    if rule.alive == "played":
+        return Result(name, PROVED, CHECKER, played, source)
+    if rule.alive:
+        return Result(name, PROVED, CHECKER, alive, source)
+    if rule.verdicts and all(v == "unsat" for v in rule.verdicts):
+        return Result(name, VIOLATED, CHECKER, dead, source)
+    return Result(name, UNKNOWN, CHECKER, "a query spent its budget undecided", source)
 
 
 def _branches(smt: SmtGame, a_idx: int, s: list, params: list
@@ -187,21 +266,6 @@ def _branches(smt: SmtGame, a_idx: int, s: list, params: list
     return out
 
 
-class _Budget:
-    """At most ``left`` solver queries (None: no bound)."""
-
-    def __init__(self, left: int | None) -> None:
-        self.left = left
-
-    def take(self) -> bool:
-        if self.left is None:
-            return True
-        if self.left <= 0:
-            return False
-        self.left -= 1
-        return True
-
-
 def _pick(model: Any, state: Any, legal: list, rng: Any, chance: Callable) -> Any:
     """Chance by its odds (``seeded_chooser``); a player's move by rule first, then
     uniformly within the rule, so that rare rules (an island gift, a fishing trip) are
@@ -213,8 +277,7 @@ def _pick(model: Any, state: Any, legal: list, rng: Any, chance: Callable) -> An
     return rng.choice([a for a in legal if a.key[0] == rule])
 
 
-def _score_clauses(smt: SmtGame, s: list, premises: Callable[[], list], timeout_ms: int,
-                   finals: list[tuple] = (), budget: "_Budget | None" = None) -> list[Result]:
+def score_rules(smt: SmtGame, played: Played, rlimit: int) -> list[Result]:
     """Each conditional in the scoring rule (one per source line: a rule written once for
     every village is one clause) can go both ways in some terminal state: in the final
     state of a played game, else in a terminal state within the invariants (Z3)."""
@@ -226,16 +289,15 @@ def _score_clauses(smt: SmtGame, s: list, premises: Callable[[], list], timeout_
             by_line.setdefault(e.where.line if e.where else "?", []).append(e)
     if not by_line:
         return out
+    s = smt.fresh_state("s")
     var = spec.scoring.var.args[0]
-    known: list[Any] = []  # the premises, once a query needs them
-    terminal = smt.terminal_checked(s).holds()
+    solver: list[z3.Solver] = []  # the premises, once a query needs them
     p = z3.Int("p")
-    player = z3.And(0 <= p, p < s[0])
     for line, conds in by_line.items():
         name = f"rule_can_apply:score@{line}"
         try:
             seen: set[bool] = set()  # the sides taken at the end of a played game
-            for values in finals:
+            for values in played.finals:
                 final = smt.concrete_state(values)
                 for k in range(values[0]):
                     for e in conds:
@@ -248,17 +310,26 @@ def _score_clauses(smt: SmtGame, s: list, premises: Callable[[], list], timeout_
                               spec.scoring.source))
             continue
         for side, taken in (("then", True), ("else", False)):
+            rule = _Rule(None, side)
             if taken in seen:
-                v = "played"
-            elif budget is not None and not budget.take():
-                v = "skipped"
+                rule.alive = "played"
             else:
+                if not solver:
+                    solver.append(limited(simple_solver(), rlimit))
+                    solver[0].add(smt.bounds(s), smt.terminal_checked(s).holds(),
+                                  0 <= p, p < s[0],
+                                  *[smt.invariant_checked(k, s).holds()
+                                    for k in range(len(spec.invariants))])
                 ways = [c.holds() if taken else z3.And(z3.Not(c.error), z3.Not(c.value))
                         for c in checked]
-                if not known:
-                    known.extend(premises())
-                v = _verdict([*known, terminal, player, z3.Or(*ways)], timeout_ms)
-            out.append(_result(f"{name}:{side}", v, spec.scoring.source,
+                solver[0].push()
+                solver[0].add(z3.Or(*ways))
+                verdict = check(solver[0])
+                solver[0].pop()
+                rule.verdicts.append(str(verdict))
+                if verdict == z3.sat:
+                    rule.alive = "sat"
+            out.append(_result(f"{name}:{side}", rule, spec.scoring.source,
                                "this scoring clause applies in some final state",
                                "this scoring clause never applies at the end of a game",
                                "applies at the end of a random game"))

@@ -1,60 +1,451 @@
 """``rulespec prove``: Z3 obligations over the same IR the Python backend runs.
 
-Three kinds (docs/verification.md):
+Four kinds (docs/verification.md):
 
 * **step proofs** — for every action and every parameter value, from every state within
   the declared bounds where every invariant holds, the action keeps each invariant, each
-  conservation law and the bounds (one query per action instance, as BRIEF.md measured);
+  conservation law and the bounds; with the base case (every goal holds after setup)
+  they are an **induction**: each goal holds in every reachable state;
 * **laws** — statements declared with ``game.law``: true in every state within bounds;
-* **bounded model checking** — no violation reachable within ``k`` steps of any setup,
-  chance outcomes included.
+* **bounded model checking** (:mod:`.bmc`) — for what induction did not prove: is a
+  violation reachable within ``k`` steps of a setup?
+* **dead rules** (:mod:`.dead`) — every action, effect branch and scoring clause can
+  apply in some state.
 
 Every obligation ends PROVED, VIOLATED (a concrete counterexample replayed on the Python
-backend), UNKNOWN (timeout, or a step that is not inductive and no reachable violation was
-found) or SKIPPED (an operation without a Z3 encoding).
+backend), UNKNOWN (a budget ran out, or a step is not inductive and no reachable
+violation was found) or SKIPPED (an operation without a Z3 encoding). Budgets are
+counted in Z3 resource units (:mod:`.solvers`), so the verdicts are the same on any
+machine; the work runs as jobs (:mod:`.jobs`), each on a Z3 context of its own.
 """
 
 from __future__ import annotations
 
-import time
+import concurrent.futures as cf
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import attrs
 import z3
 
 from ..compile.smt_backend import SmtGame, Unsupported, compile_smt
+from ..compile.smt_terms import own_context
 from ..runtime.model import Model
-from ..runtime.trace import Trace, save_trace
-from .property import all_properties
+from .bmc import bounded_model_check, goal_checks
+from .jobs import Jobs, SafetyLimit
+from .progress import QUIET, Progress
 from .results import PROVED, SKIPPED, UNKNOWN, VIOLATED, Result
-from .steps import (BOUNDS, RULE_ERRORS, ActionProver, Case, Goal, Lessons, Premises,
-                    goals_of, step_cases)
-from .walk import recheck
+from .solvers import DEFAULT_RLIMIT, Budget, check, limited
+from .steps import BOUNDS, ActionProver, Case, Lessons, Premises, goals_of, step_cases
 
-#: an action case's queries stop after this many query timeouts' worth of time
-ACTION_BUDGET = 8
 #: random games played for dead-rule witnesses before any solver query
 DEAD_RULE_GAMES = 8
-#: solver queries for the rules no random game ran (a count: the same on any machine)
-DEAD_RULE_QUERIES = 30
+#: actions (sharing one set of pinned flow values) proved together in one job: they share
+#: premises and what they learn (:class:`.steps.Lessons`); a count, so jobs never depend
+#: on the number of workers
+ACTIONS_PER_JOB = 3
 
 
 @attrs.frozen
-class Check:
-    """A step goal as bounded model checking and the base case check it: its name and
-    ``holds(before, after_cells)``."""
+class ProofRun:
+    """What ``prove`` found: the results, and what it took."""
 
-    name: str
-    source: str | None
-    holds: Callable[[list, list], Any]
+    results: list[Result]
+    #: Z3 resource units the jobs spent (the same on any machine)
+    rlimit: int
+    jobs: int
+    #: why the run stopped early (the wall-clock safety limit), or None
+    stopped: str | None = None
+    #: the resource units of each job, by its label (to see where the work goes)
+    units: dict[str, int] = attrs.field(factory=dict)
+    #: the step proofs' queries by kind: [queries, resource units, unsat, sat, unknown]
+    step_stats: dict[str, list[int]] = attrs.field(factory=dict)
 
 
-def _solve(constraints: Sequence[Any], timeout_ms: int) -> tuple[str, z3.ModelRef | None]:
-    solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
+               rlimit: int = DEFAULT_RLIMIT, depth: int | None = None,
+               trace_dir: str | Path = "traces", workers: int = 1,
+               timeout: float | None = None, progress: Progress = QUIET) -> list[Result]:
+    """Every kind of obligation for the game (or just the named properties): see
+    :func:`prove`, which also says what it took."""
+    return prove(model, property_names=property_names, rlimit=rlimit, depth=depth,
+                 trace_dir=trace_dir, workers=workers, timeout=timeout,
+                 progress=progress).results
+
+
+def prove(model: Model, *, property_names: Sequence[str] | None = None,
+          rlimit: int = DEFAULT_RLIMIT, depth: int | None = None,
+          trace_dir: str | Path = "traces", workers: int = 1,
+          timeout: float | None = None, progress: Progress = QUIET) -> ProofRun:
+    """Step proofs, the induction, laws, bounded model checking where induction did not
+    prove a goal, and (for the whole game) dead rules.
+
+    ``rlimit`` bounds each solver query in Z3 resource units; ``depth`` is the bounded
+    model checking depth (default: the game's ``bmc_depth``); ``workers`` processes run
+    the jobs (1: this process). ``timeout`` (seconds) is only a safety limit: reaching
+    it stops the run, and what it left undecided is UNKNOWN, saying so.
+
+    Raises ValueError when a named property is not one ``prove`` can check.
+    """
+    with own_context():  # the plan needs terms, not proofs: built apart, then dropped
+        smt = compile_smt(model.spec, model.interpretation)
+        goal_names = [c.name for c in goal_checks(smt)]
+        sources = {g.reported_as: g.source for g in goals_of(smt)}
+        try:
+            cases: list[Case] | str = step_cases(smt)
+        except Unsupported as err:
+            cases = f"no Z3 encoding: {err}"
+    laws = [i.name for i in model.spec.invariants if i.law]
+    wanted = set(property_names) if property_names else None
+    if wanted is not None:
+        unknown = wanted - set(goal_names) - set(laws)
+        if unknown:
+            raise ValueError(f"{model.name} has no provable property "
+                             f"{', '.join(sorted(map(repr, unknown)))} (provable: "
+                             f"{', '.join(goal_names + laws)})")
+    run = _Run(model, wanted, goal_names, laws, sources, Budget(rlimit),
+               depth if depth is not None else model.spec.bmc_depth, trace_dir)
+    with Jobs(model, workers, progress, timeout) as jobs:
+        try:
+            run.go(jobs, cases)
+        except SafetyLimit as err:
+            run.stopped = str(err)
+    stats: dict[str, list[int]] = {}
+    for *_, st in run.step_runs:
+        for kind, row in st.items():
+            stats[kind] = [a + b for a, b in zip(stats.get(kind, [0] * len(row)), row)]
+    return ProofRun(run.results(), jobs.rlimit, jobs.submitted, run.stopped,
+                    dict(jobs.units), stats)
+
+
+# --- the jobs (module level: they run in worker processes) -----------------------------
+def _steps_job(model: Model, smt: SmtGame, cases: Sequence[Case], budget: Budget
+               ) -> list[tuple[Case, dict[str, tuple[str, str]], int, dict]] | str:
+    """Step proofs of some action cases (sharing premises and lessons), or why not."""
+    goals = goals_of(smt)
+    premises: dict[tuple, Premises] = {}
+    lessons = Lessons()
+    out = []
+    try:
+        for a_idx, fixed in cases:
+            if fixed not in premises:
+                premises[fixed] = Premises(smt, dict(fixed))
+            prover = ActionProver(model, smt, premises[fixed], a_idx, goals, budget, lessons)
+            verdicts = prover.run()
+            out.append(((a_idx, fixed), {n: (v.status, v.detail, v.used)
+                                         for n, v in verdicts.items()},
+                        prover.queries, prover.stats))
+    except Unsupported as err:
+        return f"no Z3 encoding: {err}"
+    return out
+
+
+def _base_and_laws_job(model: Model, smt: SmtGame, budget: Budget, wanted: set[str] | None
+                       ) -> tuple[dict[str, str], list[Result]]:
+    """The base case (goals false or undecided after setup) and the laws."""
+    try:
+        base = base_case(model, smt, budget.query)
+    except Unsupported as err:
+        base = {c.name: f"no Z3 encoding: {err}" for c in goal_checks(smt)}
+    return base, law_proofs(smt, budget.query, wanted)
+
+
+def _bmc_job(model: Model, smt: SmtGame, depth: int, rlimit: int, names: set[str],
+             trace_dir: str, lemmas: Sequence[int]) -> dict[str, Result] | str:
+    try:
+        return bounded_model_check(model, smt, depth, rlimit, names, trace_dir, lemmas)
+    except Unsupported as err:
+        return f"no Z3 encoding: {err}"
+
+
+def _played_job(model: Model, smt: SmtGame, games: int) -> Any:
+    from .dead import play
+    return play(model, smt, games)
+
+
+def _dead_job(model: Model, smt: SmtGame, actions: Sequence[int], played: Any,
+              budget: Budget) -> list[Result]:
+    from .dead import action_rules
+    return action_rules(smt, actions, played, budget.query)
+
+
+def _score_job(model: Model, smt: SmtGame, played: Any, budget: Budget) -> list[Result]:
+    from .dead import score_rules
+    return score_rules(smt, played, budget.query)
+
+
+# --- one run --------------------------------------------------------------------------
+class _Run:
+    """The jobs of one ``prove`` and what they answered so far."""
+
+    def __init__(self, model: Model, wanted: set[str] | None, goal_names: list[str],
+                 laws: list[str], sources: dict[str, str | None], budget: Budget,
+                 depth: int, trace_dir: str | Path) -> None:
+        self.model, self.wanted, self.goal_names, self.laws = model, wanted, goal_names, laws
+        self.sources, self.budget, self.depth = sources, budget, depth
+        self.trace_dir = str(trace_dir)
+        self.stopped: str | None = None
+        self.step_runs: list = []
+        self.step_jobs = 0
+        self.step_jobs_done = 0
+        self.step_skipped: str | None = None
+        self.base: dict[str, str] | None = None
+        self.law_results: list[Result] | None = None
+        self.bmc_asked: set[str] = set()
+        self.found: dict[str, Result] | None = None
+        self.bmc_skipped: str | None = None
+        self.dead: list[Result] = []
+        self.dead_pending: list[str] = []  # actions whose dead-rule job has not answered
+
+    def want(self, name: str) -> bool:
+        return self.wanted is None or name in self.wanted
+
+    def go(self, jobs: Jobs, cases: list[Case] | str) -> None:
+        model = self.model
+        steps: list[cf.Future] = []
+        if isinstance(cases, str):
+            self.step_skipped = cases
+        else:
+            for group in _step_groups(model, cases):
+                names = ", ".join(dict.fromkeys(model.spec.actions[a].name for a, _ in group))
+                steps.append(jobs.submit(f"steps of {names}", _steps_job, group, self.budget))
+        self.step_jobs = len(steps)
+        base = jobs.submit("base case and laws", _base_and_laws_job, self.budget, self.wanted)
+        dead_all = self.wanted is None
+        played = jobs.submit("random games for dead rules", _played_job,
+                             DEAD_RULE_GAMES) if dead_all else None
+        self.dead_pending = [a.name for a in model.spec.actions] if dead_all else []
+        pending = [*steps, base] + ([played] if played is not None else [])
+        dead_jobs: dict[cf.Future, list[str]] = {}
+        while pending:
+            f = jobs.next_done(pending)
+            pending.remove(f)
+            out = jobs.answer(f)
+            if f is base:
+                self.base, self.law_results = out
+            elif f is played:
+                for group in _dead_groups(model):
+                    names = [model.spec.actions[a].name for a in group]
+                    job = jobs.submit(f"dead rules of {', '.join(names)}", _dead_job, group,
+                                      out, self.budget)
+                    dead_jobs[job] = names
+                    pending.append(job)
+                score = jobs.submit("dead scoring clauses", _score_job, out, self.budget)
+                dead_jobs[score] = []
+                pending.append(score)
+            elif f in dead_jobs:
+                self.dead += out
+                self.dead_pending = [a for a in self.dead_pending if a not in dead_jobs[f]]
+            elif isinstance(out, str):
+                self.step_skipped = out
+                self.step_jobs_done += 1
+            else:
+                self.step_runs += out
+                self.step_jobs_done += 1
+            if f in steps or f is base:
+                self._bounded_model_checking(jobs, steps, base, pending)
+
+    def _bounded_model_checking(self, jobs: Jobs, steps: list[cf.Future], base: cf.Future,
+                                pending: list[cf.Future]) -> None:
+        """Once every step job and the base case answered: bounded model checking of what
+        induction did not prove (nothing, for a correct game whose invariants are
+        inductive)."""
+        if self.step_jobs_done < self.step_jobs or self.base is None or self.bmc_asked:
+            return  # not every answer is in yet (or it was asked already)
+        status, _ = self.step_status()
+        proved = self.induction_proved(status)
+        laws_proved = {r.property for r in self.law_results or () if r.status == PROVED}
+        ask = {n for n in self.goal_names if n not in proved and
+               (self.want(n) or status.get(n) == VIOLATED)}
+        ask |= {n for n in self.laws if self.want(n) and n not in laws_proved}
+        if not ask:
+            return
+        self.bmc_asked = ask
+        lemmas = [j for j, inv in enumerate(self.model.spec.invariants)
+                  if not inv.law and inv.name in proved]
+        f = jobs.submit("bounded model checking", _bmc_job, self.depth, self.budget.query,
+                        ask, self.trace_dir, lemmas)
+        jobs.wait([f])
+        out = jobs.answer(f)
+        if isinstance(out, str):
+            self.bmc_skipped = out
+        else:
+            self.found = out
+
+    # --- verdicts ----------------------------------------------------------------------
+    def step_status(self) -> tuple[dict[str, str], dict[str, str]]:
+        """Each goal's step verdict (the worst over its cases) and why."""
+        status = {name: PROVED for name in self.sources}
+        detail: dict[str, str] = {}
+        rank = {PROVED: 0, UNKNOWN: 1, VIOLATED: 2}
+        for _, verdicts, _, _ in sorted(self.step_runs, key=lambda r: r[0]):
+            for name, (st, why, _) in verdicts.items():
+                g = BOUNDS if name.startswith(BOUNDS + "[") else name
+                if rank[st] > rank[status[g]]:
+                    status[g] = st
+                    detail[g] = why
+        if self.stopped and self.step_jobs_done < self.step_jobs:
+            for g, st in status.items():
+                if st == PROVED:  # some cases never answered
+                    status[g], detail[g] = UNKNOWN, self.stopped
+        return status, detail
+
+    def needs(self) -> dict[str, set[str]]:
+        """For each goal, the properties whose premises its step proofs used: goals, and
+        laws (a law as a premise also needs the bounds: it is proved within them)."""
+        spec = self.model.spec
+        every = {("bounds",)} | {("invariant", k) for k in range(len(spec.invariants))} | {
+            ("conserved", k) for k in range(len(spec.conservation))}
+        used: dict[str, set | None] = {}
+        for _, verdicts, _, _ in self.step_runs:
+            for name, (_, _, u) in verdicts.items():
+                g = BOUNDS if name.startswith(BOUNDS + "[") else name
+                have = used.setdefault(g, set())
+                used[g] = None if u is None or have is None else have | u
+        out: dict[str, set[str]] = {}
+        for g, origins in used.items():
+            names = out[g] = set()
+            for o in every if origins is None else origins:
+                if o[0] == "bounds":
+                    names.add(BOUNDS)
+                elif o[0] == "invariant":
+                    names.add(spec.invariants[o[1]].name)
+                    if spec.invariants[o[1]].law:
+                        names.add(BOUNDS)
+                else:
+                    names.add(spec.conservation[o[1]].name)
+        return out
+
+    def induction_proved(self, status: dict[str, str]) -> set[str]:
+        """The goals proved by induction: the largest set of goals that hold after every
+        setup, whose step proofs all succeeded using only premises from the set (and laws
+        proved within the bounds). One goal that fails takes with it only the goals whose
+        proofs assumed it."""
+        if self.step_skipped is not None or self.base is None:
+            return set()
+        needs = self.needs()
+        laws = {r.property for r in self.law_results or () if r.status == PROVED}
+        proved = {n for n in self.goal_names if status.get(n) == PROVED and n not in self.base}
+        while True:
+            kept = {n for n in proved if needs.get(n, set()) <= proved | laws}
+            if kept == proved:
+                return proved
+            proved = kept
+
+    def results(self) -> list[Result]:
+        """Every result, in a stable order: per goal its step, induction and bounded model
+        checking verdicts, then the laws, then the dead rules."""
+        model, out = self.model, []
+        if self.step_skipped is not None:
+            out += [Result(n, SKIPPED, "z3-step", self.step_skipped, self.sources.get(n))
+                    for n in self.goal_names if self.want(n)]
+            status: dict[str, str] = {}
+            detail: dict[str, str] = {}
+        else:
+            status, detail = self.step_status()
+        proved = self.induction_proved(status) if self.step_skipped is None else set()
+        found = self.found or {}
+        for name in self.goal_names if self.step_skipped is None else ():
+            if not self.want(name):
+                continue
+            st, src = status[name], self.sources.get(name)
+            if st == PROVED:
+                queries = sum(run[2] for run in self.step_runs)
+                out.append(Result(name, PROVED, "z3-step",
+                                  f"every action preserves it ({len(self.step_runs)} cases, "
+                                  f"{queries} queries)", src))
+            elif st == VIOLATED and found.get(name) and found[name].status == VIOLATED:
+                r = found[name]
+                out.append(attrs.evolve(r, checker="z3-step+bmc", source=src,
+                                        detail=f"{r.detail}; step: {detail[name]}"))
+            elif st == VIOLATED:
+                out.append(Result(name, UNKNOWN, "z3-step",
+                                  f"not inductive: {detail[name]}; no reachable violation "
+                                  f"found by bounded model checking within {self.depth} "
+                                  "steps (strengthen the invariants)", src))
+            else:
+                out.append(Result(name, UNKNOWN, "z3-step", detail[name], src))
+            if name in proved:
+                out.append(Result(name, PROVED, "z3-induction",
+                                  "holds after every setup and every step preserves it: true "
+                                  "in every reachable state", src))
+            elif self.base is not None and name in self.base:
+                problem = self.base[name]
+                out.append(Result(name, VIOLATED if problem.startswith("false") else UNKNOWN,
+                                  "z3-induction", problem, src))
+        if self.law_results is not None:
+            out += self.law_results
+        elif self.stopped:
+            out += [Result(n, UNKNOWN, "z3-law", self.stopped) for n in self.laws
+                    if self.want(n)]
+        out += self._bmc_results(out)
+        out += self.dead
+        out += [Result(f"rule_can_apply:{a}", UNKNOWN, "z3-dead-rules", self.stopped or "")
+                for a in self.dead_pending if self.stopped]
+        return out
+
+    def _bmc_results(self, so_far: list[Result]) -> list[Result]:
+        out = []
+        k, m = self.depth, self.model
+        for name in [*self.goal_names, *self.laws]:
+            if name not in self.bmc_asked or not self.want(name):
+                continue
+            if self.bmc_skipped is not None:
+                out.append(Result(name, SKIPPED, "z3-bmc", self.bmc_skipped))
+                continue
+            if self.found is None:
+                out.append(Result(name, UNKNOWN, "z3-bmc", self.stopped or "not run"))
+                continue
+            r = self.found.get(name)
+            if r is None:
+                out.append(Result(name, PROVED, "z3-bmc",
+                                  f"no violation within {k} steps of any setup "
+                                  f"({m.min_players}-{m.max_players} players)"))
+            elif not any(x.property == name and x.status == VIOLATED for x in so_far):
+                out.append(r)
+        return out
+
+
+def _step_groups(model: Model, cases: list[Case]) -> list[list[Case]]:
+    """The step cases as jobs: the actions that pin the same flow values (they share
+    premises), at most :data:`ACTIONS_PER_JOB` to a job, each action's cases together;
+    the jobs with the most action instances first (the longest usually), so that the
+    workers end together. Fixed by the spec alone: never by the number of workers."""
+    by_pins: dict[tuple, list[int]] = {}
+    per_action: dict[int, list[Case]] = {}
+    for a, fixed in cases:
+        per_action.setdefault(a, []).append((a, fixed))
+        pins = tuple(c for c in fixed if c[0] != 0)
+        if a not in by_pins.setdefault(pins, []):
+            by_pins[pins].append(a)
+    groups = []
+    for actions in by_pins.values():
+        for i in range(0, len(actions), ACTIONS_PER_JOB):
+            groups.append([c for a in actions[i:i + ACTIONS_PER_JOB] for c in per_action[a]])
+
+    def size(group: list[Case]) -> int:
+        return sum(_instances(model, a) for a in dict.fromkeys(a for a, _ in group))
+    return sorted(groups, key=lambda g: -size(g))
+
+
+def _instances(model: Model, a: int) -> int:
+    n = 1
+    for p in model.spec.actions[a].params:
+        n *= max(1, p.domain.max_hi - p.domain.lo)
+    return n
+
+
+def _dead_groups(model: Model) -> list[list[int]]:
+    """The actions' dead-rule searches as jobs (a few actions to a job)."""
+    actions = list(range(len(model.spec.actions)))
+    return [actions[i:i + 4] for i in range(0, len(actions), 4)]
+
+
+# --- laws and the base case -------------------------------------------------------------
+def _solve(constraints: Sequence[Any], rlimit: int) -> tuple[str, z3.ModelRef | None]:
+    solver = limited(z3.Solver(), rlimit)
     solver.add(*constraints)
-    r = solver.check()
+    r = check(solver)
     if r == z3.unsat:
         return "unsat", None
     if r == z3.sat:
@@ -62,124 +453,7 @@ def _solve(constraints: Sequence[Any], timeout_ms: int) -> tuple[str, z3.ModelRe
     return "unknown", None
 
 
-def _goals(smt: SmtGame) -> list[Check]:
-    """The step goals of :func:`.steps.goals_of`, the bounds of every field as one."""
-    out = [Check(BOUNDS, None, lambda s, t: smt.bounds(t))]
-    for g in goals_of(smt):
-        if g.kind == "bounds":
-            out[0] = Check(BOUNDS, g.source, out[0].holds)
-        else:
-            out.append(Check(g.name, g.source, lambda s, t, g=g: _holds(smt, g, s, t)))
-    return out
-
-
-def _holds(smt: SmtGame, g: Goal, s: list, t: list) -> Any:
-    if g.kind == "errors":
-        return z3.BoolVal(True)  # the error flag is checked on its own
-    if g.kind == "invariant":
-        return smt.invariant_checked(g.index, t).holds()
-    before, after = smt.conserved_checked(g.index, s), smt.conserved_checked(g.index, t)
-    return z3.And(z3.Not(before.error), z3.Not(after.error), before.value == after.value)
-
-
-# --- step proofs: every action, split into cases, each case on its own -------------------
-def _run_cases(model: Model, smt: SmtGame, cases: Sequence[Case], timeout_ms: int
-               ) -> list[tuple[Case, dict[str, tuple[str, str]], int]]:
-    goals = goals_of(smt)
-    premises: dict[tuple, Premises] = {}
-    lessons = Lessons()
-    out = []
-    for case in cases:
-        a_idx, fixed = case
-        if fixed not in premises:
-            premises[fixed] = Premises(smt, dict(fixed))
-        prover = ActionProver(model, smt, premises[fixed], a_idx, goals, timeout_ms,
-                              ACTION_BUDGET * timeout_ms / 1000, lessons)
-        verdicts = prover.run()
-        out.append((case, {n: (v.status, v.detail) for n, v in verdicts.items()},
-                    prover.queries))
-    return out
-
-
-def _load_compiled(spec_file: str, interpretation: dict[str, str]) -> tuple[Model, SmtGame]:
-    """The game again, in a worker process (a compiled game does not cross processes)."""
-    from ..runtime.registry import load
-    model = load(spec_file, interpretation)
-    return model, compile_smt(model.spec, model.interpretation)
-
-
-def _run_cases_in_worker(spec_file: str, interpretation: dict[str, str],
-                         cases: Sequence[Case], timeout_ms: int) -> list:
-    return _run_cases(*_load_compiled(spec_file, interpretation), cases, timeout_ms)
-
-
-def _in_workers(model: Model, smt: SmtGame, cases: list[Case], timeout_ms: int,
-                workers: int) -> list:
-    """Run the cases, in ``workers`` processes when there is more than one."""
-    if workers <= 1 or model.spec.file is None or len(cases) < 2 * workers:
-        return _run_cases(model, smt, cases, timeout_ms)
-    from .workers import worker_pool
-    # an action's cases stay together (they share split lessons), actions dealt in turn
-    actions = sorted({a for a, _ in cases})
-    groups = [[c for c in cases if actions.index(c[0]) % workers == w] for w in range(workers)]
-    groups = [g for g in groups if g]
-    with worker_pool(workers) as pool:
-        futures = [pool.submit(_run_cases_in_worker, model.spec.file,
-                               dict(model.interpretation), g, timeout_ms) for g in groups]
-        return [r for f in futures for r in f.result()]
-
-
-def step_proofs(model: Model, smt: SmtGame, timeout_ms: int, wanted: set[str] | None,
-                bmc: Callable[[set[str]], dict[str, Result]] | None = None,
-                workers: int = 1) -> list[Result]:
-    """Every action instance preserves every goal, from every state satisfying the
-    premises (see :mod:`.steps`)."""
-    started = time.perf_counter()
-    try:
-        runs = _in_workers(model, smt, step_cases(smt), timeout_ms, workers)
-    except Unsupported as err:
-        return [Result(g.name, SKIPPED, "z3-step", f"no Z3 encoding: {err}", g.source)
-                for g in _goals(smt) if wanted is None or g.name in wanted]
-    elapsed = time.perf_counter() - started
-    sources = {g.reported_as: g.source for g in goals_of(smt)}
-    status = {name: PROVED for name in sources}
-    detail: dict[str, str] = {}
-    rank = {PROVED: 0, UNKNOWN: 1, VIOLATED: 2}
-    queries = 0
-    for _, verdicts, n in runs:
-        queries += n
-        for name, (st, why) in verdicts.items():
-            g = BOUNDS if name.startswith(BOUNDS + "[") else name
-            if rank[st] > rank[status[g]]:
-                status[g] = st
-                detail[g] = why
-    # A step that fails from *some* state satisfying the invariants is not yet a bug: the
-    # state may be unreachable. Bounded model checking decides whether it is reachable.
-    not_inductive = {name for name, st in status.items() if st == VIOLATED}
-    reachable = bmc(not_inductive) if (bmc and not_inductive) else {}
-    out = []
-    for name, st in status.items():
-        if wanted is not None and name not in wanted:
-            continue
-        if st == PROVED:
-            out.append(Result(name, PROVED, "z3-step",
-                              f"every action preserves it ({len(runs)} cases, {queries} "
-                              f"queries, {elapsed:.1f} s)", sources[name]))
-        elif st == VIOLATED and name in reachable and reachable[name].status == VIOLATED:
-            r = reachable[name]
-            out.append(attrs.evolve(r, checker="z3-step+bmc",
-                                    detail=f"{r.detail}; step: {detail[name]}"))
-        elif st == VIOLATED:
-            out.append(Result(name, UNKNOWN, "z3-step",
-                              f"not inductive: {detail[name]}; no reachable violation "
-                              "found by bounded model checking (strengthen the invariants)",
-                              sources[name]))
-        else:
-            out.append(Result(name, UNKNOWN, "z3-step", detail[name], sources[name]))
-    return out
-
-
-def law_proofs(smt: SmtGame, timeout_ms: int, wanted: set[str] | None) -> list[Result]:
+def law_proofs(smt: SmtGame, rlimit: int, wanted: set[str] | None) -> list[Result]:
     """Each declared law holds in every state within the declared bounds."""
     out = []
     for k, inv in enumerate(smt.spec.invariants):
@@ -188,7 +462,7 @@ def law_proofs(smt: SmtGame, timeout_ms: int, wanted: set[str] | None) -> list[R
         try:
             s = smt.fresh_state("s")
             verdict, m = _solve([smt.bounds(s), z3.Not(smt.invariant_checked(k, s).holds())],
-                                timeout_ms)
+                                rlimit)
         except Unsupported as err:
             out.append(Result(inv.name, SKIPPED, "z3-law", f"no Z3 encoding: {err}", inv.source))
             continue
@@ -202,8 +476,8 @@ def law_proofs(smt: SmtGame, timeout_ms: int, wanted: set[str] | None) -> list[R
                               f"false in a state within bounds: {_law_witness(smt, values, inv)}",
                               inv.source))
         else:
-            out.append(Result(inv.name, UNKNOWN, "z3-law", f"timeout ({timeout_ms} ms)",
-                              inv.source))
+            out.append(Result(inv.name, UNKNOWN, "z3-law",
+                              f"undecided within {rlimit:,} resource units", inv.source))
     return out
 
 
@@ -216,288 +490,17 @@ def _law_witness(smt: SmtGame, values: tuple, inv: Any) -> str:
     return ", ".join(shown[:24])
 
 
-def bounded_model_check(model: Model, smt: SmtGame, depth: int, timeout_ms: int,
-                        wanted: set[str] | None, trace_dir: str | Path,
-                        lemmas: Sequence[int] = ()) -> dict[str, Result]:
-    """No violation of the goals reachable within ``depth`` steps from any setup.
-
-    Iterative deepening, so a counterexample found is a shortest one; it is replayed and
-    confirmed on the Python backend and saved as a trace. ``lemmas`` are indices of
-    invariants already proved by induction: assuming them at every step is sound and
-    spares the solver from rediscovering them.
-    """
-    goals = [g for g in _goals(smt) if wanted is None or g.name in wanted]
-    laws = [(k, inv) for k, inv in enumerate(smt.spec.invariants)
-            if inv.law and (wanted is None or inv.name in wanted)]
-    found: dict[str, Result] = {}
-    props = all_properties(model)
-    for n in range(model.min_players, model.max_players + 1):
-        pending = [g for g in goals if g.name not in found]
-        if not pending:
-            break
-        path = _Unrolling(smt, n)
-        solver = z3.Solver()
-        solver.set("timeout", timeout_ms)
-        solver.add(*path.constraints)
-        for i in range(depth + 1):
-            if i > 0:
-                solver.add(*path.extend())
-            s = path.states[i]
-            solver.add(*[smt.invariant_checked(j, s).holds() for j in lemmas])
-            checks = {g.name: g.holds(path.states[0], s) for g in pending}
-            for k, inv in laws:
-                checks[inv.name] = smt.invariant_checked(k, s).holds()
-            if RULE_ERRORS not in found:
-                checks[RULE_ERRORS] = z3.Not(path.error)
-            solver.push()
-            solver.add(z3.Or(*[z3.Not(c) for c in checks.values()]))
-            r = solver.check()
-            if r == z3.sat:
-                m = solver.model()
-                keys = path.actions(m, i)
-                texts = [model._text(k) for k in keys]
-                failed = [name for name, c in checks.items()
-                          if z3.is_false(m.eval(c, model_completion=True))]
-                v = recheck(model, n, texts, props)
-                for name in failed:
-                    confirmed = v is not None
-                    saved = save_trace(Trace(model.name, n, tuple(texts),
-                                             dict(model.interpretation), name,
-                                             v.message if v else "found by Z3"),
-                                       Path(trace_dir) / f"{model.name}-{name}-z3.json")
-                    status = VIOLATED if confirmed else UNKNOWN
-                    why = (v.message if v else
-                           "Z3 found a violation the Python backend does not reproduce "
-                           "(backend mismatch)")
-                    found[name] = Result(name, status, "z3-bmc",
-                                         f"reachable in {i} step(s) with {n} players: {why}",
-                                         None, None, None, texts, str(saved))
-                solver.pop()
-                pending = [g for g in pending if g.name not in found]
-                laws = [(k, inv) for k, inv in laws if inv.name not in found]
-                if not pending and not laws:
-                    break
-                continue
-            solver.pop()
-            if r == z3.unknown:
-                # ask goal by goal: only the goals that time out on their own are UNKNOWN
-                for name, c in checks.items():
-                    solver.push()
-                    solver.add(z3.Not(c))
-                    if solver.check() != z3.unsat:  # sat is found at its own depth later
-                        found.setdefault(name, Result(name, UNKNOWN, "z3-bmc",
-                                                      f"timeout at depth {i}, {n} players"))
-                    solver.pop()
-                pending = [g for g in pending if g.name not in found]
-                laws = [(k, inv) for k, inv in laws if inv.name not in found]
-                if not pending and not laws:
-                    break
-    return found
-
-
-class _Unrolling:
-    """A path of symbolic steps from the setup for ``n`` players: at each step one action
-    instance (chosen symbolically) is legal and applied, or the game is over and stays."""
-
-    def __init__(self, smt: SmtGame, n: int) -> None:
-        self.smt = smt
-        init = smt.initial_checked(z3.IntVal(n))
-        self.states: list[list] = [init.value]
-        self.error = init.error
-        self.constraints: list[Any] = []
-        self.choices: list[Any] = []
-        self.instances = [(a, inst) for a in range(len(smt.spec.actions))
-                          for inst in smt.instances(a)]
-
-    def extend(self) -> list[Any]:
-        """Add one step: fresh cells constrained to the chosen action instance's successor.
-
-        Each action instance (concrete parameter values) is one choice, so indices fold and
-        a cell's next value only lists the instances that can change it; fresh variables
-        per step keep terms small however deep the path goes. A cell no instance writes, or
-        whose next value is the same whatever the choice, keeps a plain term, so known
-        values (the phase during the layout, say) stay known and rule out whole actions.
-        """
-        smt = self.smt
-        i = len(self.states) - 1
-        s = self.states[-1]
-        choice = z3.Int(f"choice{i}")
-        over = smt.current_player_checked(s).value == -4
-        legal, changes, errors = [], [[] for _ in s], []
-        possible = {a: not z3.is_false(z3.simplify(smt.legal(a, s, smt.params(a, f"any{a}"))))
-                    for a in range(len(smt.spec.actions))}
-        for k, (a, inst) in enumerate(self.instances):
-            if not possible[a]:  # e.g. the phase is known and the action needs another
-                continue
-            params = [z3.IntVal(v) for v in inst]
-            ok = smt.legal(a, s, params)
-            if z3.is_false(z3.simplify(ok)):
-                continue
-            after = smt.apply_checked(a, s, params)
-            legal.append(z3.And(choice == k, ok))
-            errors.append(z3.And(choice == k, after.error))
-            for c, (old, new) in enumerate(zip(s, after.value)):
-                if not new.eq(old):
-                    changes[c].append((k, new))
-        fresh = smt.fresh_state(f"s{i + 1}")
-        nxt = list(s)
-        out = [z3.Or(over, *legal)]
-        for c, old in enumerate(s):
-            if not changes[c]:
-                continue  # no instance writes it: it keeps its term (a known value stays known)
-            v = old
-            for k, new in reversed(changes[c]):
-                v = z3.If(choice == k, new, v)
-            v = z3.simplify(z3.If(over, old, v))
-            if z3.is_int_value(v) or z3.is_true(v) or z3.is_false(v):
-                nxt[c] = v  # decided whatever the choice: later steps fold on it
-            else:
-                nxt[c] = fresh[c]
-                out.append(fresh[c] == v)
-        self.error = z3.Or(self.error, z3.And(z3.Not(over), z3.Or(*errors)))
-        self.states.append(nxt)
-        self.choices.append(choice)
-        return out
-
-    def actions(self, m: z3.ModelRef, upto: int) -> list[tuple]:
-        """The action keys a solver model chose along the path, up to the end of the game."""
-        keys = []
-        for i in range(upto):
-            over = m.eval(self.smt.current_player_checked(self.states[i]).value == -4,
-                          model_completion=True)
-            if z3.is_true(over):
-                break
-            k = m.eval(self.choices[i], model_completion=True).as_long()
-            a, inst = self.instances[k]
-            keys.append((a, *inst))
-        return keys
-
-
-def base_case(model: Model, smt: SmtGame, timeout_ms: int) -> dict[str, str]:
+def base_case(model: Model, smt: SmtGame, rlimit: int) -> dict[str, str]:
     """Goals false in some setup state (for any player count): name -> problem."""
     bad: dict[str, str] = {}
     for n in range(model.min_players, model.max_players + 1):
         init = smt.initial_checked(z3.IntVal(n))
-        for g in _goals(smt):
+        for g in goal_checks(smt):
             if g.name in bad:
                 continue
             verdict, _ = _solve([z3.Not(z3.And(z3.Not(init.error),
-                                               g.holds(init.value, init.value)))], timeout_ms)
+                                               g.holds(init.value, init.value)))], rlimit)
             if verdict != "unsat":
                 bad[g.name] = f"{'false' if verdict == 'sat' else 'undecided'} after setup " \
                               f"for {n} players"
     return bad
-
-
-def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
-               timeout: float = 10.0, depth: int | None = None,
-               trace_dir: str | Path = "traces", workers: int = 1) -> list[Result]:
-    """All three kinds of obligation for the game (or just the named properties).
-
-    Step proofs plus the base case (every goal holds after setup) are an induction: when
-    every invariant and the bounds are preserved step-wise, each preserved goal holds in
-    every reachable state, however long the game (reported by the ``z3-induction`` checker).
-    Bounded model checking then explores ``depth`` steps from every setup.
-    """
-    smt = compile_smt(model.spec, model.interpretation)
-    wanted = set(property_names) if property_names else None
-    all_goals = [g.name for g in _goals(smt)]
-    laws = [i.name for i in model.spec.invariants if i.law]
-    if wanted is not None:
-        unknown = wanted - set(all_goals) - set(laws)
-        if unknown:
-            raise ValueError(f"{model.name} has no provable property "
-                             f"{', '.join(sorted(map(repr, unknown)))} (provable: "
-                             f"{', '.join(all_goals + laws)})")
-    timeout_ms = max(1, int(timeout * 1000))
-    k = depth if depth is not None else model.spec.bmc_depth
-
-    def bmc(names: set[str]) -> dict[str, Result]:
-        return bounded_model_check(model, smt, k, timeout_ms, names, trace_dir)
-
-    # Dead rules and bounded model checking need nothing the step proofs find: with worker
-    # processes they run in one of their own, alongside the step proofs. Bounded model
-    # checking there assumes the invariants (its shortcut); _prove keeps that result only
-    # if the induction then proves them, and checks again without them otherwise.
-    if wanted is None and workers > 1 and model.spec.file is not None:
-        from .workers import worker_pool
-        with worker_pool(1) as pool:
-            side_job = pool.submit(_alongside_in_worker, model.spec.file,
-                                   dict(model.interpretation), timeout_ms, k, str(trace_dir))
-            return _prove(model, smt, wanted, all_goals, laws, timeout_ms, k, trace_dir, bmc,
-                          workers, side_job)
-    return _prove(model, smt, wanted, all_goals, laws, timeout_ms, k, trace_dir, bmc,
-                  workers, None)
-
-
-def _lemmas(model: Model) -> list[int]:
-    """The invariants bounded model checking may assume once induction proves them."""
-    return [j for j, inv in enumerate(model.spec.invariants) if not inv.law]
-
-
-def _alongside_in_worker(spec_file: str, interpretation: dict[str, str], timeout_ms: int,
-                         depth: int, trace_dir: str) -> tuple[dict[str, Result], list[Result]]:
-    """Bounded model checking of every goal, assuming every invariant (valid only once
-    the induction proves them), then dead rules (in a process of their own)."""
-    model, smt = _load_compiled(spec_file, interpretation)
-    found = bounded_model_check(model, smt, depth, timeout_ms, None, trace_dir,
-                                _lemmas(model))
-    return found, _dead_rules(model, smt, timeout_ms)
-
-
-def _dead_rules(model: Model, smt: SmtGame, timeout_ms: int) -> list[Result]:
-    from .dead import dead_rules
-    return dead_rules(smt, timeout_ms, model, games=DEAD_RULE_GAMES,
-                      max_queries=DEAD_RULE_QUERIES)
-
-
-def _prove(model: Model, smt: SmtGame, wanted: set[str] | None, all_goals: list[str],
-           laws: list[str], timeout_ms: int, k: int, trace_dir: str | Path,
-           bmc: Callable[[set[str]], dict[str, Result]], workers: int,
-           side_job: Any) -> list[Result]:
-    # The induction needs every premise preserved, so the steps are proved for all goals.
-    steps = {r.property: r for r in step_proofs(model, smt, timeout_ms, None, bmc, workers)}
-    results: list[Result] = []
-    try:
-        base = base_case(model, smt, timeout_ms)
-    except Unsupported as err:
-        base = {g: f"no Z3 encoding: {err}" for g in all_goals}
-    premises = ([BOUNDS] + [i.name for i in model.spec.invariants if not i.law]
-                + [c.name for c in model.spec.conservation])
-    inductive = all(steps[p].status == PROVED and p not in base for p in premises)
-    for name in all_goals:
-        if wanted is not None and name not in wanted:
-            continue
-        step = steps[name]
-        results.append(step)
-        if step.status == PROVED and inductive and name not in base:
-            results.append(Result(name, PROVED, "z3-induction",
-                                  "holds after every setup and every step preserves it: true "
-                                  "in every reachable state", step.source))
-        elif name in base:
-            results.append(Result(name, VIOLATED if base[name].startswith("false") else UNKNOWN,
-                                  "z3-induction", base[name], step.source))
-    results += law_proofs(smt, timeout_ms, wanted)
-    dead = None
-    if side_job is not None:
-        found, dead = side_job.result()  # assumed every invariant: valid if inductive
-    if side_job is None or not inductive:
-        found = bounded_model_check(model, smt, k, timeout_ms, wanted, trace_dir,
-                                    _lemmas(model) if inductive else [])
-    for name in all_goals + laws:
-        if wanted is not None and name not in wanted:
-            continue
-        r = found.get(name)
-        if r is None:
-            results.append(Result(name, PROVED, "z3-bmc",
-                                  f"no violation within {k} steps of any setup "
-                                  f"({model.min_players}-{model.max_players} players)"))
-        elif not any(x.property == name and x.status == VIOLATED for x in results):
-            results.append(r)
-    if RULE_ERRORS in found:
-        results.append(found[RULE_ERRORS])
-    if dead is not None:
-        results += dead
-    elif wanted is None:
-        results += _dead_rules(model, smt, timeout_ms)
-    return results

@@ -7,18 +7,17 @@ premises: first those that proved it in an earlier case (:class:`Lessons`), then
 that share a cell with it, then all of them. Premises are tracked, so each proof names
 the ones it used for the next case.
 
-When a query is undecided within the quick timeout, the action is split on a parameter
+When a query is undecided within the quick budget, the action is split on a parameter
 the goal's residual mentions (a placement rule splits on the destination row, say): each
 value is a smaller case, proved on its own. A goal is PROVED when every case is; a
 counterexample in any case makes it VIOLATED for this step (not yet a reachable bug:
 bounded model checking decides that); a case that no split can decide within the full
-timeout makes it UNKNOWN.
+budget (resource units) makes it UNKNOWN.
 """
 
 from __future__ import annotations
 
 import math
-import time
 import weakref
 from typing import Any, Callable, Sequence
 
@@ -29,17 +28,14 @@ from ..compile.smt_backend import SmtGame
 from ..ir.nodes import BOOL
 from ..ir.walk import fields_read
 from ..runtime.model import Model, State
-from .frame import (conjunct_ids, conjuncts, free_constants, holds_by_intervals,
-                    residual_conjuncts, unchanged)
+from .frame import conjuncts, free_constants, holds_by_intervals, unchanged
 from .results import PROVED, UNKNOWN, VIOLATED
-from .solvers import simple_solver
+from .solvers import Budget, check, limited, simple_solver, spent
 
 BOUNDS = "fields_within_bounds"
 RULE_ERRORS = "rules_evaluate_without_error"
-#: the first try at a query, before the action is split into smaller cases (ms)
-QUICK_MS = 1500
-#: the try with only the premises that share a cell with the goal (ms)
-SLICE_MS = 500
+#: an action case's queries stop after this many full query budgets (resource units)
+ACTION_BUDGET = 8
 
 
 @attrs.frozen
@@ -120,7 +116,6 @@ class Premises:
         for origin, t in terms:
             conjuncts(t, self.terms)
             origins += [origin] * (len(self.terms) - len(origins))
-        self.known = conjunct_ids(self.terms)
         self._tracked: dict[int, tuple[Any, Any]] = {}  # premise -> (flag, flag => premise)
         self._flagged: dict[int, int] = {}  # a flag's term id -> its premise
         self._mentions: dict[str, list[int]] = {}  # constant name -> premises using it
@@ -129,6 +124,10 @@ class Premises:
         #: each premise by where it comes from and the cells it mentions: the same key
         #: names the same premise in a case with another number of players
         self.keys = list(zip(origins, self._names))
+        #: where each premise conjunct comes from, by term id (several origins may share one)
+        self.origins: dict[int, set[tuple]] = {}
+        for t, origin in zip(self.terms, origins):
+            self.origins.setdefault(t.get_id(), set()).add(origin)
         self._by_key: dict[tuple, list[int]] = {}
         for k, key in enumerate(self.keys):
             self._by_key.setdefault(key, []).append(k)
@@ -239,11 +238,12 @@ class Refuter:
         self.solver = simple_solver()
         self.solver.add(legal)
 
-    def refute(self, picked: Sequence[int], extra: Sequence[Any], timeout_ms: int
+    def refute(self, picked: Sequence[int], extra: Sequence[Any], rlimit: int
                ) -> tuple[Any, list[int] | None]:
-        """Check the premises ``picked`` with ``extra``: the verdict, and the core if unsat."""
+        """Check the premises ``picked`` with ``extra`` within ``rlimit`` resource units:
+        the verdict, and the core if unsat."""
         solver, p = self.solver, self.p
-        solver.set("timeout", timeout_ms)
+        limited(solver, rlimit)
         solver.push()
         try:
             ctx, ref = solver.ctx.ref(), solver.solver
@@ -254,7 +254,7 @@ class Refuter:
                 z3.Z3_solver_assert(ctx, ref, premise.as_ast())
             for t in extra:
                 z3.Z3_solver_assert(ctx, ref, t.as_ast())
-            verdict = solver.check(*flags)
+            verdict = check(solver, *flags)
             if verdict != z3.unsat:
                 return verdict, None
             return verdict, p.flagged(solver.unsat_core())
@@ -337,49 +337,90 @@ class _Terms:
 class Verdict:
     status: str = PROVED
     detail: str = ""
+    #: the premises (by origin: ``("bounds",)``, ``("invariant", k)``, ``("conserved", k)``)
+    #: the proofs of this goal used; None: possibly all of them
+    used: set[tuple] | None = attrs.field(factory=set)
+
+
+#: where a premise comes from, as :class:`Premises` names it
+Origin = tuple
+
+
+def own_origin(g: Goal) -> set[Origin]:
+    """The premise that says goal ``g`` held before the step (none for errors)."""
+    if g.kind == "bounds":
+        return {("bounds",)}
+    if g.kind in ("invariant", "conserved"):
+        return {(g.kind, g.index)}
+    return set()
 
 
 class ActionProver:
     """The step proofs of one action, over every parameter value.
 
-    ``timeout_ms`` is the full per-query timeout (what ``--timeout`` promises before a
-    result is UNKNOWN); ``budget_s`` bounds the action's total time, after which the
-    goals still open are UNKNOWN.
+    ``budget`` bounds each query in resource units (its ``query`` part is what
+    ``--rlimit`` promises before a result is UNKNOWN); the action case spends at most
+    :data:`ACTION_BUDGET` full query budgets in all, after which the goals still open
+    are UNKNOWN. Both are counts: the verdicts do not depend on the machine.
     """
 
     def __init__(self, model: Model, smt: SmtGame, premises: Premises, a_idx: int,
-                 goals: Sequence[Goal], timeout_ms: int, budget_s: float,
+                 goals: Sequence[Goal], budget: Budget,
                  lessons: Lessons | None = None) -> None:
         self.model, self.smt, self.p, self.a_idx = model, smt, premises, a_idx
         #: what earlier cases taught (shared by the provers of one run; shortcuts only)
         self.lessons = Lessons() if lessons is None else lessons
         self.action = smt.spec.actions[a_idx]
         self.goals = list(goals)
-        self.timeout_ms = timeout_ms
-        self.quick_ms = min(QUICK_MS, timeout_ms)
-        self.slice_ms = min(SLICE_MS, timeout_ms)
-        self.deadline = time.perf_counter() + budget_s
+        self.budget = budget
+        self._meter: z3.Solver | None = None  # any solver of the context: its count
+        self._started = 0  # the context's resource count at the first query
         self.symbolic = smt.params(a_idx, f"p.{a_idx}")
-        self.verdicts = {g.name: Verdict() for g in self.goals}
+        self.verdicts = {g.name: Verdict(used=own_origin(g)) for g in self.goals}
         self.queries = 0
+        #: per kind of query: [queries, resource units, unsat, sat, unknown] (to measure)
+        self.stats: dict[str, list[int]] = {}
 
     # --- the residual obligations ------------------------------------------------------
     def residual(self, g: Goal, after: Any) -> list[Any]:
-        """What is left of goal ``g`` after the step (empty: it holds by the frame)."""
-        smt, s, known = self.smt, self.p.state, self.p.known
+        """What is left of goal ``g`` after the step (empty: it holds by the frame). The
+        premises the frame relied on are recorded (see :meth:`_uses`)."""
+        smt, s = self.smt, self.p.state
         t = after.value
         if g.kind == "errors":
-            return residual_conjuncts(z3.Not(after.error), known)
+            return self._left(g, z3.Not(after.error))
         if g.kind == "bounds":  # a cell's new value may be within bounds whatever happens
             memo: dict = {}
-            return [c for c in residual_conjuncts(smt.field_bounds(g.field, t), known)
-                    if not holds_by_intervals(c, self.p.intervals, memo)]
+            left = self._left(g, smt.field_bounds(g.field, t))
+            kept = [c for c in left if not holds_by_intervals(c, self.p.intervals, memo)]
+            if len(kept) < len(left):  # the intervals are the declared bounds before
+                self._uses(g.name, {("bounds",)})
+            return kept
         if g.kind == "invariant":
-            return residual_conjuncts(smt.invariant_checked(g.index, t).holds(), known)
+            return self._left(g, smt.invariant_checked(g.index, t).holds())
         before, now = smt.conserved_checked(g.index, s), smt.conserved_checked(g.index, t)
-        left = residual_conjuncts(z3.And(z3.Not(before.error), z3.Not(now.error)), known)
+        left = self._left(g, z3.And(z3.Not(before.error), z3.Not(now.error)))
         same = unchanged(before.value, now.value)
         return left if z3.is_true(same) else [*left, same]
+
+    def _left(self, g: Goal, goal: Any) -> list[Any]:
+        """The conjuncts of ``goal`` not among the premises (those are recorded as used)."""
+        out = []
+        own = own_origin(g)
+        for c in conjuncts(goal):
+            origins = self.p.origins.get(c.get_id())
+            if origins is None:
+                out.append(c)
+            elif not (origins & own) and not z3.is_true(z3.simplify(c)):
+                # any one premise with this conjunct shows it (``not False`` is in many)
+                self._uses(g.name, {min(origins)})
+        return out
+
+    def _uses(self, name: str, origins: set[Origin] | None) -> None:
+        """Goal ``name``'s proof relied on these premises (None: on any of them)."""
+        v = self.verdicts[name]
+        if v.used is not None:
+            v.used = None if origins is None else v.used | origins
 
     # --- the search ----------------------------------------------------------------------
     def run(self) -> dict[str, Verdict]:
@@ -422,13 +463,20 @@ class ActionProver:
         small = Refuter(self.p, terms.legal)
         lessons = self.lessons
 
-        def ask(name: str, r: Any, picked: Sequence[int], timeout_ms: int) -> Any:
+        if self._meter is None:
+            self._meter = small.solver
+            self._started = spent(small.solver)
+
+        def ask(name: str, r: Any, picked: Sequence[int], rlimit: int, kind: str) -> Any:
             """The premises ``picked`` refute the goal's failure (learning those it used)?"""
             self.queries += 1
             extra = [z3.Not(r)] if name == RULE_ERRORS else [z3.Not(r), z3.Not(terms.error)]
-            verdict, core = small.refute(picked, extra, timeout_ms)
+            before = spent(small.solver)
+            verdict, core = small.refute(picked, extra, rlimit)
+            self._count(kind, spent(small.solver) - before, verdict)
             if verdict == z3.unsat:
                 lessons.learn(self.p, name, core or [])
+                self._uses(name, {self.p.keys[k][0] for k in core or []})
             return verdict
         for name, r in terms.left.items():
             if z3.is_true(r):
@@ -437,12 +485,12 @@ class ActionProver:
                 undecided.append(name)  # another case of this action had to split it
                 continue
             core = lessons.core(self.p, name)
-            if core is not None and ask(name, r, core, self.slice_ms) == z3.unsat:
+            if core is not None and ask(name, r, core, self.budget.slice, "core") == z3.unsat:
                 continue
             if name in lessons.needs_all:
                 pending[name] = r
                 continue
-            verdict = ask(name, r, self.p.about(r), self.slice_ms)
+            verdict = ask(name, r, self.p.about(r), self.budget.slice, "slice")
             if verdict == z3.sat:
                 lessons.needs_all.add(name)
                 pending[name] = r
@@ -454,7 +502,7 @@ class ActionProver:
                 undecided.append(name)
         every = range(len(self.p.terms))
         for name in list(pending):  # every premise, tracked: its core serves later actions
-            if ask(name, pending[name], every, self.quick_ms) == z3.unsat:
+            if ask(name, pending[name], every, self.budget.quick, "tracked") == z3.unsat:
                 del pending[name]
         full: list[z3.Solver] = []
 
@@ -465,26 +513,30 @@ class ActionProver:
                 full[0].add(*self.p.terms, terms.legal)
             return full[0]
         for name, r in pending.items():
-            verdict = self._ask(solver(), r, self.quick_ms, params, name, terms.error)
+            verdict = self._ask(solver(), r, self.budget.quick, params, name, terms.error,
+                                "full")
             if verdict == "unknown":
                 undecided.append(name)
             elif verdict != "unsat":
                 self._fail(name, verdict, fixed)
         self._split(fixed, [by_name[n] for n in undecided], solver, params, terms, top)
 
-    def _ask(self, solver: z3.Solver, obligation: Any, timeout_ms: int,
-             params: list[Any], name: str, error: Any) -> str:
+    def _ask(self, solver: z3.Solver, obligation: Any, rlimit: int,
+             params: list[Any], name: str, error: Any, kind: str) -> str:
         """Can the obligation fail (where the rules raise no error, unless it is about
         errors)? "unsat" (no), "unknown", or a description of the counterexample."""
         self.queries += 1
-        solver.set("timeout", max(1, timeout_ms))
+        limited(solver, rlimit)
         solver.push()
         if name != RULE_ERRORS:
             solver.add(z3.Not(error))
         solver.add(z3.Not(obligation))
         try:
-            r = solver.check()
+            before = spent(solver)
+            r = check(solver)
+            self._count(kind, spent(solver) - before, r)
             if r == z3.unsat:
+                self._uses(name, None)  # every premise was there: any may have been used
                 return "unsat"
             if r != z3.sat:
                 return "unknown"
@@ -499,18 +551,21 @@ class ActionProver:
                solver: Callable[[], z3.Solver], params: list[Any], terms: "_Terms",
                top: "_Terms") -> None:
         """Undecided goals: split on a parameter their residual mentions, or ask once more
-        with the full timeout when nothing is left to split."""
+        with the full budget when nothing is left to split."""
         groups: dict[int, list[Goal]] = {}
         for g in goals:
-            if time.perf_counter() > self.deadline:
-                self._unknown(g.name, fixed, "the action's time budget ran out")
+            if self._spent() > ACTION_BUDGET * self.budget.query:
+                self._unknown(g.name, fixed, f"the action's budget ({ACTION_BUDGET} x "
+                              f"{self.budget.query:,} resource units) ran out")
                 continue
             r = terms.left[g.name]
             i = self._split_on(fixed, r)
             if i is None:
-                verdict = self._ask(solver(), r, self.timeout_ms, params, g.name, terms.error)
+                verdict = self._ask(solver(), r, self.budget.query, params, g.name,
+                                    terms.error, "last")
                 if verdict == "unknown":
-                    self._unknown(g.name, fixed, f"timeout ({self.timeout_ms} ms)")
+                    self._unknown(g.name, fixed, f"undecided within {self.budget.query:,} "
+                                  "resource units")
                 elif verdict != "unsat":
                     self._fail(g.name, verdict, fixed)
             else:
@@ -521,6 +576,16 @@ class ActionProver:
             d = self.action.params[i].domain
             for v in range(d.lo, d.max_hi):
                 self._case({**fixed, i: v}, gs, top)
+
+    def _count(self, kind: str, units: int, verdict: Any) -> None:
+        row = self.stats.setdefault(kind, [0, 0, 0, 0, 0])
+        row[0] += 1
+        row[1] += units
+        row[2 + (0 if verdict == z3.unsat else 1 if verdict == z3.sat else 2)] += 1
+
+    def _spent(self) -> int:
+        """Resource units this action case has spent so far."""
+        return 0 if self._meter is None else spent(self._meter) - self._started
 
     def _split_on(self, fixed: dict[int, int], residual: Any) -> int | None:
         """The open parameter the residual mentions with the fewest values (or, if it
@@ -540,12 +605,12 @@ class ActionProver:
     def _fail(self, name: str, description: str, fixed: dict[int, int]) -> None:
         v = self.verdicts[name]
         if v.status != VIOLATED:
-            self.verdicts[name] = Verdict(VIOLATED, description)
+            self.verdicts[name] = Verdict(VIOLATED, description, None)
 
     def _unknown(self, name: str, fixed: dict[int, int], why: str) -> None:
         v = self.verdicts[name]
         if v.status == PROVED:
-            self.verdicts[name] = Verdict(UNKNOWN, f"{why} on {self._case_text(fixed)}")
+            self.verdicts[name] = Verdict(UNKNOWN, f"{why} on {self._case_text(fixed)}", None)
 
     def _case_text(self, fixed: dict[int, int]) -> str:
         a = self.action

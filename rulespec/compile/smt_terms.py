@@ -22,9 +22,11 @@ floor explicitly; a zero divisor gives an unspecified value (the caller flags th
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Union
+import contextlib
+from typing import Any, Iterable, Iterator, Union
 
 import z3
+import z3.z3 as _z3_module
 
 Val = Union[bool, int, z3.ExprRef]
 """A compiled value: a Python bool/int when it is known, else a Z3 term of sort Bool or Int."""
@@ -41,6 +43,32 @@ def known(v: Val) -> bool:
 
 _LITERALS: dict[Any, z3.ExprRef] = {}
 _LITERAL_VALUES: dict[int, int | bool] = {}  # id of a cached literal -> its value
+
+
+@contextlib.contextmanager
+def own_context() -> Iterator[z3.Context]:
+    """Build every term inside on a new Z3 context of its own, then return to the
+    previous one (terms from outside must not be used inside, nor the other way round).
+
+    Z3 orders much of its work by term ids, which count every term built before in the
+    same context: the same query after different work takes different steps. A job run
+    in a context of its own spends the same resource units whatever ran before it, so
+    its verdict is the same in any process, in any order. (z3py has no public way to
+    switch its default context, hence the module attribute.)
+
+    >>> with own_context():
+    ...     inner = term(5)
+    >>> inner.ctx == z3.main_ctx(), term(5).ctx == z3.main_ctx()
+    (False, True)
+    """
+    global _LITERALS, _LITERAL_VALUES
+    saved = (_z3_module._main_ctx, _LITERALS, _LITERAL_VALUES)
+    ctx = z3.Context()
+    _z3_module._main_ctx, _LITERALS, _LITERAL_VALUES = ctx, {}, {}
+    try:
+        yield ctx
+    finally:
+        _z3_module._main_ctx, _LITERALS, _LITERAL_VALUES = saved
 
 
 def term(v: Val) -> z3.ExprRef:

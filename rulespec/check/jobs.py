@@ -1,0 +1,173 @@
+"""How ``prove`` runs its work: as jobs, each in a Z3 context of its own.
+
+A job is a module-level function ``fn(model, smt, *args)`` whose arguments and answer
+are plain data. It gets a freshly compiled game on a new Z3 context
+(:func:`~rulespec.compile.smt_terms.own_context`), so what it spends and what it answers
+do not depend on which jobs ran before it, in which process, in which order: the
+verdicts are the same with one worker or four, on a loaded machine or an idle one.
+
+With ``workers`` above 1 the jobs run in worker processes (:func:`.workers.worker_pool`:
+they die with the parent and are killed on Ctrl-C); otherwise one after another, here.
+Either way the main process waits where Ctrl-C reaches it at once, and Z3 is told not to
+swallow it (:func:`.solvers.check`).
+
+``timeout`` is only an outer safety limit in seconds: when it is reached the running
+jobs are stopped and :class:`SafetyLimit` says so; no verdict is ever decided by it.
+
+>>> import rulespec
+>>> with Jobs(rulespec.load("tic_tac_toe"), workers=1) as jobs:
+...     done = jobs.submit("cells", cell_count)
+...     jobs.wait([done])
+...     jobs.answer(done)  # 9 on the board, the turn, moves, winner, players
+13
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import time
+from typing import Any, Callable, Sequence
+
+import z3
+
+from ..compile.smt_backend import SmtGame, compile_smt
+from ..compile.smt_terms import own_context
+from ..runtime.model import Model
+from .progress import QUIET, Progress
+from .solvers import spent
+
+#: the model a worker process runs jobs on (inherited when forked, else loaded once)
+_MODEL: Model | None = None
+
+
+class SafetyLimit(Exception):
+    """The wall-clock safety limit (``--timeout``) was reached before the jobs ended."""
+
+
+def cell_count(model: Model, smt: SmtGame) -> int:
+    """A job for examples and tests: the number of cells in the game's state."""
+    return smt.size
+
+
+def run_job(model: Model, fn: Callable[..., Any], args: tuple) -> tuple[Any, int]:
+    """Run a job on a new Z3 context: its answer and the resource units it spent."""
+    with own_context():
+        smt = compile_smt(model.spec, model.interpretation)
+        out = fn(model, smt, *args)
+        return out, spent(z3.Solver())
+
+
+def _init_worker(spec_file: str | None, interpretation: dict[str, str]) -> None:
+    global _MODEL
+    z3.set_param("ctrl_c", False)  # Ctrl-C is the parent's to handle; workers are killed
+    if _MODEL is None:  # not forked: load the game again
+        from ..runtime.registry import load
+        assert spec_file is not None
+        _MODEL = load(spec_file, interpretation)
+
+
+def _run_in_worker(fn: Callable[..., Any], args: tuple) -> tuple[Any, int]:
+    assert _MODEL is not None
+    return run_job(_MODEL, fn, args)
+
+
+class Jobs:
+    """Jobs submitted one by one and waited for, with progress and a safety limit."""
+
+    def __init__(self, model: Model, workers: int = 1, progress: Progress = QUIET,
+                 timeout: float | None = None) -> None:
+        self.model = model
+        self.workers = workers if model.spec.file is not None or _forks() else 1
+        self.progress = progress
+        self.deadline = None if timeout is None else time.monotonic() + timeout
+        self.timeout = timeout
+        #: resource units spent by the jobs done so far (a machine-independent measure)
+        self.rlimit = 0
+        #: the resource units of each job done, by its label
+        self.units: dict[str, int] = {}
+        self.submitted = 0
+        self._pool: Any = None
+        self._pool_cm: Any = None
+        self._labels: dict[cf.Future, str] = {}
+
+    def __enter__(self) -> "Jobs":
+        global _MODEL
+        if self.workers > 1:
+            from .workers import worker_pool
+            _MODEL = self.model  # forked workers inherit it (set before they start)
+            self._pool_cm = worker_pool(self.workers, _init_worker,
+                                        (self.model.spec.file, dict(self.model.interpretation)))
+            self._pool = self._pool_cm.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        global _MODEL
+        try:
+            if self._pool_cm is not None:
+                self._pool_cm.__exit__(*exc)  # on an exception: workers killed at once
+        finally:
+            _MODEL = None
+
+    def submit(self, label: str, fn: Callable[..., Any], *args: Any) -> cf.Future:
+        """Start ``fn(model, smt, *args)`` as a job (here at once, with one worker)."""
+        self.submitted += 1
+        self.progress.set_total(self.submitted)
+        if self._pool is not None:
+            f = self._pool.submit(_run_in_worker, fn, args)
+        else:
+            self._check_deadline()
+            self.progress.note(label)
+            f = cf.Future()
+            try:
+                f.set_result(run_job(self.model, fn, args))
+            except Exception as err:  # noqa: BLE001 - re-raised by result(), as a pool would
+                f.set_exception(err)
+        self._labels[f] = label
+        return f
+
+    def wait(self, futures: Sequence[cf.Future]) -> None:
+        """Until every one of ``futures`` is done (raises :class:`SafetyLimit` first if the
+        wall-clock safety limit comes; a job's exception is raised by its ``result()``)."""
+        left = [f for f in futures if f in self._labels]
+        while left:
+            done = self.next_done(left)
+            left = [f for f in left if f is not done]
+
+    def next_done(self, futures: Sequence[cf.Future]) -> cf.Future:
+        """The first of ``futures`` to finish (each is reported once to progress)."""
+        for f in futures:
+            if f.done():
+                return self._finished(f)
+        remaining = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+        done, _ = cf.wait(futures, timeout=remaining, return_when=cf.FIRST_COMPLETED)
+        if not done:
+            raise SafetyLimit(f"stopped at the wall-clock safety limit ({self.timeout:g} s, "
+                              "--timeout): on another machine it may end")
+        return self._finished(next(f for f in futures if f in done))
+
+    def answer(self, f: cf.Future) -> Any:
+        """A finished job's answer (its resource units counted once)."""
+        out, units = f.result()
+        return out
+
+    def _finished(self, f: cf.Future) -> cf.Future:
+        label = self._labels.pop(f, None)
+        if label is not None:
+            if f.exception() is None:
+                self.rlimit += f.result()[1]
+                self.units[label] = f.result()[1]
+            self.progress.advance()
+            self.progress.note(f"done: {label}")
+        return f
+
+    def _check_deadline(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise SafetyLimit(f"stopped at the wall-clock safety limit ({self.timeout:g} s, "
+                              "--timeout): on another machine it may end")
+
+
+def _forks() -> bool:
+    import multiprocessing
+    import sys
+    return sys.platform.startswith("linux") and multiprocessing.get_start_method(True) in (
+        None, "fork")
