@@ -276,7 +276,7 @@ def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
             run = prove_run(model, property_names=props or None, rlimit=rlimit,
                             timeout=timeout, depth=depth, trace_dir=trace_dir,
                             workers=workers or min(4, os.cpu_count() or 1),
-                            progress=progress)
+                            progress=progress, processes=True)
     except ValueError as e:
         raise BadInput(str(e)) from None
     results = run.results

@@ -6,10 +6,10 @@ are plain data. It gets a freshly compiled game on a new Z3 context
 do not depend on which jobs ran before it, in which process, in which order: the
 verdicts are the same with one worker or four, on a loaded machine or an idle one.
 
-With ``workers`` above 1 the jobs run in worker processes (:func:`.workers.worker_pool`:
-they die with the parent and are killed on Ctrl-C); otherwise one after another, here.
-Either way the main process waits where Ctrl-C reaches it at once, and Z3 is told not to
-swallow it (:func:`.solvers.check`).
+In worker processes (:func:`.workers.worker_pool`: they die with the parent and are
+killed on Ctrl-C) the main process only waits, where Ctrl-C reaches it at once; in this
+process, one job after another, :func:`.solvers.check` turns the interrupt Z3 catches
+back into KeyboardInterrupt.
 
 ``timeout`` is only an outer safety limit in seconds: when it is reached the running
 jobs are stopped and :class:`SafetyLimit` says so; no verdict is ever decided by it.
@@ -25,6 +25,7 @@ jobs are stopped and :class:`SafetyLimit` says so; no verdict is ever decided by
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import time
 from typing import Any, Callable, Sequence
 
@@ -34,7 +35,7 @@ from ..compile.smt_backend import SmtGame, compile_smt
 from ..compile.smt_terms import own_context
 from ..runtime.model import Model
 from .progress import QUIET, Progress
-from .solvers import spent
+from .solvers import interruptible, raise_if_interrupted, spent
 
 #: the model a worker process runs jobs on (inherited when forked, else loaded once)
 _MODEL: Model | None = None
@@ -75,9 +76,13 @@ class Jobs:
     """Jobs submitted one by one and waited for, with progress and a safety limit."""
 
     def __init__(self, model: Model, workers: int = 1, progress: Progress = QUIET,
-                 timeout: float | None = None) -> None:
+                 timeout: float | None = None, processes: bool | None = None) -> None:
         self.model = model
-        self.workers = workers if model.spec.file is not None or _forks() else 1
+        self.workers = workers
+        #: worker processes (default: when more than one worker); the command line always
+        #: uses them, so that its own process only waits, where Ctrl-C reaches it at once
+        self.processes = (workers > 1 if processes is None else processes) and (
+            model.spec.file is not None or _forks())
         self.progress = progress
         self.deadline = None if timeout is None else time.monotonic() + timeout
         self.timeout = timeout
@@ -89,10 +94,12 @@ class Jobs:
         self._pool: Any = None
         self._pool_cm: Any = None
         self._labels: dict[cf.Future, str] = {}
+        self._interrupts = interruptible()
 
     def __enter__(self) -> "Jobs":
         global _MODEL
-        if self.workers > 1:
+        self._interrupts.__enter__()
+        if self.processes:
             from .workers import worker_pool
             _MODEL = self.model  # forked workers inherit it (set before they start)
             self._pool_cm = worker_pool(self.workers, _init_worker,
@@ -107,6 +114,11 @@ class Jobs:
                 self._pool_cm.__exit__(*exc)  # on an exception: workers killed at once
         finally:
             _MODEL = None
+            if exc[0] is None:
+                self._interrupts.__exit__(None, None, None)  # raises if Ctrl-C came
+            else:
+                with contextlib.suppress(KeyboardInterrupt):
+                    self._interrupts.__exit__(*exc)
 
     def submit(self, label: str, fn: Callable[..., Any], *args: Any) -> cf.Future:
         """Start ``fn(model, smt, *args)`` as a job (here at once, with one worker)."""
@@ -138,12 +150,12 @@ class Jobs:
         for f in futures:
             if f.done():
                 return self._finished(f)
-        remaining = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
-        done, _ = cf.wait(futures, timeout=remaining, return_when=cf.FIRST_COMPLETED)
-        if not done:
-            raise SafetyLimit(f"stopped at the wall-clock safety limit ({self.timeout:g} s, "
-                              "--timeout): on another machine it may end")
-        return self._finished(next(f for f in futures if f in done))
+        while True:  # short waits: Ctrl-C (a flag, see solvers.interruptible) is seen at once
+            raise_if_interrupted()
+            self._check_deadline()
+            done, _ = cf.wait(futures, timeout=0.2, return_when=cf.FIRST_COMPLETED)
+            if done:
+                return self._finished(next(f for f in futures if f in done))
 
     def answer(self, f: cf.Future) -> Any:
         """A finished job's answer (its resource units counted once)."""
@@ -167,7 +179,6 @@ class Jobs:
 
 
 def _forks() -> bool:
-    import multiprocessing
+    """Worker processes are forked here (:mod:`.workers`): they inherit the model."""
     import sys
-    return sys.platform.startswith("linux") and multiprocessing.get_start_method(True) in (
-        None, "fork")
+    return sys.platform.startswith("linux")

@@ -76,14 +76,17 @@ def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
 def prove(model: Model, *, property_names: Sequence[str] | None = None,
           rlimit: int = DEFAULT_RLIMIT, depth: int | None = None,
           trace_dir: str | Path = "traces", workers: int = 1,
-          timeout: float | None = None, progress: Progress = QUIET) -> ProofRun:
+          timeout: float | None = None, progress: Progress = QUIET,
+          processes: bool | None = None) -> ProofRun:
     """Step proofs, the induction, laws, bounded model checking where induction did not
     prove a goal, and (for the whole game) dead rules.
 
     ``rlimit`` bounds each solver query in Z3 resource units; ``depth`` is the bounded
     model checking depth (default: the game's ``bmc_depth``); ``workers`` processes run
-    the jobs (1: this process). ``timeout`` (seconds) is only a safety limit: reaching
-    it stops the run, and what it left undecided is UNKNOWN, saying so.
+    the jobs (one: this process, unless ``processes``). ``timeout`` (seconds) is only a
+    safety limit: reaching it stops the run, and what it left undecided is UNKNOWN,
+    saying so. The verdicts never depend on ``workers``, ``processes`` or ``timeout``
+    (short of the limit).
 
     Raises ValueError when a named property is not one ``prove`` can check.
     """
@@ -105,7 +108,7 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
                              f"{', '.join(goal_names + laws)})")
     run = _Run(model, wanted, goal_names, laws, sources, Budget(rlimit),
                depth if depth is not None else model.spec.bmc_depth, trace_dir)
-    with Jobs(model, workers, progress, timeout) as jobs:
+    with Jobs(model, workers, progress, timeout, processes) as jobs:
         try:
             run.go(jobs, cases)
         except SafetyLimit as err:

@@ -13,12 +13,18 @@ unknown
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
+import weakref
+from typing import Any, Iterator
+
 import z3
 
 from .budget import DEFAULT_RLIMIT, RLIMIT_PER_SECOND, Budget
 
 __all__ = ["ARITH_SOLVER", "Budget", "DEFAULT_RLIMIT", "RLIMIT_PER_SECOND", "check",
-           "limited", "simple_solver", "spent"]
+           "interruptible", "limited", "raise_if_interrupted", "simple_solver", "spent"]
 
 #: Z3's simplex-based arithmetic solver (``smt.arith.solver=2``) rather than its default
 #: (6). The checks ask about linear arithmetic over small bounded ints with many Boolean
@@ -28,8 +34,13 @@ ARITH_SOLVER = 2
 
 
 def limited(solver: z3.Solver, rlimit: int) -> z3.Solver:
-    """``solver`` with each of its checks bounded by ``rlimit`` resource units."""
+    """``solver`` with each of its checks bounded by ``rlimit`` resource units.
+
+    Z3 also stops catching Ctrl-C in its checks (it would give up on the query and keep
+    the interrupt from Python, so the run went on): see :func:`interruptible`.
+    """
     solver.set("rlimit", max(1, int(rlimit)))
+    solver.set("ctrl_c", False)
     return solver
 
 
@@ -47,14 +58,55 @@ def spent(solver: z3.Solver) -> int:
     return int(stats.get_key_value("rlimit count")) if "rlimit count" in stats.keys() else 0
 
 
-def check(solver: z3.Solver, *assumptions: z3.ExprRef) -> z3.CheckSatResult:
-    """``solver.check()``, with Ctrl-C raised as KeyboardInterrupt.
+#: per Z3 context, its resource count after the last :func:`check`
+_LAST: "weakref.WeakKeyDictionary[z3.Context, int]" = weakref.WeakKeyDictionary()
 
-    Z3 catches SIGINT while it solves and gives up on the query ("interrupted from
-    keyboard") instead of letting Python see it: without this, Ctrl-C would only turn one
-    query into an unknown and the run would go on.
-    """
+
+def check(solver: z3.Solver, *assumptions: z3.ExprRef) -> z3.CheckSatResult:
+    """``solver.check()``, leaving the resource units the query spent (counted since the
+    previous query of the context: one count per query) in ``solver.rulespec_spent``;
+    raises KeyboardInterrupt after the query if Ctrl-C came (:func:`interruptible`)."""
+    ctx = solver.ctx
+    before = _LAST.get(ctx)
+    if before is None:
+        before = spent(solver)
     r = solver.check(*assumptions)
-    if r == z3.unknown and solver.reason_unknown() == "interrupted from keyboard":
-        raise KeyboardInterrupt
+    after = _LAST[ctx] = spent(solver)
+    solver.rulespec_spent = after - before
+    raise_if_interrupted()
     return r
+
+
+_INTERRUPTED = threading.Event()
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """Within: Ctrl-C only sets a flag, raised as KeyboardInterrupt by the next
+    :func:`check` or :func:`raise_if_interrupted` (and on leaving).
+
+    Python raises KeyboardInterrupt in whatever code runs when the signal comes, and with
+    Z3 that is often one of z3py's finalizers, where an exception is printed and dropped:
+    the interrupt would be lost. (Only in the main thread, and only if Ctrl-C has
+    Python's usual handler.)
+    """
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+
+    def note(signum: int, frame: Any) -> None:
+        _INTERRUPTED.set()
+    signal.signal(signal.SIGINT, note)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    raise_if_interrupted()
+
+
+def raise_if_interrupted() -> None:
+    """Raise KeyboardInterrupt if Ctrl-C came within :func:`interruptible`."""
+    if _INTERRUPTED.is_set():
+        _INTERRUPTED.clear()
+        raise KeyboardInterrupt

@@ -122,8 +122,10 @@ class Premises:
         self._bounds: dict[str, list[int]] = {}  # constant name -> its bounds
         self._names = [frozenset(free_constants(t)) for t in self.terms]
         #: each premise by where it comes from and the cells it mentions: the same key
-        #: names the same premise in a case with another number of players
-        self.keys = list(zip(origins, self._names))
+        #: names the same premise in a case with another number of players (a conserved
+        #: total is one premise whatever cells its sum has)
+        self.keys = [(o, frozenset() if o[0] == "conserved" else names)
+                     for o, names in zip(origins, self._names)]
         #: where each premise conjunct comes from, by term id (several origins may share one)
         self.origins: dict[int, set[tuple]] = {}
         for t, origin in zip(self.terms, origins):
@@ -471,9 +473,8 @@ class ActionProver:
             """The premises ``picked`` refute the goal's failure (learning those it used)?"""
             self.queries += 1
             extra = [z3.Not(r)] if name == RULE_ERRORS else [z3.Not(r), z3.Not(terms.error)]
-            before = spent(small.solver)
             verdict, core = small.refute(picked, extra, rlimit)
-            self._count(kind, spent(small.solver) - before, verdict)
+            self._count(kind, small.solver.rulespec_spent, verdict)
             if verdict == z3.unsat:
                 lessons.learn(self.p, name, core or [])
                 self._uses(name, {self.p.keys[k][0] for k in core or []})
@@ -532,9 +533,8 @@ class ActionProver:
             solver.add(z3.Not(error))
         solver.add(z3.Not(obligation))
         try:
-            before = spent(solver)
             r = check(solver)
-            self._count(kind, spent(solver) - before, r)
+            self._count(kind, solver.rulespec_spent, r)
             if r == z3.unsat:
                 self._uses(name, None)  # every premise was there: any may have been used
                 return "unsat"
