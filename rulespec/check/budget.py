@@ -35,6 +35,8 @@ class Budget:
     quick_share: int = 10_000_000
     #: the try with only the premises that share a cell with the goal
     slice_share: int = 3_000_000
+    #: whether the other premises imply a field's bounds (asked once per case and field)
+    implied_share: int = 30_000_000
 
     @property
     def quick(self) -> int:
@@ -43,3 +45,7 @@ class Budget:
     @property
     def slice(self) -> int:
         return min(self.slice_share, self.query)
+
+    @property
+    def implied(self) -> int:
+        return min(self.implied_share, self.query)

@@ -36,7 +36,8 @@ from .jobs import Jobs, SafetyLimit
 from .progress import QUIET, Progress
 from .results import PROVED, SKIPPED, UNKNOWN, VIOLATED, Result
 from .solvers import DEFAULT_RLIMIT, Budget, check, limited
-from .steps import BOUNDS, ActionProver, Case, Lessons, Premises, goals_of, step_cases
+from .steps import (BOUNDS, ActionProver, Case, ImpliedBounds, Lessons, Premises, goals_of,
+                    step_cases)
 
 #: random games played for dead-rule witnesses before any solver query
 DEAD_RULE_GAMES = 8
@@ -93,6 +94,7 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
     with own_context():  # the plan needs terms, not proofs: built apart, then dropped
         smt = compile_smt(model.spec, model.interpretation)
         goal_names = [c.name for c in goal_checks(smt)]
+        cells = smt.cell_names()
         sources = {g.reported_as: g.source for g in goals_of(smt)}
         try:
             cases: list[Case] | str = step_cases(smt)
@@ -107,7 +109,7 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
                              f"{', '.join(sorted(map(repr, unknown)))} (provable: "
                              f"{', '.join(goal_names + laws)})")
     run = _Run(model, wanted, goal_names, laws, sources, Budget(rlimit),
-               depth if depth is not None else model.spec.bmc_depth, trace_dir)
+               depth if depth is not None else model.spec.bmc_depth, trace_dir, cells)
     with Jobs(model, workers, progress, timeout, processes) as jobs:
         try:
             run.go(jobs, cases)
@@ -127,17 +129,27 @@ def _steps_job(model: Model, smt: SmtGame, cases: Sequence[Case], budget: Budget
     """Step proofs of some action cases (sharing premises and lessons), or why not."""
     goals = goals_of(smt)
     premises: dict[tuple, Premises] = {}
+    implied: dict[int, ImpliedBounds] = {}
     lessons = Lessons()
     out = []
     try:
         for a_idx, fixed in cases:
             if fixed not in premises:
                 premises[fixed] = Premises(smt, dict(fixed))
-            prover = ActionProver(model, smt, premises[fixed], a_idx, goals, budget, lessons)
+            n = dict(fixed)[0]
+            if n not in implied:
+                implied[n] = ImpliedBounds(smt, n, budget)
+            asked = list(implied[n].stats)
+            prover = ActionProver(model, smt, premises[fixed], a_idx, goals, budget, lessons,
+                                  implied[n])
             verdicts = prover.run()
+            stats = dict(prover.stats)
+            if implied[n].stats != asked:
+                stats["implied"] = [implied[n].stats[0] - asked[0],
+                                    implied[n].stats[1] - asked[1], 0, 0, 0]
             out.append(((a_idx, fixed), {n: (v.status, v.detail, v.used)
                                          for n, v in verdicts.items()},
-                        prover.queries, prover.stats))
+                        prover.queries, stats))
     except Unsupported as err:
         return f"no Z3 encoding: {err}"
     return out
@@ -183,10 +195,11 @@ class _Run:
 
     def __init__(self, model: Model, wanted: set[str] | None, goal_names: list[str],
                  laws: list[str], sources: dict[str, str | None], budget: Budget,
-                 depth: int, trace_dir: str | Path) -> None:
+                 depth: int, trace_dir: str | Path, cells: list[str]) -> None:
         self.model, self.wanted, self.goal_names, self.laws = model, wanted, goal_names, laws
         self.sources, self.budget, self.depth = sources, budget, depth
         self.trace_dir = str(trace_dir)
+        self.cells = cells
         self.stopped: str | None = None
         self.step_runs: list = []
         self.step_jobs = 0
@@ -210,8 +223,13 @@ class _Run:
             self.step_skipped = cases
         else:
             for group in _step_groups(model, cases):
-                names = ", ".join(dict.fromkeys(model.spec.actions[a].name for a, _ in group))
-                steps.append(jobs.submit(f"steps of {names}", _steps_job, group, self.budget))
+                fixed = dict(group[0][1])
+                what = ", ".join([f"{fixed[0]} players"] + [f"{self.cells[c]}={v}"
+                                                             for c, v in fixed.items() if c])
+                names = [model.spec.actions[a].name for a, _ in group]
+                steps.append(jobs.submit(f"steps ({what}): {names[0]}"
+                                         + (f" and {len(names) - 1} more" if len(names) > 1
+                                            else ""), _steps_job, group, self.budget))
         self.step_jobs = len(steps)
         base = jobs.submit("base case and laws", _base_and_laws_job, self.budget, self.wanted)
         dead_all = self.wanted is None
@@ -227,10 +245,11 @@ class _Run:
             if f is base:
                 self.base, self.law_results = out
             elif f is played:
-                for group in _dead_groups(model):
+                for group in _dead_groups(model, [] if isinstance(cases, str) else cases):
                     names = [model.spec.actions[a].name for a in group]
-                    job = jobs.submit(f"dead rules of {', '.join(names)}", _dead_job, group,
-                                      out, self.budget)
+                    job = jobs.submit(f"dead rules: {names[0]}" + (
+                        f" and {len(names) - 1} more" if len(names) > 1 else ""),
+                        _dead_job, group, out, self.budget)
                     dead_jobs[job] = names
                     pending.append(job)
                 score = jobs.submit("dead scoring clauses", _score_job, out, self.budget)
@@ -297,7 +316,7 @@ class _Run:
         """For each goal, the properties whose premises its step proofs used: goals, and
         laws (a law as a premise also needs the bounds: it is proved within them)."""
         spec = self.model.spec
-        every = {("bounds",)} | {("invariant", k) for k in range(len(spec.invariants))} | {
+        every = {("bounds", "")} | {("invariant", k) for k in range(len(spec.invariants))} | {
             ("conserved", k) for k in range(len(spec.conservation))}
         used: dict[str, set | None] = {}
         for _, verdicts, _, _ in self.step_runs:
@@ -410,25 +429,19 @@ class _Run:
 
 
 def _step_groups(model: Model, cases: list[Case]) -> list[list[Case]]:
-    """The step cases as jobs: the actions that pin the same flow values (they share
-    premises), at most :data:`ACTIONS_PER_JOB` to a job, each action's cases together;
-    the jobs with the most action instances first (the longest usually), so that the
-    workers end together. Fixed by the spec alone: never by the number of workers."""
-    by_pins: dict[tuple, list[int]] = {}
-    per_action: dict[int, list[Case]] = {}
+    """The step cases as jobs: one per player count and pinned flow values, with every
+    action of that case. They share the premises (built once per job) and what their
+    proofs learn (:class:`.steps.Lessons`: premises of one case serve the next action
+    exactly). The jobs with the most work first (most action instances, most players),
+    so that the workers end together. Fixed by the spec alone, never by the number of
+    workers: the verdicts do not depend on it."""
+    groups: dict[tuple, list[Case]] = {}
     for a, fixed in cases:
-        per_action.setdefault(a, []).append((a, fixed))
-        pins = tuple(c for c in fixed if c[0] != 0)
-        if a not in by_pins.setdefault(pins, []):
-            by_pins[pins].append(a)
-    groups = []
-    for actions in by_pins.values():
-        for i in range(0, len(actions), ACTIONS_PER_JOB):
-            groups.append([c for a in actions[i:i + ACTIONS_PER_JOB] for c in per_action[a]])
+        groups.setdefault(fixed, []).append((a, fixed))
 
-    def size(group: list[Case]) -> int:
-        return sum(_instances(model, a) for a in dict.fromkeys(a for a, _ in group))
-    return sorted(groups, key=lambda g: -size(g))
+    def size(group: list[Case]) -> tuple[int, int]:
+        return (sum(_instances(model, a) for a, _ in group), dict(group[0][1])[0])
+    return sorted(groups.values(), key=size, reverse=True)
 
 
 def _instances(model: Model, a: int) -> int:
@@ -438,10 +451,21 @@ def _instances(model: Model, a: int) -> int:
     return n
 
 
-def _dead_groups(model: Model) -> list[list[int]]:
-    """The actions' dead-rule searches as jobs (a few actions to a job)."""
-    actions = list(range(len(model.spec.actions)))
-    return [actions[i:i + 4] for i in range(0, len(actions), 4)]
+def _dead_groups(model: Model, cases: list[Case]) -> list[list[int]]:
+    """The actions' dead-rule searches as jobs: the actions that pin the same flow values
+    together (they share premises), larger groups split in two."""
+    by_pins: dict[tuple, list[int]] = {}
+    for a, fixed in cases:
+        pins = tuple(c for c in fixed if c[0] != 0)
+        if a not in by_pins.setdefault(pins, []):
+            by_pins[pins].append(a)
+    if not by_pins:  # no step cases (an operation without a Z3 encoding): one job says so
+        return [list(range(len(model.spec.actions)))]
+    out = []
+    for actions in by_pins.values():
+        half = (len(actions) + 1) // 2 if len(actions) > 8 else len(actions)
+        out += [actions[i:i + half] for i in range(0, len(actions), half)]
+    return out
 
 
 # --- laws and the base case -------------------------------------------------------------

@@ -69,19 +69,23 @@ def goals_of(smt: SmtGame) -> list[Goal]:
     return out
 
 
-# per compiled game (weak keys: a game compiled later never sees another's entries)
-_TOTALS: "weakref.WeakKeyDictionary[SmtGame, list[dict[int, int]]]" = weakref.WeakKeyDictionary()
+# per spec and interpretation (plain numbers: they serve every Z3 context; weak keys: a
+# spec loaded later never sees another's entries)
+_TOTALS: "weakref.WeakKeyDictionary[Any, dict[tuple, list[dict[int, int]]]]" = \
+    weakref.WeakKeyDictionary()
 
 
 def initial_totals(smt: SmtGame, k: int) -> dict[int, int]:
     """Conserved total ``k`` after setup, for each number of players (Python backend)."""
-    if smt not in _TOTALS:
+    per_spec = _TOTALS.setdefault(smt.spec, {})
+    key = tuple(sorted(smt.interpretation.items()))
+    if key not in per_spec:
         model = Model(smt.spec, smt.interpretation)
         states = {n: model.initial_state(n).values
                   for n in range(smt.spec.min_players, smt.spec.max_players + 1)}
-        _TOTALS[smt] = [{n: fn(v) for n, v in states.items()}
-                        for fn in model.compiled.conserved]
-    return _TOTALS[smt][k]
+        per_spec[key] = [{n: fn(v) for n, v in states.items()}
+                         for fn in model.compiled.conserved]
+    return per_spec[key][k]
 
 
 class Premises:
@@ -97,13 +101,19 @@ class Premises:
         s = smt.fresh_state("s")
         for i, v in (fixed or {}).items():  # cells given a value: a case of the proof
             s[i] = z3.IntVal(v)
-        bounds = conjuncts(smt.bounds(s))
+        bounds: list[Any] = []
+        bound_origins: list[tuple] = []
+        for f in smt.spec.fields:  # each field's bounds: a premise of its own origin
+            if f.type != BOOL:
+                conjuncts(smt.field_bounds(f.name, s), bounds)
+                bound_origins += [("bounds", f.name)] * (len(bounds) - len(bound_origins))
         terms = [(("invariant", k), smt.invariant_checked(k, s).holds())
                  for k in range(len(smt.spec.invariants))]
         players = s[0].as_long() if z3.is_int_value(s[0]) else None
+        self._conserved = [smt.conserved_checked(k, s) for k in range(len(smt.spec.conservation))]
         for k in range(len(smt.spec.conservation)):
+            value = self._conserved[k].value
             for n, total in initial_totals(smt, k).items():
-                value = smt.conserved_checked(k, s).value
                 if players is None:
                     terms.append((("conserved", k), z3.Implies(s[0] == n, value == total)))
                 elif n == players:
@@ -111,8 +121,9 @@ class Premises:
         self.state = s
         self.smt = smt
         self._reads: dict[str, frozenset[str]] = {}
+        self._invariants = [t for _, t in terms[:len(smt.spec.invariants)]]
         self.terms: list[Any] = list(bounds)
-        origins: list[tuple] = [("bounds",)] * len(bounds)
+        origins: list[tuple] = list(bound_origins)
         for origin, t in terms:
             conjuncts(t, self.terms)
             origins += [origin] * (len(self.terms) - len(origins))
@@ -126,6 +137,8 @@ class Premises:
         #: total is one premise whatever cells its sum has)
         self.keys = [(o, frozenset() if o[0] == "conserved" else names)
                      for o, names in zip(origins, self._names)]
+        #: the origins of every field's bounds (what interval reasoning relies on)
+        self.origins_of_bounds = set(bound_origins)
         #: where each premise conjunct comes from, by term id (several origins may share one)
         self.origins: dict[int, set[tuple]] = {}
         for t, origin in zip(self.terms, origins):
@@ -157,10 +170,9 @@ class Premises:
             if g.kind == "bounds":
                 t = smt.field_bounds(g.field, s)
             elif g.kind == "invariant":
-                c = smt.invariant_checked(g.index, s)
-                t = z3.And(c.value, z3.Not(c.error))
+                t = self._invariants[g.index]  # built once, with the premises
             else:
-                c = smt.conserved_checked(g.index, s)
+                c = self._conserved[g.index]
                 t = z3.And(c.value == 0, z3.Not(c.error))
             got = self._reads[g.name] = frozenset(free_constants(t))
         return got
@@ -187,7 +199,10 @@ class Premises:
         if got is None:
             flag = z3.Bool(f"premise!{i}")
             self._flagged[flag.get_id()] = i
-            got = self._tracked[i] = (flag, z3.Implies(flag, self.terms[i]))
+            ctx = flag.ctx
+            implied = z3.BoolRef(z3.Z3_mk_implies(ctx.ref(), flag.as_ast(),
+                                                  self.terms[i].as_ast()), ctx)
+            got = self._tracked[i] = (flag, implied)
         return got
 
     def flagged(self, core: Sequence[Any]) -> list[int]:
@@ -207,6 +222,9 @@ class Lessons:
         self.cores: dict[str, set[tuple]] = {}  # goal -> premise keys (Premises.keys)
         self.needs_all: set[str] = set()  # goals a slice could not show: skip the slice
         self.splits: dict[int, set[str]] = {}  # action -> goals it split
+        #: per goal, how often its learned premises fell short and how often they sufficed
+        self.misses: dict[str, int] = {}
+        self.hits: dict[str, int] = {}
         # per premise set and goal: (how many keys it was mapped for, the indices)
         self._indices: "weakref.WeakKeyDictionary[Premises, dict[str, tuple[int, list[int]]]]" = \
             weakref.WeakKeyDictionary()
@@ -217,15 +235,66 @@ class Lessons:
         self.cores.setdefault(goal, set()).update(p.keys[k] for k in core)
 
     def core(self, p: Premises, goal: str) -> list[int] | None:
-        """The premises of ``p`` that showed ``goal`` before (None: nothing learned yet)."""
+        """The premises of ``p`` that showed ``goal`` before (None: nothing learned yet, or
+        they fell short more often than not: each action needs its own, say)."""
         keys = self.cores.get(goal)
-        if keys is None:
+        if keys is None or self.misses.get(goal, 0) > self.hits.get(goal, 0) + 1:
             return None
         mapped = self._indices.setdefault(p, {})
         seen = mapped.get(goal)
         if seen is None or seen[0] != len(keys):  # the keys only grow: a new count, new keys
             seen = mapped[goal] = (len(keys), p.having(keys))
         return seen[1]
+
+
+class ImpliedBounds:
+    """Fields whose bounds the other premises imply, in every state with ``players``
+    players (whatever its flow values): for those, a step needs no proof of its own.
+
+    If the invariants, the conservation laws and the other fields' bounds hold after a
+    step -- their own step proofs show that -- then so does an implied bound: Hawaii's
+    round totals are sums of the tokens taken, which the token counts cap; asked once per
+    case, not once per purchase. What an implication used is recorded (its unsat core),
+    like a step proof's premises. To keep the reasoning free of cycles, an implication
+    never uses the bounds of its own field, of a field found implied before it, nor a law
+    (a law is proved within every field's bounds).
+    """
+
+    def __init__(self, smt: SmtGame, players: int, budget: Budget) -> None:
+        self.smt, self.players, self.budget = smt, players, budget
+        self._premises: Premises | None = None
+        self._refuter: Refuter | None = None
+        self._known: dict[str, set[Origin] | None] = {}
+        self._implied: list[str] = []  # in the order found (their bounds are not premises)
+        #: implication queries asked, and the resource units they spent (to measure)
+        self.stats = [0, 0]
+
+    def known(self, field: str) -> set[Origin] | None:
+        """What :meth:`of` found for ``field`` already (None: not implied, or not asked)."""
+        return self._known.get(field)
+
+    def of(self, field: str) -> set[Origin] | None:
+        """The premises (by origin) that imply the bounds of ``field``, or None."""
+        if field in self._known:
+            return self._known[field]
+        if self._premises is None:
+            self._premises = Premises(self.smt, {0: self.players})
+            self._refuter = Refuter(self._premises, z3.BoolVal(True))
+        p, refuter = self._premises, self._refuter
+        assert refuter is not None
+        laws = {("invariant", k) for k, inv in enumerate(self.smt.spec.invariants) if inv.law}
+        barred = {("bounds", f) for f in [field, *self._implied]} | laws
+        picked = [k for k, key in enumerate(p.keys) if key[0] not in barred]
+        goal = self.smt.field_bounds(field, p.state)
+        verdict, core = refuter.refute(picked, [z3.Not(goal)], self.budget.implied)
+        self.stats[0] += 1
+        self.stats[1] += refuter.solver.rulespec_spent
+        got = None
+        if verdict == z3.unsat:
+            got = {p.keys[k][0] for k in core or []}
+            self._implied.append(field)
+        self._known[field] = got
+        return got
 
 
 class Refuter:
@@ -339,7 +408,8 @@ class _Terms:
 class Verdict:
     status: str = PROVED
     detail: str = ""
-    #: the premises (by origin: ``("bounds",)``, ``("invariant", k)``, ``("conserved", k)``)
+    #: the premises (by origin: ``("bounds", field)``, ``("invariant", k)``,
+    #: ``("conserved", k)``)
     #: the proofs of this goal used; None: possibly all of them
     used: set[tuple] | None = attrs.field(factory=set)
 
@@ -351,7 +421,7 @@ Origin = tuple
 def own_origin(g: Goal) -> set[Origin]:
     """The premise that says goal ``g`` held before the step (none for errors)."""
     if g.kind == "bounds":
-        return {("bounds",)}
+        return {("bounds", g.field)}
     if g.kind in ("invariant", "conserved"):
         return {(g.kind, g.index)}
     return set()
@@ -368,8 +438,11 @@ class ActionProver:
 
     def __init__(self, model: Model, smt: SmtGame, premises: Premises, a_idx: int,
                  goals: Sequence[Goal], budget: Budget,
-                 lessons: Lessons | None = None) -> None:
+                 lessons: Lessons | None = None,
+                 implied: ImpliedBounds | None = None) -> None:
         self.model, self.smt, self.p, self.a_idx = model, smt, premises, a_idx
+        #: fields whose bounds the other premises imply (shared by the provers of a job)
+        self.implied = implied
         #: what earlier cases taught (shared by the provers of one run; shortcuts only)
         self.lessons = Lessons() if lessons is None else lessons
         self.action = smt.spec.actions[a_idx]
@@ -396,7 +469,7 @@ class ActionProver:
             left = self._left(g, smt.field_bounds(g.field, t))
             kept = [c for c in left if not holds_by_intervals(c, self.p.intervals, memo)]
             if len(kept) < len(left):  # the intervals are the declared bounds before
-                self._uses(g.name, {("bounds",)})
+                self._uses(g.name, {o for o in self.p.origins_of_bounds})
             return kept
         if g.kind == "invariant":
             return self._left(g, smt.invariant_checked(g.index, t).holds())
@@ -441,6 +514,11 @@ class ActionProver:
             if frame and g.kind != "errors" and not (self.p.reads(g) & changed):
                 continue  # the goal reads no cell the action writes: it holds as it did
             r = self.residual(g, after)
+            if r and g.kind == "bounds" and self.implied is not None:
+                origins = self.implied.known(g.field)
+                if origins is not None:  # implied after the step by what the others show
+                    self._uses(g.name, origins)
+                    continue
             if r:
                 left[g.name] = z3.And(*r)
         self._case({}, [g for g in self.goals if g.name in left],
@@ -486,17 +564,27 @@ class ActionProver:
                 undecided.append(name)  # another case of this action had to split it
                 continue
             core = lessons.core(self.p, name)
-            if core is not None and ask(name, r, core, self.budget.slice, "core") == z3.unsat:
-                continue
+            if core is not None:
+                shown = ask(name, r, core, self.budget.slice, "core") == z3.unsat
+                tally = lessons.hits if shown else lessons.misses
+                tally[name] = tally.get(name, 0) + 1
+                if shown:
+                    continue
             if name in lessons.needs_all:
-                pending[name] = r
-                continue
-            verdict = ask(name, r, self.p.about(r), self.budget.slice, "slice")
+                verdict = z3.sat  # a slice could not show it before
+            else:
+                verdict = ask(name, r, self.p.about(r), self.budget.slice, "slice")
+                if verdict == z3.unsat:
+                    continue
+            g = by_name[name]
+            if g.kind == "bounds" and self.implied is not None:  # not an easy step: implied?
+                origins = self.implied.of(g.field)
+                if origins is not None:
+                    self._uses(name, origins)
+                    continue
             if verdict == z3.sat:
                 lessons.needs_all.add(name)
                 pending[name] = r
-            elif verdict == z3.unsat:
-                continue
             elif self._split_on(fixed, r) is None:
                 pending[name] = r
             else:
