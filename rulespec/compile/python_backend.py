@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import itertools
 import linecache
+import operator
+import re
+from collections import Counter
 from typing import Any, Callable
 
 import attrs
@@ -27,10 +30,29 @@ TERMINAL = -4
 UNROLL_LIMIT = 8
 #: actions with at most this many parameter combinations get one line per combination
 UNROLL_COMBOS = 64
+#: lookup tables longer than this become module constants (``_T0``...) instead of literals
+SHORT_TABLE = 12
+#: an action whose effects take at most this many lines has them copied into its step
+#: function (saving a call); longer ones are called
+INLINE_EFFECTS = 16
 
 
 class RuleError(Exception):
     """A rule computed something impossible at run time (an index out of range)."""
+
+
+_INT_LITERAL = re.compile(r"-?\d+\Z")
+
+
+def _literal(code: str) -> tuple[bool, Any]:
+    """``(True, value)`` when ``code`` is an int or bool literal (then it can be folded)."""
+    if code == "True":
+        return True, True
+    if code == "False":
+        return True, False
+    if _INT_LITERAL.match(code):
+        return True, int(code)
+    return False, None
 
 
 def _ck(i: int, size: int, what: str) -> int:
@@ -50,6 +72,8 @@ class CompiledGame:
     legal: Callable[[tuple], list]
     chance_weights: Callable[[tuple], list]
     apply: tuple[Callable[..., tuple], ...]
+    #: per action: the next state, or None when the action may not be taken (one check)
+    step: tuple[Callable[..., tuple | None], ...]
     preconditions: tuple[tuple[Callable[..., bool], ...], ...]
     terminal: Callable[[tuple], bool]
     scores: Callable[[tuple], list]
@@ -59,16 +83,129 @@ class CompiledGame:
 
 
 class _Ctx:
-    """Names in scope while emitting code: parameters, bound variables, interpretation."""
+    """Names in scope while emitting code: parameters, bound variables, interpretation.
 
-    def __init__(self, interp: dict[str, int], subst: dict[str, str] | None = None) -> None:
+    ``depth`` counts the run-time loops (generator expressions) around the code being
+    emitted, so that the hoister knows what would be evaluated more than once."""
+
+    def __init__(self, interp: dict[str, int], subst: dict[str, str] | None = None,
+                 depth: int = 0) -> None:
         self.interp = interp
         self.subst: dict[str, str] = dict(subst or {})
+        self.depth = depth
 
     def bind(self, name: str, code: str) -> "_Ctx":
-        c = _Ctx(self.interp, self.subst)
+        c = _Ctx(self.interp, self.subst, self.depth)
         c.subst[name] = code
         return c
+
+    def deeper(self) -> "_Ctx":
+        return _Ctx(self.interp, self.subst, self.depth + 1)
+
+
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+_STRING = re.compile(r"'[^']*'")
+_HOISTED = re.compile(r"\b_h\d+\b")
+#: identifiers of generated code that are not variables
+_FIXED = frozenset({"s", "min", "max", "abs", "any", "all", "sum", "range", "True", "False",
+                    "not", "and", "or", "if", "else", "for", "in", "_ck"})
+
+
+class _Def:
+    """A subexpression named once: ``name = code`` at loop level ``level``."""
+
+    __slots__ = ("name", "code", "level", "depths", "parents", "_kept")
+
+    def __init__(self, name: str, code: str, level: int) -> None:
+        self.name, self.code, self.level = name, code, level
+        self.depths: Counter[int] = Counter()  # loop depth of each use outside other defs
+        self.parents: list[_Def] = []          # defs written with this one inside
+        self._kept: tuple[bool, Counter[int]] | None = None
+
+    def kept(self) -> tuple[bool, Counter[int]]:
+        """Whether to define it (used twice, or in a loop it does not depend on), and the
+        depths it would be evaluated at if written out in place."""
+        if self._kept is None:
+            depths = Counter(self.depths)
+            for p in self.parents:
+                keep, where = p.kept()
+                depths.update({p.level: 1} if keep else where)
+            n = sum(depths.values())
+            deep = any(d > self.level for d, k in depths.items() if k > 0)
+            self._kept = (n > 1 or deep, depths)
+        return self._kept
+
+
+class _Hoist:
+    """Common and loop-invariant subexpressions of one generated function.
+
+    Every subexpression the emitter produces is offered here with the loop level of the
+    line it is part of. It gets a name, and the level where everything it reads is bound
+    (state cells, parameters of outer loops); it is defined there once (``blocks[level]``)
+    when it is used more than once or inside a loop it does not depend on, and written in
+    place otherwise. Hoisting evaluates a subexpression that a guard might have skipped, so
+    a function with hoisted code must fall back to the plain code when it raises."""
+
+    def __init__(self, levels: dict[str, int], blocks: list[list]) -> None:
+        self.levels = levels        # identifier -> loop level that binds it
+        self.blocks = blocks        # per loop level: lines (str) and definitions (_Def)
+        self.site = 0               # loop level of the line being emitted
+        self.by_code: dict[str, _Def] = {}
+        self.by_name: dict[str, _Def] = {}
+        self.local: set[str] = set()    # code that reads a variable bound inside the line
+        self.barrier: str | None = None  # a loop variable that is not hoisted for now
+
+    def offer(self, code: str, depth: int) -> str:
+        if code in self.local or code.isidentifier() or _literal(code)[0]:
+            return code
+        if self.barrier is not None and re.search(rf"\b{self.barrier}\b", code):
+            return code   # reads the variable of a filter being built: stays in the filter
+        at = self.site + depth
+        d = self.by_code.get(code)
+        if d is None:
+            level = 0
+            for ident in _IDENT.findall(_STRING.sub("", code)):
+                if ident in _FIXED or ident.startswith("_T"):
+                    continue
+                bound = self.by_name.get(ident)
+                lvl = bound.level if bound is not None else self.levels.get(ident)
+                if lvl is None:
+                    self.local.add(code)
+                    return code
+                level = max(level, lvl)
+            d = _Def(f"_h{len(self.by_name)}", code, level)
+            self.by_code[code] = d
+            self.by_name[d.name] = d
+            self.blocks[level].append(d)
+            new = True
+        else:
+            new = False
+        # Emitting ``code`` offered its named parts just before, here: they are used in
+        # d's definition (once), not in the line.
+        for part in _HOISTED.findall(code):
+            c = self.by_name[part]
+            c.depths[at] -= 1
+            if new:
+                c.parents.append(d)
+        d.depths[at] += 1
+        return d.name
+
+    def render(self, text: str) -> str:
+        """``text`` with the names of subexpressions not worth a definition written out."""
+        def expand(m: re.Match) -> str:
+            d = self.by_name[m.group(0)]
+            return d.name if d.kept()[0] else self.render(d.code)
+        return _HOISTED.sub(expand, text)
+
+    def lines(self, level: int, indent: str) -> list[str]:
+        out = []
+        for item in self.blocks[level]:
+            if isinstance(item, _Def):
+                if item.kept()[0]:
+                    out.append(f"{indent}{item.name} = {self.render(item.code)}")
+            else:
+                out.append(indent + self.render(item))
+        return out
 
 
 class _Emitter:
@@ -78,6 +215,17 @@ class _Emitter:
         self.interp = interp
         self.lines: list[str] = []
         self._n = 0
+        self.hoist: _Hoist | None = None
+        self.tables: dict[tuple, str] = {}
+
+    def table_name(self, values: tuple) -> str:
+        """A constant table, written once at the top of the module when it is long."""
+        if len(values) <= SHORT_TABLE:
+            return repr(values)
+        name = self.tables.get(values)
+        if name is None:
+            name = self.tables[values] = f"_T{len(self.tables)}"
+        return name
 
     def fresh(self, base: str) -> str:
         self._n += 1
@@ -85,7 +233,10 @@ class _Emitter:
 
     # --- expressions --------------------------------------------------------------------
     def expr(self, e: Expr, ctx: _Ctx) -> str:
-        return EXPR_TABLE[e.op](self, e, ctx)
+        code = EXPR_TABLE[e.op](self, e, ctx)
+        if self.hoist is not None:
+            code = self.hoist.offer(code, ctx.depth)
+        return code
 
     def field_index(self, e: Expr, ctx: _Ctx) -> str:
         f = e.args[0]
@@ -165,30 +316,98 @@ def _interp(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
     return str(em.interp[e.args[0].name])
 
 
+# Folding: an operation whose operands are all literals (parameters bound to constants in an
+# unrolled enumerator, interpretation points, enum members) is computed here, with the very
+# Python operator the generated code would run, so the value and its type are unchanged.
+_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
+    "%": operator.mod, "==": operator.eq, "!=": operator.ne, "<": operator.lt,
+    "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+}
+
+
 def _binop(sym: str) -> Callable[[_Emitter, Expr, _Ctx], str]:
-    return lambda em, e, ctx: f"({em.expr(e.args[0], ctx)} {sym} {em.expr(e.args[1], ctx)})"
+    fn = _OPERATORS[sym]
+
+    def emit(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
+        a, b = em.expr(e.args[0], ctx), em.expr(e.args[1], ctx)
+        (la, va), (lb, vb) = _literal(a), _literal(b)
+        if la and lb and not (sym in ("//", "%") and vb == 0):  # x // 0 raises when reached
+            return repr(fn(va, vb))
+        return f"({a} {sym} {b})"
+    return emit
 
 
-def _call(fn: str) -> Callable[[_Emitter, Expr, _Ctx], str]:
-    return lambda em, e, ctx: f"{fn}({', '.join(em.expr(a, ctx) for a in e.args)})"
+def _call(name: str) -> Callable[[_Emitter, Expr, _Ctx], str]:
+    fn = {"min": min, "max": max, "abs": abs}[name]
+
+    def emit(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
+        codes = [em.expr(a, ctx) for a in e.args]
+        lits = [_literal(c) for c in codes]
+        if all(ok for ok, _ in lits):
+            return repr(fn(*(v for _, v in lits)))
+        return f"{name}({', '.join(codes)})"
+    return emit
+
+
+def _chain(codes: list[str], sym: str, empty: str) -> str:
+    """``a and b and ...`` (or ``or``) with literal operands folded exactly: a neutral one
+    (True in ``and``) is dropped unless it is last (it would be the value); an absorbing one
+    ends the chain (nothing after it is evaluated)."""
+    neutral = sym == "and"
+    kept: list[str] = []
+    for c in codes:
+        lit, v = _literal(c)
+        kept.append(c)
+        if lit and bool(v) != neutral:
+            break
+    kept = [c for k, c in enumerate(kept)
+            if k == len(kept) - 1 or not (_literal(c)[0] and bool(_literal(c)[1]) == neutral)]
+    if not kept:
+        return empty
+    if len(kept) == 1:
+        return kept[0]
+    return "(" + f" {sym} ".join(kept) + ")"
 
 
 def _nary(sym: str, empty: str) -> Callable[[_Emitter, Expr, _Ctx], str]:
     def emit(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
-        if not e.args:
-            return empty
-        return "(" + f" {sym} ".join(em.expr(a, ctx) for a in e.args) + ")"
+        return _chain([em.expr(a, ctx) for a in e.args], sym, empty)
     return emit
+
+
+def _not(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
+    code = em.expr(e.args[0], ctx)
+    lit, v = _literal(code)
+    return repr(not v) if lit else f"(not {code})"
+
+
+def _ite(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
+    cond = em.expr(e.args[0], ctx)
+    lit, v = _literal(cond)
+    if lit:
+        return em.expr(e.args[1] if v else e.args[2], ctx)
+    return f"({em.expr(e.args[1], ctx)} if {cond} else {em.expr(e.args[2], ctx)})"
 
 
 def _table(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
     values, index = e.args
-    code = em.expr(index, ctx)
-    rng = interval(index, em.spec.max_players)
-    if rng is None or rng[0] < 0 or rng[1] >= len(values):
-        code = f"_ck({code}, {len(values)}, 'lookup table')"
     shown = tuple(bool(v) for v in values) if e.type == BOOL else tuple(int(v) for v in values)
-    return f"{shown!r}[{code}]"
+    code = em.expr(index, ctx)
+    lit, v = _literal(code)
+    if lit and 0 <= v < len(values):
+        return repr(shown[v])
+    rng = interval(index, em.spec.max_players)
+    if lit or rng is None or rng[0] < 0 or rng[1] >= len(values):
+        code = f"_ck({code}, {len(values)}, 'lookup table')"
+    return f"{em.table_name(shown)}[{code}]"
+
+
+def _sum_terms(parts: list[str]) -> str:
+    lits = [_literal(p) for p in parts]
+    if all(ok for ok, _ in lits):
+        return repr(sum(v for _, v in lits))
+    return "(" + " + ".join(parts) + ")"
 
 
 def _binder(kind: str) -> Callable[[_Emitter, Expr, _Ctx], str]:
@@ -198,14 +417,20 @@ def _binder(kind: str) -> Callable[[_Emitter, Expr, _Ctx], str]:
         if d.is_static() and d.max_hi - d.lo <= UNROLL_LIMIT:
             parts = [em.expr(body, ctx.bind(name, str(v))) for v in range(d.lo, d.max_hi)]
             if kind == "exists":
-                return "(" + " or ".join(parts) + ")"
+                return _chain(parts, "or", "False")
             if kind == "forall":
-                return "(" + " and ".join(parts) + ")"
+                return _chain(parts, "and", "True")
             if kind == "sum":
-                return "(" + " + ".join(parts) + ")"
-            return "(" + " + ".join(f"(1 if {p} else 0)" for p in parts) + ")"
+                return _sum_terms(parts) if parts else "0"
+            terms = []
+            for p in parts:  # count: each term is 1 or 0, so literal zeros can go
+                lit, v = _literal(p)
+                if lit and not v:
+                    continue
+                terms.append("1" if lit else f"(1 if {p} else 0)")
+            return _sum_terms(terms) if len(terms) > 1 else (terms[0] if terms else "0")
         v = em.fresh("q")
-        inner = em.expr(body, ctx.bind(name, v))
+        inner = em.expr(body, ctx.bind(name, v).deeper())
         rng = em.domain_range(d, ctx)
         if kind == "exists":
             return f"any({inner} for {v} in {rng})"
@@ -230,10 +455,9 @@ EXPR_TABLE: dict[str, Callable[[_Emitter, Expr, _Ctx], str]] = {
     "eq": _binop("=="), "ne": _binop("!="), "lt": _binop("<"), "le": _binop("<="),
     "gt": _binop(">"), "ge": _binop(">="),
     "and": _nary("and", "True"), "or": _nary("or", "False"),
-    "not": lambda em, e, ctx: f"(not {em.expr(e.args[0], ctx)})",
-    "ite": lambda em, e, ctx: (f"({em.expr(e.args[1], ctx)} if {em.expr(e.args[0], ctx)} "
-                               f"else {em.expr(e.args[2], ctx)})"),
-    "table": lambda em, e, ctx: _table(em, e, ctx),
+    "not": _not,
+    "ite": _ite,
+    "table": _table,
     "exists": _binder("exists"), "forall": _binder("forall"), "sum": _binder("sum"),
     "count": _binder("count"),
 }
@@ -243,63 +467,163 @@ def _param_ctx(action: Action, interp: dict[str, int]) -> _Ctx:
     return _Ctx(interp, {p.name: f"p_{p.name}" for p in action.params})
 
 
-def _emit_enumerator(em: _Emitter, i: int, a: Action) -> None:
-    """``legal_i(s, out)``: append every legal instance of action ``i``, guards hoisted."""
-    ctx = _param_ctx(a, em.interp)
+def _level_of(a: Action) -> list[int]:
+    """Per precondition: how many parameters (in declaration order) it needs bound."""
     order = [p.name for p in a.params]
-    level_of = []
-    for pre in a.preconditions:
-        used = params_used(pre.cond)
-        level_of.append(max((order.index(n) + 1 for n in used), default=0))
-    weight = a.weight
-    em.lines.append(f"def legal_{i}(s, out):")
-    for pre, lvl in zip(a.preconditions, level_of):
-        if lvl == 0:
-            em.lines.append(f"    if not {em.expr(pre.cond, ctx)}: return")
+    return [max((order.index(n) + 1 for n in params_used(pre.cond)), default=0)
+            for pre in a.preconditions]
+
+
+def _negate(code: str) -> str:
+    lit, v = _literal(code)
+    return repr(not v) if lit else f"(not {code})"
+
+
+def _start(em: _Emitter, levels: dict[str, int], nblocks: int, fast: bool) -> list[list]:
+    blocks: list[list] = [[] for _ in range(nblocks)]
+    em.hoist = _Hoist(levels, blocks) if fast else None
+    return blocks
+
+
+def _add(em: _Emitter, blocks: list[list], level: int, make: Callable[[], str | None]) -> None:
+    """Emit one line at loop ``level`` (``make`` may return None: nothing to emit)."""
+    if em.hoist is not None:
+        em.hoist.site = level
+    line = make()
+    if line is not None:
+        blocks[level].append(line)
+
+
+def _render(em: _Emitter, blocks: list[list], level: int, indent: str) -> list[str]:
+    if em.hoist is not None:
+        return em.hoist.lines(level, indent)
+    return [indent + line for line in blocks[level]]
+
+
+def _emit_enumerator(em: _Emitter, i: int, a: Action, fast: bool) -> None:
+    """``legal_i(s, out)``: append every legal instance of action ``i``. Each guard sits in
+    the outermost loop that binds every parameter it reads; with ``fast``, subexpressions
+    that a loop does not change are computed before it (see :class:`_Hoist`)."""
+    ctx = _param_ctx(a, em.interp)
+    level_of = _level_of(a)
     combos = 1
     for p in a.params:
         combos *= p.domain.max_hi - p.domain.lo if p.domain.is_static() else UNROLL_COMBOS + 1
-    if a.params and combos <= UNROLL_COMBOS:
-        _emit_unrolled(em, i, a, level_of)
-        return
-    indent = "    "
-    for k, p in enumerate(a.params, start=1):
-        em.lines.append(f"{indent}for p_{p.name} in {em.domain_range(p.domain, ctx)}:")
-        indent += "    "
-        for pre, lvl in zip(a.preconditions, level_of):
-            if lvl == k:
-                em.lines.append(f"{indent}if not {em.expr(pre.cond, ctx)}: continue")
-    tup = ", ".join([str(i)] + [f"p_{p.name}" for p in a.params])
-    item = f"({tup},)"
-    if a.chance:
-        w = em.expr(weight, ctx) if weight is not None else "1"
-        em.lines.append(f"{indent}out.append(({item}, {w}))")
-    else:
-        em.lines.append(f"{indent}out.append({item})")
-    em.lines.append("")
+    unrolled = bool(a.params) and combos <= UNROLL_COMBOS
+    nblocks = 1 if unrolled else len(a.params) + 1
+    blocks = _start(em, {f"p_{p.name}": k for k, p in enumerate(a.params, start=1)},
+                    nblocks, fast)
+    for pre, lvl in zip(a.preconditions, level_of):
+        if lvl == 0:
+            _add(em, blocks, 0, lambda: f"if not {em.expr(pre.cond, ctx)}: return")
 
-
-def _emit_unrolled(em: _Emitter, i: int, a: Action, level_of: list[int]) -> None:
-    """One line per parameter combination: constant indices, a constant key."""
-    for combo in itertools.product(*(range(p.domain.lo, p.domain.max_hi) for p in a.params)):
-        ctx = _Ctx(em.interp, {p.name: str(v) for p, v in zip(a.params, combo)})
-        conds = [em.expr(pre.cond, ctx) for pre, lvl in zip(a.preconditions, level_of) if lvl]
-        key = f"({', '.join(map(str, (i, *combo)))},)"
+    def item(c: _Ctx, key: str) -> str:
         if a.chance:
-            w = em.expr(a.weight, ctx) if a.weight is not None else "1"
-            item = f"({key}, {w})"
-        else:
-            item = key
-        if conds:
-            em.lines.append(f"    if {' and '.join(conds)}: out.append({item})")
-        else:
-            em.lines.append(f"    out.append({item})")
+            return f"(({key}), {em.expr(a.weight, c) if a.weight is not None else '1'})"
+        return f"({key})"
+
+    headers = []
+    if unrolled:
+        for combo in itertools.product(*(range(p.domain.lo, p.domain.max_hi) for p in a.params)):
+            c = _Ctx(em.interp, {p.name: str(v) for p, v in zip(a.params, combo)})
+            key = f"{', '.join(map(str, (i, *combo)))},"
+
+            def line(c: _Ctx = c, key: str = key) -> str | None:
+                cond = _chain([em.expr(pre.cond, c) for pre, lvl in zip(a.preconditions,
+                                                                        level_of) if lvl],
+                              "and", "True")
+                if cond == "False":
+                    return None
+                append = f"out.append({item(c, key)})"
+                return append if cond == "True" else f"if {cond}: {append}"
+            _add(em, blocks, 0, line)
+    else:
+        hoist, em.hoist = em.hoist, None   # loop bounds are constants or the player count
+        ranges = [em.domain_range(p.domain, ctx) for p in a.params]
+        em.hoist = hoist
+        headers = [f"for p_{p.name} in {r}:" for p, r in zip(a.params, ranges)]
+        order = [p.name for p in a.params]
+        for k in range(1, len(a.params) + 1):
+            guards = [pre for pre, lvl in zip(a.preconditions, level_of) if lvl == k]
+            if hoist is not None and k > 1:
+                # A guard on the k-th parameter that reads no parameter of the loop just
+                # outside it filters the same values every time round: filter them once,
+                # in the outermost loop that binds what it reads.
+                name = order[k - 1]
+                outer = {id(pre): max((order.index(n) + 1 for n in params_used(pre.cond)
+                                       if n != name), default=0) for pre in guards}
+                fixed = [pre for pre in guards if outer[id(pre)] < k - 1]
+                if fixed:
+                    at = max(outer[id(pre)] for pre in fixed)
+                    hoist.site, hoist.barrier = at, f"p_{name}"
+                    inner = ctx.deeper()
+                    cond = _chain([em.expr(pre.cond, inner) for pre in fixed], "and", "True")
+                    hoist.barrier = None
+                    blocks[at].append(f"_f{k} = [p_{name} for p_{name} in {ranges[k - 1]} "
+                                      f"if {cond}]")
+                    headers[k - 1] = f"for p_{name} in _f{k}:"
+                    guards = [pre for pre in guards if pre not in fixed]
+            for pre in guards:
+                _add(em, blocks, k, lambda: f"if not {em.expr(pre.cond, ctx)}: continue")
+        key = ", ".join([str(i)] + [f"p_{p.name}" for p in a.params]) + ","
+        _add(em, blocks, len(a.params), lambda: f"out.append({item(ctx, key)})")
+    em.lines.append(f"def legal_{i}(s, out):")
+    indent = "    "
+    for k in range(nblocks):
+        if k:
+            em.lines.append(indent + headers[k - 1])
+            indent += "    "
+        em.lines += _render(em, blocks, k, indent)
+    em.hoist = None
     em.lines.append("")
 
 
-def compile_python(spec: GameSpec, interpretation: dict[str, str]) -> CompiledGame:
-    """Generate, compile and return the functions of ``spec`` under ``interpretation``."""
-    layout = Layout.of(spec)
+def _emit_step(em: _Emitter, i: int, a: Action, term: str, chance: str,
+               effects: list[str]) -> None:
+    """``step_i(t, *params)``: the state after action ``i``, or None when it may not be
+    taken (exactly when ``Model.why_illegal`` would give reasons): legality in one check."""
+    ctx = _param_ctx(a, em.interp)
+    base = _Ctx(em.interp)
+    cp = em.spec.current_player.expr
+    rng = interval(cp, em.spec.max_players)
+    cp_may_be = (lambda v: rng is None or rng[0] <= v <= rng[1])
+    blocks = _start(em, {f"p_{p.name}": 0 for p in a.params}, 1, True)
+
+    def check() -> str:
+        conds = [_negate(term)]
+        if a.chance:
+            turn = [chance]
+            if cp_may_be(CHANCE):
+                turn.append(f"({em.expr(cp, base)} == {CHANCE})")
+            conds.append(_chain(turn, "or", "False"))
+        else:
+            conds.append(_negate(chance))
+            for v in (CHANCE, TERMINAL):
+                if cp_may_be(v):
+                    conds.append(f"({em.expr(cp, base)} != {v})")
+        for p in a.params:
+            conds.append(f"({p.domain.lo} <= p_{p.name} < {em.expr(p.domain.hi, ctx)})")
+        conds += [em.expr(pre.cond, ctx) for pre in a.preconditions]
+        if a.chance and a.weight is not None:
+            conds.append(f"({em.expr(a.weight, ctx)} > 0)")
+        return f"if not {_chain(conds, 'and', 'True')}: return None"
+    _add(em, blocks, 0, check)
+    args = "".join(f", p_{p.name}" for p in a.params)
+    em.lines.append(f"def step_{i}(s{args}):")
+    em.lines += _render(em, blocks, 0, "    ")
+    em.hoist = None
+    if len(effects) <= INLINE_EFFECTS:   # ``effects`` is apply_i's body, from ``s = list(t)``
+        em.lines += ["    s = list(s)"] + effects[1:]
+    else:
+        em.lines.append(f"    return apply_{i}(s{args})")
+    em.lines.append("")
+
+
+def _generate(spec: GameSpec, interpretation: dict[str, str], layout: Layout,
+              fast: bool) -> str:
+    """The module's source. ``fast`` hoists subexpressions in the legal-move enumerators
+    (the module then falls back to the plain one, ``_plain``, when they raise) and adds the
+    fused ``step_i`` functions."""
     interp = {p.name: p.enum.index_of(interpretation[p.name]) for p in spec.interpretations}
     em = _Emitter(spec, layout, interp)
     L = em.lines
@@ -320,75 +644,151 @@ def compile_python(spec: GameSpec, interpretation: dict[str, str]) -> CompiledGa
     chance = em.expr(spec.chance_node.expr, base) if spec.chance_node else "False"
     L.append("def current_player(s):")
     L.append(f"    if {term}: return {TERMINAL}")
-    L.append(f"    if {chance}: return {CHANCE}")
+    if chance != "False":
+        L.append(f"    if {chance}: return {CHANCE}")
     L.append(f"    return {em.expr(spec.current_player.expr, base)}")
     L.append("")
 
     player_actions = [(i, a) for i, a in enumerate(spec.actions) if not a.chance]
     chance_actions = [(i, a) for i, a in enumerate(spec.actions) if a.chance]
     for i, a in enumerate(spec.actions):
-        _emit_enumerator(em, i, a)
+        _emit_enumerator(em, i, a, fast)
+
+    def calls(actions: list, fallback: str) -> None:
+        if not fast:
+            L.extend(f"    legal_{i}(s, out)" for i, _ in actions)
+            return
+        L.append("    try:")
+        L.extend(f"        legal_{i}(s, out)" for i, _ in actions)
+        L.append("    except Exception:  # a hoisted subexpression raised: run the plain code")
+        L.append(f"        return _plain({fallback!r})(s)")
+
     L.append("def legal(s):")
     L.append(f"    if {term}: return []")
-    L.append("    out = []")
     if chance_actions:
         L.append(f"    if {chance}: return [a for a, w in chance_weights(s) if w > 0]")
-    for i, _ in player_actions:
-        L.append(f"    legal_{i}(s, out)")
+    L.append("    out = []")
+    calls(player_actions, "legal")
     L.append("    return out")
     L.append("")
     L.append("def chance_weights(s):")
     L.append("    out = []")
     if chance_actions:
         L.append(f"    if {term} or not ({chance}): return out")
-        for i, _ in chance_actions:
-            L.append(f"    legal_{i}(s, out)")
+        calls(chance_actions, "chance_weights")
     L.append("    return out")
     L.append("")
 
     for i, a in enumerate(spec.actions):
         ctx = _param_ctx(a, interp)
         args = "".join(f", p_{p.name}" for p in a.params)
+        start = len(L)
         L.append(f"def apply_{i}(t{args}):")
         L.append("    s = list(t)")
         em.stmts(a.effects, ctx, "    ")
         L.append("    return tuple(s)")
         L.append("")
-        for j, pre in enumerate(a.preconditions):
-            L.append(f"def pre_{i}_{j}(s{args}):")
-            L.append(f"    return {em.expr(pre.cond, ctx)}")
-            L.append("")
+        if fast:
+            _emit_step(em, i, a, term, chance, L[start + 1:-1])
+        else:  # the fast module compiles each precondition when first asked (_Precondition)
+            for j, pre in enumerate(a.preconditions):
+                L.append(f"def pre_{i}_{j}(s{args}):")
+                L.append(f"    return {em.expr(pre.cond, ctx)}")
+                L.append("")
 
     pvar = spec.scoring.var.args[0]
-    score = em.expr(spec.scoring.score, base.bind(pvar, "p"))
-    L.append("def scores(s):")
-    L.append(f"    return [{score} for p in range(s[0])]")
-    L.append("")
+    _emit_value(em, "scores", "", {}, fast, lambda: "[{} for p in range(s[0])]".format(
+        em.expr(spec.scoring.score, base.bind(pvar, "p").deeper())))
     for k, tb in enumerate(spec.tie_breaks):
-        key = em.expr(tb.key, base.bind(tb.var.args[0], "p"))
-        L.append(f"def tie_{k}(s, p):")
-        L.append(f"    return {key}")
-        L.append("")
+        _emit_value(em, f"tie_{k}", ", p", {"p": 0}, fast,
+                    lambda: em.expr(tb.key, base.bind(tb.var.args[0], "p")))
     for k, inv in enumerate(spec.invariants):
-        L.append(f"def inv_{k}(s):")
-        L.append(f"    return {em.expr(inv.cond, base)}")
-        L.append("")
+        _emit_value(em, f"inv_{k}", "", {}, fast, lambda: em.expr(inv.cond, base))
     for k, c in enumerate(spec.conservation):
-        L.append(f"def cons_{k}(s):")
-        L.append(f"    return {em.expr(c.total, base)}")
-        L.append("")
+        _emit_value(em, f"cons_{k}", "", {}, fast, lambda: em.expr(c.total, base))
+    tables = [f"{name} = {values!r}" for values, name in em.tables.items()]
+    return "\n".join(tables + [""] + L) + "\n"
 
-    source = "\n".join(L) + "\n"
-    filename = f"<rulespec:{spec.name}:{','.join(f'{k}={v}' for k, v in sorted(interpretation.items()))}>"
+
+def _emit_value(em: _Emitter, name: str, args: str, levels: dict[str, int], fast: bool,
+                make: Callable[[], str]) -> None:
+    """``def name(s, ...): return <make()>``; with ``fast``, subexpressions used more than
+    once are named once, and the plain function runs instead if one of them raises."""
+    blocks = _start(em, levels, 1, fast)
+    _add(em, blocks, 0, lambda: f"return {make()}")
+    body = _render(em, blocks, 0, "    ")
+    em.hoist = None
+    em.lines.append(f"def {name}(s{args}):")
+    if len(body) == 1:  # nothing hoisted: the plain code
+        em.lines += body
+    else:
+        em.lines.append("    try:")
+        em.lines += ["    " + line for line in body]
+        em.lines.append("    except Exception:  # a hoisted subexpression raised")
+        em.lines.append(f"        return _plain({name!r})(s{args})")
+    em.lines.append("")
+
+
+def _load(spec: GameSpec, interpretation: dict[str, str], source: str,
+          plain: Callable[[str], Callable]) -> dict[str, Any]:
+    tag = ",".join(f"{k}={v}" for k, v in sorted(interpretation.items()))
+    filename = f"<rulespec:{spec.name}:{tag}{'' if plain else ':plain'}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    ns: dict[str, Any] = {"_ck": _ck}
+    ns: dict[str, Any] = {"_ck": _ck, "_plain": plain}
     exec(compile(source, filename, "exec"), ns)  # noqa: S102 - our own generated code
+    return ns
+
+
+class _Precondition:
+    """``pre_i_j(s, *params)``, compiled from plain code the first time it is called: only
+    ``Model.why_illegal`` (explaining a refusal) and the tests call them."""
+
+    def __init__(self, spec: GameSpec, layout: Layout, interp: dict[str, int], i: int,
+                 j: int) -> None:
+        self._spec, self._layout, self._interp, self._i, self._j = spec, layout, interp, i, j
+        self._fn: Callable[..., bool] | None = None
+
+    def __call__(self, s: tuple, *params: int) -> bool:
+        if self._fn is None:
+            a = self._spec.actions[self._i]
+            em = _Emitter(self._spec, self._layout, self._interp)
+            code = em.expr(a.preconditions[self._j].cond, _param_ctx(a, self._interp))
+            args = "".join(f", p_{p.name}" for p in a.params)
+            lines = [f"{name} = {values!r}" for values, name in em.tables.items()]
+            lines += [f"def pre(s{args}):", f"    return {code}"]
+            ns: dict[str, Any] = {"_ck": _ck}
+            name = f"<rulespec:{self._spec.name}:pre_{self._i}_{self._j}>"
+            source = "\n".join(lines) + "\n"
+            linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+            exec(compile(source, name, "exec"), ns)  # noqa: S102 - our own generated code
+            self._fn = ns["pre"]
+        return self._fn(s, *params)
+
+
+def compile_python(spec: GameSpec, interpretation: dict[str, str]) -> CompiledGame:
+    """Generate, compile and return the functions of ``spec`` under ``interpretation``."""
+    layout = Layout.of(spec)
+    plain_ns: dict[str, Any] = {}
+
+    def plain(name: str) -> Callable:
+        """A function of the plain module (nothing hoisted), compiled when first needed."""
+        if not plain_ns:
+            plain_ns.update(_load(spec, interpretation,
+                                  _generate(spec, interpretation, layout, False), None))
+        return plain_ns[name]
+
+    interp = {p.name: p.enum.index_of(interpretation[p.name]) for p in spec.interpretations}
+    source = _generate(spec, interpretation, layout, True)
+    ns = _load(spec, interpretation, source, plain)
+    n = len(spec.actions)
     return CompiledGame(
         layout=layout, source=source, initial=ns["initial"],
         current_player=ns["current_player"], legal=ns["legal"],
         chance_weights=ns["chance_weights"],
-        apply=tuple(ns[f"apply_{i}"] for i in range(len(spec.actions))),
-        preconditions=tuple(tuple(ns[f"pre_{i}_{j}"] for j in range(len(a.preconditions)))
+        apply=tuple(ns[f"apply_{i}"] for i in range(n)),
+        step=tuple(ns[f"step_{i}"] for i in range(n)),
+        preconditions=tuple(tuple(_Precondition(spec, layout, interp, i, j)
+                                  for j in range(len(a.preconditions)))
                             for i, a in enumerate(spec.actions)),
         terminal=ns["terminal"], scores=ns["scores"],
         tie_keys=tuple(ns[f"tie_{k}"] for k in range(len(spec.tie_breaks))),

@@ -99,17 +99,11 @@ class Model:
         self.compiled: CompiledGame = compile_python(spec, self.interpretation)
         self.layout = self.compiled.layout
         self.key = (spec.name, tuple(sorted(self.interpretation.items())))
-        self._text_cache: dict[tuple, Action] = {}
-        self._last_legal: tuple[tuple | None, list] = (None, [])
+        self._actions = _ActionCache(self)
+        self._legal = self.compiled.legal
+        self._steps = dict(enumerate(self.compiled.step))  # a dict: key[0] = -1 is refused
         self._codecs = {name: FieldCodec(slot) for name, slot in self.layout.slots.items()}
         self._all_actions: dict[str, Action] | None = None
-        # per action: (is chance, static parameter ranges or None, precondition functions)
-        self._fast_checks = [
-            (a.chance,
-             tuple((p.domain.lo, p.domain.hi.args[0]) for p in a.params)
-             if all(p.domain.is_static() for p in a.params) else None,
-             self.compiled.preconditions[i])
-            for i, a in enumerate(spec.actions)]
 
     # --- identity -----------------------------------------------------------------------
     @property
@@ -139,10 +133,7 @@ class Model:
 
     def legal_actions(self, state: State) -> list[Action]:
         """The legal actions (at a chance node: the possible outcomes), in a stable order."""
-        cache = self._text_cache
-        keys = self.compiled.legal(state.values)
-        self._last_legal = (state.values, keys)  # lets apply skip re-checking these
-        return [cache.get(k) or self._action(k) for k in keys]
+        return list(map(self._actions.__getitem__, self._legal(state.values)))
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, float]]:
         """``[(outcome, probability)]`` at a chance node; empty elsewhere."""
@@ -152,31 +143,23 @@ class Model:
 
     def apply(self, state: State, action: Action) -> State:
         """The state after ``action``. Raises :class:`IllegalAction` naming every failed rule."""
-        key = action.key
-        values = state.values
-        last_values, last_keys = self._last_legal
-        if not ((last_values is values and key in last_keys) or self._quick_legal(values, key)):
+        try:  # one generated check and the effects; None when the action may not be taken
+            key = action.key
+            new = self._steps[key[0]](state.values, *key[1:])
+        except Exception:  # noqa: BLE001 - let why_illegal explain it
+            new = None
+        if new is None:
             reasons = self.why_illegal(state, action)
             if reasons:
                 raise IllegalAction(str(action), reasons)
-        return State(self.compiled.apply[key[0]](values, *key[1:]), self)
+            key = action.key
+            new = self.compiled.apply[key[0]](state.values, *key[1:])
+        return State(new, self)
 
     def _quick_legal(self, values: tuple, key: tuple) -> bool:
-        """The common case of ``why_illegal`` returning nothing, without building reasons
-        (False means: ask ``why_illegal``)."""
-        idx = key[0]
-        if not 0 <= idx < len(self._fast_checks):
-            return False
-        chance, ranges, pres = self._fast_checks[idx]
-        cp = self.compiled.current_player(values)
-        if cp == TERMINAL or chance != (cp == CHANCE) or chance or ranges is None:
-            return False
-        params = key[1:]
-        for (lo, hi), v in zip(ranges, params):
-            if not lo <= v < hi:
-                return False
+        """True when ``key`` may be taken at ``values`` (False: ask ``why_illegal``)."""
         try:
-            return all(pre(values, *params) for pre in pres)
+            return self._steps[key[0]](values, *key[1:]) is not None
         except Exception:  # noqa: BLE001 - let why_illegal explain it
             return False
 
@@ -311,11 +294,7 @@ class Model:
         return best, scores
 
     def _action(self, key: tuple) -> Action:
-        a = self._text_cache.get(key)
-        if a is None:
-            a = Action(key, self._text(key))
-            self._text_cache[key] = a
-        return a
+        return self._actions[key]
 
     def _text(self, key: tuple) -> str:
         spec_action = self.spec.actions[key[0]]
@@ -348,6 +327,18 @@ class Model:
     def _to_dict(self, values: tuple) -> dict[str, Any]:
         return {"game": self.name, "interpretation": dict(self.interpretation),
                 "fields": {name: c.encode(values) for name, c in self._codecs.items()}}
+
+
+class _ActionCache(dict):
+    """key -> :class:`Action`, each made (with its text) the first time it is asked for."""
+
+    def __init__(self, model: "Model") -> None:
+        super().__init__()
+        self._text = model._text
+
+    def __missing__(self, key: tuple) -> Action:
+        a = self[key] = Action(key, self._text(key))
+        return a
 
 
 def resolve_interpretation(spec: GameSpec, given: Mapping[str, str] | str | None) -> dict[str, str]:
