@@ -3,18 +3,21 @@
 Not a test: it prints a table. Each runner plays random 4-player games of Hawaii from setup
 to the end (player actions uniformly at random among the legal ones, chance outcomes by
 their weights) for about ``--seconds`` of wall time in all, interleaved with the other
-runner in ``--rounds`` time slices so that a change in machine load hits both alike.
+runners in ``--rounds`` time slices so that a change in machine load hits them alike.
 
     python bench/hawaii.py [--seconds 4] [--seed 0] [--rounds 4] [--players 4]
 
 Runners:
   rulespec API        ``game.legal_actions`` / ``game.chance_outcomes`` / ``game.apply``
                       (which re-checks legality) / ``game.is_terminal`` / ``game.scores``
+  API random_action   the public API with ``game.random_action(state, rng)`` instead of
+                      choosing among ``game.legal_actions`` (the same draws, so the same
+                      games, without making an Action per legal move)
   rulespec compiled   the generated code on raw state tuples: ``compiled.legal(values)``,
                       ``compiled.chance_weights(values)`` (weighted choice at chance nodes),
                       ``compiled.apply[key[0]](values, *key[1:])`` (no legality re-check),
                       ``compiled.terminal``, ``compiled.scores``
-Both runners use ``random.Random(seed)`` the same way and list actions in the same order,
+All runners use ``random.Random(seed)`` the same way and list actions in the same order,
 so with one seed they play the same games; the script checks that the first games' scores
 agree (a float rounding in the weighted choice could in principle split them).
 """
@@ -53,6 +56,19 @@ def api_runner(players: int) -> Playout:
     return playout
 
 
+def sampler_runner(players: int) -> Playout:
+    game = rulespec.load("hawaii")
+
+    def playout(rng: random.Random) -> tuple[list[int], int]:
+        s = game.initial_state(players)
+        steps = 0
+        while not game.is_terminal(s):
+            s = game.apply(s, game.random_action(s, rng))
+            steps += 1
+        return game.scores(s), steps
+    return playout
+
+
 def compiled_runner(players: int) -> Playout:
     c = rulespec.load("hawaii").compiled
     initial, terminal, legal, apply = c.initial, c.terminal, c.legal, c.apply
@@ -75,6 +91,7 @@ def compiled_runner(players: int) -> Playout:
 
 RUNNERS: list[tuple[str, Callable[[int], Playout]]] = [
     ("rulespec API", api_runner),
+    ("API random_action", sampler_runner),
     ("rulespec compiled", compiled_runner),
 ]
 SAME_GAMES = 5
@@ -136,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{rate / api_rate:>6.2f}x")
     same = len({repr(v) for v in first.values()}) == 1
     print()
-    print(f"check: the first {SAME_GAMES} games of both runners have "
+    print(f"check: the first {SAME_GAMES} games of every runner have "
           + ("the same scores (they play the same games)" if same else
              f"DIFFERENT scores: {first}"))
     return 0

@@ -80,6 +80,9 @@ class CompiledGame:
     tie_keys: tuple[Callable[[tuple, int], int], ...]
     invariants: tuple[Callable[[tuple], bool], ...]
     conserved: tuple[Callable[[tuple], int], ...]
+    #: ``plain(name)``: the function of that name compiled without hoisting (compiled when
+    #: first asked); the fast code falls back to it when a hoisted subexpression raises
+    plain: Callable[[str], Callable]
 
 
 class _Ctx:
@@ -105,7 +108,8 @@ class _Ctx:
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _STRING = re.compile(r"'[^']*'")
-_HOISTED = re.compile(r"\b_h\d+\b")
+_HOISTED = re.compile(r"\b_[hg]\d+\b")
+_SHARED = re.compile(r"\b_g\d+\b")
 #: identifiers of generated code that are not variables
 _FIXED = frozenset({"s", "min", "max", "abs", "any", "all", "sum", "range", "True", "False",
                     "not", "and", "or", "if", "else", "for", "in", "_ck"})
@@ -114,13 +118,34 @@ _FIXED = frozenset({"s", "min", "max", "abs", "any", "all", "sum", "range", "Tru
 class _Def:
     """A subexpression named once: ``name = code`` at loop level ``level``."""
 
-    __slots__ = ("name", "code", "level", "depths", "parents", "_kept")
+    __slots__ = ("name", "code", "level", "depths", "parents", "_kept", "member", "members",
+                 "_where")
 
-    def __init__(self, name: str, code: str, level: int) -> None:
+    def __init__(self, name: str, code: str, level: int, member: int | None) -> None:
         self.name, self.code, self.level = name, code, level
         self.depths: Counter[int] = Counter()  # loop depth of each use outside other defs
         self.parents: list[_Def] = []          # defs written with this one inside
         self._kept: tuple[bool, Counter[int]] | None = None
+        self.member = member      # the enumerator it belongs to (None: shared by a group)
+        self.members: set[int] = set()   # for a shared one: the enumerators that use it
+        self._where: set[int | None] | None = None
+
+    def users(self) -> set[int | None]:
+        """Where its text is written: enumerators of a group, or None for the group's top."""
+        if self._where is None:
+            where: set[int | None] = set(self.members) if self.member is None else {self.member}
+            for p in self.parents:
+                where |= {p.placed()} if p.kept()[0] else p.users()
+            self._where = where
+        return self._where
+
+    def placed(self) -> int | None:
+        """Where it is defined (if it is): its own enumerator, or the group's top (None)
+        when several enumerators use a shared one."""
+        if self.member is not None:
+            return self.member
+        where = self.users()
+        return next(iter(where)) if len(where) == 1 else None
 
     def kept(self) -> tuple[bool, Counter[int]]:
         """Whether to define it (used twice, or in a loop it does not depend on), and the
@@ -146,14 +171,24 @@ class _Hoist:
     place otherwise. Hoisting evaluates a subexpression that a guard might have skipped, so
     a function with hoisted code must fall back to the plain code when it raises."""
 
-    def __init__(self, levels: dict[str, int], blocks: list[list]) -> None:
+    def __init__(self, levels: dict[str, int], blocks: list[list], prefix: str = "_h",
+                 shared: "_Hoist | None" = None, member: int | None = None) -> None:
         self.levels = levels        # identifier -> loop level that binds it
         self.blocks = blocks        # per loop level: lines (str) and definitions (_Def)
+        self.prefix = prefix
+        self.shared = shared        # where subexpressions of the state alone go, if set
+        self.member = member        # which enumerator of the group this is
         self.site = 0               # loop level of the line being emitted
         self.by_code: dict[str, _Def] = {}
         self.by_name: dict[str, _Def] = {}
         self.local: set[str] = set()    # code that reads a variable bound inside the line
         self.barrier: str | None = None  # a loop variable that is not hoisted for now
+
+    def _def(self, name: str) -> _Def | None:
+        d = self.by_name.get(name)
+        if d is None and self.shared is not None:
+            d = self.shared.by_name.get(name)
+        return d
 
     def offer(self, code: str, depth: int) -> str:
         if code in self.local or code.isidentifier() or _literal(code)[0]:
@@ -162,28 +197,34 @@ class _Hoist:
             return code   # reads the variable of a filter being built: stays in the filter
         at = self.site + depth
         d = self.by_code.get(code)
+        if d is None and self.shared is not None:
+            d = self.shared.by_code.get(code)
+        new = d is None
         if d is None:
             level = 0
             for ident in _IDENT.findall(_STRING.sub("", code)):
                 if ident in _FIXED or ident.startswith("_T"):
                     continue
-                bound = self.by_name.get(ident)
+                bound = self._def(ident)
                 lvl = bound.level if bound is not None else self.levels.get(ident)
                 if lvl is None:
                     self.local.add(code)
                     return code
                 level = max(level, lvl)
-            d = _Def(f"_h{len(self.by_name)}", code, level)
-            self.by_code[code] = d
-            self.by_name[d.name] = d
-            self.blocks[level].append(d)
-            new = True
-        else:
-            new = False
+            reg = self.shared if self.shared is not None and level == 0 else self
+            d = _Def(f"{reg.prefix}{len(reg.by_name)}", code, level,
+                     None if reg is self.shared else self.member)
+            reg.by_code[code] = d
+            reg.by_name[d.name] = d
+            reg.blocks[level].append(d)
+        if d.member is None and self.shared is not None and self.member not in d.members:
+            d.members.add(self.member)   # defined here if no other enumerator needs it
+            self.blocks[0].append(_Use(d))
         # Emitting ``code`` offered its named parts just before, here: they are used in
         # d's definition (once), not in the line.
         for part in _HOISTED.findall(code):
-            c = self.by_name[part]
+            c = self._def(part)
+            assert c is not None
             c.depths[at] -= 1
             if new:
                 c.parents.append(d)
@@ -193,19 +234,32 @@ class _Hoist:
     def render(self, text: str) -> str:
         """``text`` with the names of subexpressions not worth a definition written out."""
         def expand(m: re.Match) -> str:
-            d = self.by_name[m.group(0)]
+            d = self._def(m.group(0))
+            assert d is not None
             return d.name if d.kept()[0] else self.render(d.code)
         return _HOISTED.sub(expand, text)
 
     def lines(self, level: int, indent: str) -> list[str]:
         out = []
         for item in self.blocks[level]:
+            if isinstance(item, _Use):
+                item = item.d
+                if item.placed() != self.member:
+                    continue
             if isinstance(item, _Def):
-                if item.kept()[0]:
+                if item.kept()[0] and item.placed() == self.member:
                     out.append(f"{indent}{item.name} = {self.render(item.code)}")
             else:
                 out.append(indent + self.render(item))
         return out
+
+
+@attrs.frozen
+class _Use:
+    """Where an enumerator first uses a definition its group shares (its place there, if
+    no other enumerator of the group needs it)."""
+
+    d: _Def
 
 
 class _Emitter:
@@ -500,10 +554,51 @@ def _render(em: _Emitter, blocks: list[list], level: int, indent: str) -> list[s
     return [indent + line for line in blocks[level]]
 
 
-def _emit_enumerator(em: _Emitter, i: int, a: Action, fast: bool) -> None:
-    """``legal_i(s, out)``: append every legal instance of action ``i``. Each guard sits in
-    the outermost loop that binds every parameter it reads; with ``fast``, subexpressions
-    that a loop does not change are computed before it (see :class:`_Hoist`)."""
+def _emit_enumerators(em: _Emitter, actions: list[tuple[int, Action]], fast: bool) -> list[str]:
+    """Emit ``legal_i`` for each of ``actions``; return the lines that call them in turn.
+
+    With ``fast``, a run of consecutive actions whose first guard is the same (the phase
+    they belong to) becomes a group: the group's calls run under that guard, after the
+    subexpressions of the state alone that its enumerators share are computed once, and
+    passed to each enumerator that reads them."""
+    runs: list[tuple[str | None, list[tuple[int, Action]]]] = []
+    for i, a in actions:
+        ctx = _param_ctx(a, em.interp)
+        first = next((pre for pre, lvl in zip(a.preconditions, _level_of(a)) if lvl == 0), None)
+        key = em.expr(first.cond, ctx) if fast and first is not None else None
+        if runs and key is not None and runs[-1][0] == key:
+            runs[-1][1].append((i, a))
+        else:
+            runs.append((key, [(i, a)]))
+    calls: list[str] = []
+    for key, group in runs:
+        shared = _Hoist({}, [[]], "_g") if len(group) > 1 else None
+        bodies = [(i, _emit_enumerator(em, i, a, fast, shared)) for i, a in group]
+        indent = "    "
+        if shared is not None:
+            calls.append(f"{indent}if {key}:")
+            indent += "    "
+            calls += shared.lines(0, indent)
+        for i, body in bodies:
+            lines = body()
+            names = sorted({n for n in _SHARED.findall("\n".join(lines))
+                            if shared is not None and shared.by_name[n].placed() is None},
+                           key=lambda n: int(n[2:]))
+            args = "".join(", " + n for n in names)
+            em.lines.append(f"def legal_{i}(s, out{args}):")
+            em.lines += lines
+            em.lines.append("")
+            calls.append(f"{indent}legal_{i}(s, out{args})")
+    return calls
+
+
+def _emit_enumerator(em: _Emitter, i: int, a: Action, fast: bool,
+                     shared: _Hoist | None) -> Callable[[], list[str]]:
+    """The body of ``legal_i(s, out)``, which appends every legal instance of action ``i``.
+    Each guard sits in the outermost loop that binds every parameter it reads; with
+    ``fast``, subexpressions that a loop does not change are computed before it (see
+    :class:`_Hoist`). Returns a function that writes the body out once every enumerator
+    sharing ``shared`` has been emitted."""
     ctx = _param_ctx(a, em.interp)
     level_of = _level_of(a)
     combos = 1
@@ -513,6 +608,8 @@ def _emit_enumerator(em: _Emitter, i: int, a: Action, fast: bool) -> None:
     nblocks = 1 if unrolled else len(a.params) + 1
     blocks = _start(em, {f"p_{p.name}": k for k, p in enumerate(a.params, start=1)},
                     nblocks, fast)
+    if em.hoist is not None:
+        em.hoist.shared, em.hoist.member = shared, i
     for pre, lvl in zip(a.preconditions, level_of):
         if lvl == 0:
             _add(em, blocks, 0, lambda: f"if not {em.expr(pre.cond, ctx)}: return")
@@ -567,15 +664,19 @@ def _emit_enumerator(em: _Emitter, i: int, a: Action, fast: bool) -> None:
                 _add(em, blocks, k, lambda: f"if not {em.expr(pre.cond, ctx)}: continue")
         key = ", ".join([str(i)] + [f"p_{p.name}" for p in a.params]) + ","
         _add(em, blocks, len(a.params), lambda: f"out.append({item(ctx, key)})")
-    em.lines.append(f"def legal_{i}(s, out):")
-    indent = "    "
-    for k in range(nblocks):
-        if k:
-            em.lines.append(indent + headers[k - 1])
-            indent += "    "
-        em.lines += _render(em, blocks, k, indent)
-    em.hoist = None
-    em.lines.append("")
+    hoist, em.hoist = em.hoist, None
+
+    def body() -> list[str]:
+        out = []
+        indent = "    "
+        for k in range(nblocks):
+            if k:
+                out.append(indent + headers[k - 1])
+                indent += "    "
+            out += (hoist.lines(k, indent) if hoist is not None
+                    else [indent + line for line in blocks[k]])
+        return out
+    return body
 
 
 def _emit_step(em: _Emitter, i: int, a: Action, term: str, chance: str,
@@ -651,15 +752,16 @@ def _generate(spec: GameSpec, interpretation: dict[str, str], layout: Layout,
 
     player_actions = [(i, a) for i, a in enumerate(spec.actions) if not a.chance]
     chance_actions = [(i, a) for i, a in enumerate(spec.actions) if a.chance]
-    for i, a in enumerate(spec.actions):
-        _emit_enumerator(em, i, a, fast)
+    player_calls = _emit_enumerators(em, player_actions, fast)
+    chance_calls = _emit_enumerators(em, chance_actions, fast)
 
     def calls(actions: list, fallback: str) -> None:
+        lines = player_calls if actions is player_actions else chance_calls
         if not fast:
-            L.extend(f"    legal_{i}(s, out)" for i, _ in actions)
+            L.extend(lines)
             return
         L.append("    try:")
-        L.extend(f"        legal_{i}(s, out)" for i, _ in actions)
+        L.extend("    " + line for line in lines)
         L.append("    except Exception:  # a hoisted subexpression raised: run the plain code")
         L.append(f"        return _plain({fallback!r})(s)")
 
@@ -730,7 +832,7 @@ def _emit_value(em: _Emitter, name: str, args: str, levels: dict[str, int], fast
 
 
 def _load(spec: GameSpec, interpretation: dict[str, str], source: str,
-          plain: Callable[[str], Callable]) -> dict[str, Any]:
+          plain: Callable[[str], Callable] | None) -> dict[str, Any]:
     tag = ",".join(f"{k}={v}" for k, v in sorted(interpretation.items()))
     filename = f"<rulespec:{spec.name}:{tag}{'' if plain else ':plain'}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
@@ -794,4 +896,5 @@ def compile_python(spec: GameSpec, interpretation: dict[str, str]) -> CompiledGa
         tie_keys=tuple(ns[f"tie_{k}"] for k in range(len(spec.tie_breaks))),
         invariants=tuple(ns[f"inv_{k}"] for k in range(len(spec.invariants))),
         conserved=tuple(ns[f"cons_{k}"] for k in range(len(spec.conservation))),
+        plain=plain,
     )

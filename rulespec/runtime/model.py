@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import itertools
 import json
-from fractions import Fraction
-from typing import Any, Iterable, Mapping
+import random
+from typing import Any, Callable, Iterable, Mapping
 
 import attrs
 
@@ -38,19 +38,25 @@ class IllegalAction(Exception):
 
 
 class Action:
-    """A concrete action: which rule and its parameter values. Compares by value."""
+    """A concrete action: which rule and its parameter values. Compares by value.
+
+    ``text`` may be a function of the key, called the first time the text is needed (a
+    model makes many actions that nobody prints)."""
 
     __slots__ = ("key", "_text")
 
-    def __init__(self, key: tuple, text: str) -> None:
+    def __init__(self, key: tuple, text: str | Callable[[tuple], str]) -> None:
         self.key = key
         self._text = text
 
     def __str__(self) -> str:
-        return self._text
+        text = self._text
+        if not isinstance(text, str):
+            text = self._text = text(self.key)
+        return text
 
     def __repr__(self) -> str:
-        return f"Action({self._text!r})"
+        return f"Action({str(self)!r})"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Action) and self.key == other.key
@@ -139,7 +145,30 @@ class Model:
         """``[(outcome, probability)]`` at a chance node; empty elsewhere."""
         ws = [(k, w) for k, w in self.compiled.chance_weights(state.values) if w > 0]
         total = sum(w for _, w in ws)
-        return [(self._action(k), float(Fraction(w, total))) for k, w in ws]
+        actions = self._actions
+        # int / int is correctly rounded: the float nearest the exact ratio w/total
+        return [(actions[k], w / total) for k, w in ws]
+
+    def random_action(self, state: State, rng: random.Random) -> Action | None:
+        """A legal action drawn with ``rng``, or None when no action is legal.
+
+        At a player's turn every legal action has the same probability: the result is
+        ``legal_actions(state)[rng.randrange(n)]``, found without making the list of
+        actions. At a chance node an outcome is drawn by its probability, as ``rulespec
+        play`` draws it (``rng.choices`` over ``chance_outcomes``). Either way ``rng`` is
+        used exactly as those draws use it, so a seed plays the same game both ways."""
+        values = state.values
+        if self.compiled.current_player(values) == CHANCE:
+            ws = [(k, w) for k, w in self.compiled.chance_weights(values) if w > 0]
+            if not ws:
+                return None
+            total = sum(w for _, w in ws)
+            pick = rng.choices(range(len(ws)), [w / total for _, w in ws])[0]
+            return self._actions[ws[pick][0]]
+        keys = self._legal(values)
+        if not keys:
+            return None
+        return self._actions[keys[rng.randrange(len(keys))]]
 
     def apply(self, state: State, action: Action) -> State:
         """The state after ``action``. Raises :class:`IllegalAction` naming every failed rule."""
@@ -330,14 +359,14 @@ class Model:
 
 
 class _ActionCache(dict):
-    """key -> :class:`Action`, each made (with its text) the first time it is asked for."""
+    """key -> :class:`Action`, each made the first time it is asked for (its text later)."""
 
     def __init__(self, model: "Model") -> None:
         super().__init__()
         self._text = model._text
 
     def __missing__(self, key: tuple) -> Action:
-        a = self[key] = Action(key, self._text(key))
+        a = self[key] = Action(key, self._text)
         return a
 
 
