@@ -18,7 +18,7 @@ from typing import Any, Callable
 import attrs
 
 from ..ir.errors import SpecError
-from ..ir.intervals import interval
+from ..ir.intervals import Interval, interval
 from ..ir.nodes import BOOL, Domain, Expr
 from ..ir.statements import Assign, ForEach, If, Let
 from ..ir.walk import params_used
@@ -92,18 +92,77 @@ class _Ctx:
     emitted, so that the hoister knows what would be evaluated more than once."""
 
     def __init__(self, interp: dict[str, int], subst: dict[str, str] | None = None,
-                 depth: int = 0) -> None:
+                 depth: int = 0, ranges: dict[str, Interval] | None = None) -> None:
         self.interp = interp
         self.subst: dict[str, str] = dict(subst or {})
         self.depth = depth
+        #: narrower bounds of parameters and bound variables where a guard has tested them
+        self.ranges: dict[str, Interval] = dict(ranges or {})
 
     def bind(self, name: str, code: str) -> "_Ctx":
-        c = _Ctx(self.interp, self.subst, self.depth)
+        c = _Ctx(self.interp, self.subst, self.depth, self.ranges)
         c.subst[name] = code
+        c.ranges.pop(name, None)
         return c
 
     def deeper(self) -> "_Ctx":
-        return _Ctx(self.interp, self.subst, self.depth + 1)
+        return _Ctx(self.interp, self.subst, self.depth + 1, self.ranges)
+
+    def knowing(self, cond: Expr, max_players: int) -> "_Ctx":
+        """This context where ``cond`` is known to hold: a parameter or variable compared
+        with a constant (``c + 3 < 7``, ``r - 1 >= 0``, conjunctions of them) gets
+        narrower bounds, so that indices it proves in range need no run-time check."""
+        facts: dict[str, Interval] = {}
+        for fact in _conjuncts(cond):
+            if fact.op not in _FLIP:
+                continue
+            a, b = fact.args
+            op = fact.op
+            if a.op == "const":
+                a, b, op = b, a, _FLIP[op]
+            if b.op != "const" or not isinstance(b.args[0], int) or isinstance(b.args[0], bool):
+                continue
+            x, k = _offset(a)
+            if x is None:
+                continue
+            env = {**self.ranges, **facts}
+            now = interval(x, max_players, env)
+            if now is None:
+                continue
+            n = b.args[0] - k           # the test is x OP n
+            lo, hi = {"lt": (now[0], n - 1), "le": (now[0], n), "gt": (n + 1, now[1]),
+                      "ge": (n, now[1]), "eq": (n, n)}[op]
+            lo, hi = max(lo, now[0]), min(hi, now[1])
+            if lo <= hi:
+                facts[x.args[0]] = (lo, hi)
+        if not facts:
+            return self
+        return _Ctx(self.interp, self.subst, self.depth, {**self.ranges, **facts})
+
+
+#: a comparison, and the same test with its sides swapped
+_FLIP = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq"}
+
+
+def _conjuncts(cond: Expr) -> list[Expr]:
+    if cond.op == "and":
+        return [c for a in cond.args for c in _conjuncts(a)]
+    return [cond]
+
+
+def _offset(e: Expr) -> tuple[Expr | None, int]:
+    """``(x, k)`` when ``e`` is ``x + k`` (or ``x - k``, ``k + x``, ``x``) for a parameter or
+    bound variable ``x`` and a constant ``k``."""
+    if e.op in ("param", "var"):
+        return e, 0
+    if e.op in ("add", "sub") and len(e.args) == 2:
+        a, b = e.args
+        if b.op == "const" and a.op in ("param", "var") and not isinstance(b.args[0], bool):
+            return a, (b.args[0] if e.op == "add" else -b.args[0])
+        if e.op == "add" and a.op == "const" and b.op in ("param", "var") \
+                and not isinstance(a.args[0], bool):
+            return b, a.args[0]
+    return None, 0
 
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
@@ -308,7 +367,7 @@ class _Emitter:
                 code = f"_ck({v}, {d.size}, {f.name!r})"
                 dyn.append(code if stride == 1 else f"({code})*{stride}")
                 continue
-            rng = interval(ix, self.spec.max_players)
+            rng = interval(ix, self.spec.max_players, ctx.ranges)
             if rng is None or rng[0] < 0 or rng[1] >= d.size:
                 code = f"_ck({code}, {d.size}, {f.name!r})"
             dyn.append(code if stride == 1 else f"({code})*{stride}")
@@ -334,10 +393,13 @@ class _Emitter:
             elif isinstance(st, Let):
                 v = self.fresh("l")
                 self.lines.append(f"{indent}{v} = {self.expr(st.value, ctx)}")
+                bounds = interval(st.value, self.spec.max_players, ctx.ranges)
                 ctx = ctx.bind(st.var.args[0], v)
+                if bounds is not None:  # what its value can be (as for a field read in place)
+                    ctx.ranges[st.var.args[0]] = bounds
             elif isinstance(st, If):
                 self.lines.append(f"{indent}if {self.expr(st.cond, ctx)}:")
-                self.stmts(st.then, ctx, indent + "    ")
+                self.stmts(st.then, ctx.knowing(st.cond, self.spec.max_players), indent + "    ")
                 if st.otherwise:
                     self.lines.append(f"{indent}else:")
                     self.stmts(st.otherwise, ctx, indent + "    ")
@@ -426,7 +488,12 @@ def _chain(codes: list[str], sym: str, empty: str) -> str:
 
 def _nary(sym: str, empty: str) -> Callable[[_Emitter, Expr, _Ctx], str]:
     def emit(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
-        return _chain([em.expr(a, ctx) for a in e.args], sym, empty)
+        codes = []
+        for a in e.args:
+            codes.append(em.expr(a, ctx))
+            if sym == "and":   # each conjunct is evaluated only where the ones before hold
+                ctx = ctx.knowing(a, em.spec.max_players)
+        return _chain(codes, sym, empty)
     return emit
 
 
@@ -441,7 +508,8 @@ def _ite(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
     lit, v = _literal(cond)
     if lit:
         return em.expr(e.args[1] if v else e.args[2], ctx)
-    return f"({em.expr(e.args[1], ctx)} if {cond} else {em.expr(e.args[2], ctx)})"
+    then = em.expr(e.args[1], ctx.knowing(e.args[0], em.spec.max_players))
+    return f"({then} if {cond} else {em.expr(e.args[2], ctx)})"
 
 
 def _table(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
@@ -451,7 +519,7 @@ def _table(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
     lit, v = _literal(code)
     if lit and 0 <= v < len(values):
         return repr(shown[v])
-    rng = interval(index, em.spec.max_players)
+    rng = interval(index, em.spec.max_players, ctx.ranges)
     if lit or rng is None or rng[0] < 0 or rng[1] >= len(values):
         code = f"_ck({code}, {len(values)}, 'lookup table')"
     return f"{em.table_name(shown)}[{code}]"
