@@ -66,7 +66,7 @@ def test_fast_code_gives_what_the_plain_code_gives(name, players, every, limit):
             assert _same(fn(v), c.plain(f"cons_{k}")(v))
         legal_keys = set(legal)
         for key in set(_instances(game, v, rng, limit)) | legal_keys:
-            after = c.step[key[0]](v, *key[1:])
+            after = c.step[key[0]](v, key)
             why = game.why_illegal(state, game._action(key))
             # the fused check refuses exactly what why_illegal explains ...
             assert (after is None) == bool(why), (key, why)

@@ -35,6 +35,9 @@ SHORT_TABLE = 12
 #: an action whose effects take at most this many lines has them copied into its step
 #: function (saving a call); longer ones are called
 INLINE_EFFECTS = 16
+#: an enumerator is written into ``legal`` (not called) when its blocks nest no deeper
+#: than this (Python allows 20 nested blocks in a function)
+MAX_INLINE_NESTING = 14
 
 
 class RuleError(Exception):
@@ -72,8 +75,9 @@ class CompiledGame:
     legal: Callable[[tuple], list]
     chance_weights: Callable[[tuple], list]
     apply: tuple[Callable[..., tuple], ...]
-    #: per action: the next state, or None when the action may not be taken (one check)
-    step: tuple[Callable[..., tuple | None], ...]
+    #: per action: ``step[i](values, key)``, the next state for ``key = (i, *params)``, or
+    #: None when that action may not be taken there (legality and effects in one call)
+    step: tuple[Callable[[tuple, tuple], tuple | None], ...]
     preconditions: tuple[tuple[Callable[..., bool], ...], ...]
     terminal: Callable[[tuple], bool]
     scores: Callable[[tuple], list]
@@ -167,7 +171,7 @@ def _offset(e: Expr) -> tuple[Expr | None, int]:
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _STRING = re.compile(r"'[^']*'")
-_HOISTED = re.compile(r"\b_[hg]\d+\b")
+_HOISTED = re.compile(r"\b_[hg]\w+\b")
 _SHARED = re.compile(r"\b_g\d+\b")
 #: identifiers of generated code that are not variables
 _FIXED = frozenset({"s", "min", "max", "abs", "any", "all", "sum", "range", "True", "False",
@@ -649,6 +653,9 @@ def _emit_enumerators(em: _Emitter, actions: list[tuple[int, Action]], fast: boo
             calls += shared.lines(0, indent)
         for i, body in bodies:
             lines = body()
+            if fast and _nesting(lines) <= MAX_INLINE_NESTING and not _closures(lines):
+                calls += _inline(lines, indent)
+                continue
             names = sorted({n for n in _SHARED.findall("\n".join(lines))
                             if shared is not None and shared.by_name[n].placed() is None},
                            key=lambda n: int(n[2:]))
@@ -658,6 +665,38 @@ def _emit_enumerators(em: _Emitter, actions: list[tuple[int, Action]], fast: boo
             em.lines.append("")
             calls.append(f"{indent}legal_{i}(s, out{args})")
     return calls
+
+
+def _is_exit(line: str) -> bool:
+    """An enumerator's ``if not G: return`` (a guard before its first loop)."""
+    return line.startswith("    if not ") and not line.startswith("     ", 4) \
+        and line.endswith(": return")
+
+
+def _closures(lines: list[str]) -> bool:
+    """Whether a comprehension or generator reads the function's variables (inlined into
+    ``legal`` it would turn them into slower closure cells there)."""
+    return any(" for " in line and not line.lstrip().startswith("for ") for line in lines)
+
+
+def _nesting(lines: list[str]) -> int:
+    return sum(map(_is_exit, lines)) + max((len(x) - len(x.lstrip())) // 4 for x in lines)
+
+
+def _inline(lines: list[str], indent: str) -> list[str]:
+    """An enumerator's body written into the caller: each ``if not G: return`` becomes
+    ``if G:`` around the rest (saving a call per enumerator per ``legal``)."""
+    out = []
+    extra = indent[4:]
+    for line in lines:
+        if _is_exit(line):
+            out.append(f"{extra}    if {line[len('    if not '):-len(': return')]}:")
+            extra += "    "
+        else:
+            out.append(extra + line)
+    if out and out[-1].strip().startswith("if ") and out[-1].rstrip().endswith(":"):
+        out.append(extra + "    pass")   # every test failed before any line: a block still
+    return out
 
 
 def _emit_enumerator(em: _Emitter, i: int, a: Action, fast: bool,
@@ -678,6 +717,7 @@ def _emit_enumerator(em: _Emitter, i: int, a: Action, fast: bool,
                     nblocks, fast)
     if em.hoist is not None:
         em.hoist.shared, em.hoist.member = shared, i
+        em.hoist.prefix = f"_h{i}_"   # unique in ``legal``, where enumerators are inlined
     for pre, lvl in zip(a.preconditions, level_of):
         if lvl == 0:
             _add(em, blocks, 0, lambda: f"if not {em.expr(pre.cond, ctx)}: return")
@@ -724,9 +764,9 @@ def _emit_enumerator(em: _Emitter, i: int, a: Action, fast: bool,
                     inner = ctx.deeper()
                     cond = _chain([em.expr(pre.cond, inner) for pre in fixed], "and", "True")
                     hoist.barrier = None
-                    blocks[at].append(f"_f{k} = [p_{name} for p_{name} in {ranges[k - 1]} "
-                                      f"if {cond}]")
-                    headers[k - 1] = f"for p_{name} in _f{k}:"
+                    blocks[at].append(f"_f{i}_{k} = [p_{name} for p_{name} in "
+                                      f"{ranges[k - 1]} if {cond}]")
+                    headers[k - 1] = f"for p_{name} in _f{i}_{k}:"
                     guards = [pre for pre in guards if pre not in fixed]
             for pre in guards:
                 _add(em, blocks, k, lambda: f"if not {em.expr(pre.cond, ctx)}: continue")
@@ -749,8 +789,9 @@ def _emit_enumerator(em: _Emitter, i: int, a: Action, fast: bool,
 
 def _emit_step(em: _Emitter, i: int, a: Action, term: str, chance: str,
                effects: list[str]) -> None:
-    """``step_i(t, *params)``: the state after action ``i``, or None when it may not be
-    taken (exactly when ``Model.why_illegal`` would give reasons): legality in one check."""
+    """``step_i(t, key)``: the state after action ``key = (i, *params)``, or None when it
+    may not be taken (exactly when ``Model.why_illegal`` would give reasons): legality in one
+    check. It takes the key whole: unpacking it is cheaper than a call with ``*key[1:]``."""
     ctx = _param_ctx(a, em.interp)
     base = _Ctx(em.interp)
     cp = em.spec.current_player.expr
@@ -778,7 +819,9 @@ def _emit_step(em: _Emitter, i: int, a: Action, term: str, chance: str,
         return f"if not {_chain(conds, 'and', 'True')}: return None"
     _add(em, blocks, 0, check)
     args = "".join(f", p_{p.name}" for p in a.params)
-    em.lines.append(f"def step_{i}(s{args}):")
+    em.lines.append(f"def step_{i}(s, key):")
+    # a key of another length raises: it is not this action
+    em.lines.append(f"    _{args or ','} = key")
     em.lines += _render(em, blocks, 0, "    ")
     em.hoist = None
     if len(effects) <= INLINE_EFFECTS:   # ``effects`` is apply_i's body, from ``s = list(t)``

@@ -174,7 +174,7 @@ class Model:
         """The state after ``action``. Raises :class:`IllegalAction` naming every failed rule."""
         try:  # one generated check and the effects; None when the action may not be taken
             key = action.key
-            new = self._steps[key[0]](state.values, *key[1:])
+            new = self._steps[key[0]](state.values, key)
         except Exception:  # noqa: BLE001 - let why_illegal explain it
             new = None
         if new is None:
@@ -188,7 +188,7 @@ class Model:
     def _quick_legal(self, values: tuple, key: tuple) -> bool:
         """True when ``key`` may be taken at ``values`` (False: ask ``why_illegal``)."""
         try:
-            return self._steps[key[0]](values, *key[1:]) is not None
+            return self._steps[key[0]](values, key) is not None
         except Exception:  # noqa: BLE001 - let why_illegal explain it
             return False
 
