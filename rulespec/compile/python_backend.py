@@ -12,6 +12,7 @@ import itertools
 import linecache
 import operator
 import re
+import weakref
 from collections import Counter
 from typing import Any, Callable
 
@@ -45,10 +46,13 @@ class RuleError(Exception):
 
 
 _INT_LITERAL = re.compile(r"-?\d+\Z")
+_LITERAL_START = frozenset("-0123456789TF")
 
 
 def _literal(code: str) -> tuple[bool, Any]:
     """``(True, value)`` when ``code`` is an int or bool literal (then it can be folded)."""
+    if code[:1] not in _LITERAL_START:
+        return False, None
     if code == "True":
         return True, True
     if code == "False":
@@ -182,7 +186,7 @@ class _Def:
     """A subexpression named once: ``name = code`` at loop level ``level``."""
 
     __slots__ = ("name", "code", "level", "depths", "parents", "_kept", "member", "members",
-                 "_where")
+                 "_where", "parts")
 
     def __init__(self, name: str, code: str, level: int, member: int | None) -> None:
         self.name, self.code, self.level = name, code, level
@@ -191,6 +195,7 @@ class _Def:
         self._kept: tuple[bool, Counter[int]] | None = None
         self.member = member      # the enumerator it belongs to (None: shared by a group)
         self.members: set[int] = set()   # for a shared one: the enumerators that use it
+        self.parts: list[_Def] = []       # the named subexpressions written in ``code``
         self._where: set[int | None] | None = None
 
     def users(self) -> set[int | None]:
@@ -254,16 +259,15 @@ class _Hoist:
         return d
 
     def offer(self, code: str, depth: int) -> str:
-        if code in self.local or code.isidentifier() or _literal(code)[0]:
-            return code
         if self.barrier is not None and re.search(rf"\b{self.barrier}\b", code):
             return code   # reads the variable of a filter being built: stays in the filter
-        at = self.site + depth
         d = self.by_code.get(code)
         if d is None and self.shared is not None:
             d = self.shared.by_code.get(code)
         new = d is None
         if d is None:
+            if code in self.local or code.isidentifier() or _literal(code)[0]:
+                return code
             level = 0
             for ident in _IDENT.findall(_STRING.sub("", code)):
                 if ident in _FIXED or ident.startswith("_T"):
@@ -277,6 +281,7 @@ class _Hoist:
             reg = self.shared if self.shared is not None and level == 0 else self
             d = _Def(f"{reg.prefix}{len(reg.by_name)}", code, level,
                      None if reg is self.shared else self.member)
+            d.parts = [self._def(part) for part in _HOISTED.findall(code)]
             reg.by_code[code] = d
             reg.by_name[d.name] = d
             reg.blocks[level].append(d)
@@ -285,9 +290,8 @@ class _Hoist:
             self.blocks[0].append(_Use(d))
         # Emitting ``code`` offered its named parts just before, here: they are used in
         # d's definition (once), not in the line.
-        for part in _HOISTED.findall(code):
-            c = self._def(part)
-            assert c is not None
+        at = self.site + depth
+        for c in d.parts:
             c.depths[at] -= 1
             if new:
                 c.parents.append(d)
@@ -595,9 +599,15 @@ def _param_ctx(action: Action, interp: dict[str, int]) -> _Ctx:
 
 def _level_of(a: Action) -> list[int]:
     """Per precondition: how many parameters (in declaration order) it needs bound."""
-    order = [p.name for p in a.params]
-    return [max((order.index(n) + 1 for n in params_used(pre.cond)), default=0)
-            for pre in a.preconditions]
+    levels = _LEVELS.get(a)
+    if levels is None:
+        order = [p.name for p in a.params]
+        levels = _LEVELS[a] = [max((order.index(n) + 1 for n in params_used(pre.cond)),
+                                   default=0) for pre in a.preconditions]
+    return levels
+
+
+_LEVELS: "weakref.WeakKeyDictionary[Action, list[int]]" = weakref.WeakKeyDictionary()
 
 
 def _negate(code: str) -> str:
@@ -851,7 +861,8 @@ def _generate(spec: GameSpec, interpretation: dict[str, str], layout: Layout,
 
     term = em.expr(spec.terminal.expr, base)
     L.append("def terminal(s):")
-    L.append(f"    return {term}")
+    L.append(f"    if {term}: return True")   # a bool, as bool() would give, without a call
+    L.append("    return False")
     L.append("")
     chance = em.expr(spec.chance_node.expr, base) if spec.chance_node else "False"
     L.append("def current_player(s):")

@@ -106,7 +106,9 @@ class Model:
         self.layout = self.compiled.layout
         self.key = (spec.name, tuple(sorted(self.interpretation.items())))
         self._actions = _ActionCache(self)
+        self._action_of = self._actions.__getitem__
         self._legal = self.compiled.legal
+        self._terminal = self.compiled.terminal
         self._steps = dict(enumerate(self.compiled.step))  # a dict: key[0] = -1 is refused
         self._codecs = {name: FieldCodec(slot) for name, slot in self.layout.slots.items()}
         self._all_actions: dict[str, Action] | None = None
@@ -139,7 +141,7 @@ class Model:
 
     def legal_actions(self, state: State) -> list[Action]:
         """The legal actions (at a chance node: the possible outcomes), in a stable order."""
-        return list(map(self._actions.__getitem__, self._legal(state.values)))
+        return list(map(self._action_of, self._legal(state.values)))
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, float]]:
         """``[(outcome, probability)]`` at a chance node; empty elsewhere."""
@@ -193,7 +195,7 @@ class Model:
             return False
 
     def is_terminal(self, state: State) -> bool:
-        return bool(self.compiled.terminal(state.values))
+        return self._terminal(state.values)  # the generated terminal() returns a bool
 
     def scores(self, state: State) -> list[int]:
         """Each player's score as the scoring rule computes it now."""
