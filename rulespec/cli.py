@@ -133,8 +133,10 @@ def info(game: str, as_json: bool) -> None:
 @click.option("--interpretation", multiple=True, metavar="K=V",
               help="Choose an option of an interpretation point (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
+@click.option("--svg", "svg_dir", default=None, metavar="DIR",
+              help="Also draw the state after each step: DIR/step-NNN.svg.")
 def play(game: str, players: int | None, seed: int, interpretation: Sequence[str],
-         as_json: bool) -> None:
+         as_json: bool, svg_dir: str | None) -> None:
     """Play one seeded random game of GAME and print its trace."""
     from .runtime.model import CHANCE
     from .runtime.play import play_random
@@ -144,6 +146,10 @@ def play(game: str, players: int | None, seed: int, interpretation: Sequence[str
         raise BadInput(f"{model.name} is for {model.min_players}-{model.max_players} players, "
                        f"not {n}")
     final, steps = play_random(model, n, seed)
+    if svg_dir is not None:
+        from .report.run import step_pictures
+        drawn = step_pictures(model, n, [str(s.action) for s in steps], svg_dir)
+        err.print(f"{len(drawn)} pictures in {svg_dir}/")
     doc = {"game": model.name, "players": n, "seed": seed,
            "interpretation": dict(model.interpretation),
            "steps": [{"player": "chance" if s.player == CHANCE else s.player,
@@ -395,7 +401,9 @@ def scenario(files: Sequence[str], trace_dir: str, as_json: bool) -> None:
 @cli.command()
 @click.argument("trace_file", metavar="TRACE.json", type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
-def replay(trace_file: str, as_json: bool) -> None:
+@click.option("--svg", "svg_dir", default=None, metavar="DIR",
+              help="Also draw the state after each step: DIR/step-NNN.svg.")
+def replay(trace_file: str, as_json: bool, svg_dir: str | None) -> None:
     """Replay a saved trace step by step and re-check the properties on it."""
     from .check.property import all_properties
     from .check.walk import recheck
@@ -421,6 +429,10 @@ def replay(trace_file: str, as_json: bool) -> None:
             raise BadInput(f"{trace_file}: step {i}: {e}") from None
         lines.append({"step": i, "player": "chance" if who == CHANCE else who, "action": text})
     v = recheck(model, trace.players, trace.actions, all_properties(model))
+    if svg_dir is not None:
+        from .report.run import step_pictures
+        drawn = step_pictures(model, trace.players, trace.actions, svg_dir)
+        err.print(f"{len(drawn)} pictures in {svg_dir}/")
     doc = {"game": model.name, "players": trace.players, "steps": lines,
            "violation": None if v is None else {"property": v.property, "message": v.message,
                                                 "after_steps": len(v.actions)}}
@@ -436,6 +448,74 @@ def replay(trace_file: str, as_json: bool) -> None:
             out.print(f"[bold red]VIOLATED[/] {escape(v.property)}: {escape(v.message)} "
                       f"(after step {len(v.actions)})")
     sys.exit(1 if v is not None else 0)
+
+
+@cli.command()
+@click.argument("trace_file", metavar="TRACE.json", type=click.Path())
+@click.option("--step", "step", type=click.IntRange(min=0), default=None,
+              help="Draw the state after this step (0: the setup; default: the last).")
+@click.option("-o", "--output", default=None, metavar="FILE.svg",
+              help="Write the picture here (default: print it on stdout).")
+def show(trace_file: str, step: int | None, output: str | None) -> None:
+    """Draw one state of a trace as SVG, from the game's declared view."""
+    from .report.run import picture_after
+    from .runtime.trace import load_trace
+    trace = load_trace(trace_file)
+    model = _load(trace.spec_path or trace.game,
+                  [f"{k}={v}" for k, v in trace.interpretation.items()])
+    n = len(trace.actions) if step is None else step
+    if n > len(trace.actions):
+        raise BadInput(f"{trace_file}: step {n} is past the end ({len(trace.actions)} steps)")
+    if not model.min_players <= trace.players <= model.max_players:
+        raise BadInput(f"{trace_file}: {trace.players} players is outside "
+                       f"{model.min_players}-{model.max_players}")
+    try:
+        svg = picture_after(model, trace.players, trace.actions, n)
+    except (ValueError, IllegalAction) as e:
+        raise BadInput(f"{trace_file}: {e}") from None
+    if output is None:
+        click.echo(svg, nl=False)
+    else:
+        from .report.render import write_atomically
+        write_atomically(output, svg)
+        err.print(f"wrote {output}")
+
+
+# --- report -----------------------------------------------------------------------------
+@cli.command()
+@click.argument("games", nargs=-1)
+@click.option("--all", "all_games", is_flag=True, help="Every bundled game.")
+@click.option("-o", "--out-dir", default="reports", show_default=True,
+              help="Where GAME.html, GAME.md, GAME.json and index.html are written.")
+@click.option("--budget", "budget_name", type=click.Choice(["quick", "full"]), default="quick",
+              show_default=True, help="How much checking: counts in docs/reports.md.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Games reported side by side in this many processes.")
+def report(games: Sequence[str], all_games: bool, out_dir: str, budget_name: str,
+           workers: int) -> None:
+    """Write the rules-clarification report of each GAME (HTML, Markdown, JSON)."""
+    import time
+
+    from .report.budget import BUDGETS
+    from .report.run import report_games
+    from .runtime.registry import available_games, spec_path
+    if all_games == bool(games):
+        raise BadInput("name the games to report, or give --all (not both)")
+    refs = list(available_games()) if all_games else list(games)
+    for g in refs:
+        try:
+            spec_path(g)
+        except ValueError as e:
+            raise BadInput(str(e)) from None
+        _load(g)  # a malformed spec fails here, with its file and line
+    start = time.perf_counter()
+    done = report_games(refs, BUDGETS[budget_name], out_dir, workers,
+                        progress=lambda msg: err.print(msg))
+    for d in done:
+        counts = ", ".join(f"{n} {s}" for s, n in d["counts"].items() if n)
+        out.print(f"{d['game']}: {counts}")
+    out.print(f"reports ({budget_name} budget, {time.perf_counter() - start:.0f} s) in "
+              f"{os.path.abspath(out_dir)}/index.html")
 
 
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", None) or getattr(

@@ -168,12 +168,14 @@ class Picture:
         root = _el(None, "svg", xmlns="http://www.w3.org/2000/svg", font_family=FONT)
         _el(root, "rect", x="0", y="0", width="100%", height="100%", fill=PAPER)
         y = GAP
+        width = 0.0
         if caption:
             for line in _wrap(caption, int((MAX_WIDTH - 2 * GAP) / 7.8)):
                 _text(root, GAP, y + 8, line, size=13, weight="600")
+                width = max(width, 2 * GAP + 7.8 * len(line))
                 y += 18
             y += 4
-        x, row_h, width = GAP, 0.0, 0.0
+        x, row_h = GAP, 0.0
         for panel, brk in panels:
             if x > GAP and (brk or x + panel.width > MAX_WIDTH - GAP):
                 x, y = GAP, y + row_h + GAP
