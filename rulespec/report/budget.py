@@ -30,6 +30,8 @@ class Budget:
     diff_nodes: int
     #: coverage: seeded random games played, counting actions and effect branches
     coverage_games: int
+    #: run the Z3 proofs at all (the tests' smoke budget does not: SKIPPED, saying so)
+    prove: bool = True
 
     def examples(self, spec_examples: int) -> int:
         return max(5, round(spec_examples * self.examples_share))
@@ -45,6 +47,10 @@ FULL = Budget("full", examples_share=1.0, seed=0, solver_timeout=10.0, bmc_depth
               workers=2, diff_depth=6, diff_setups=8, diff_games=200, diff_nodes=20_000,
               coverage_games=40)
 BUDGETS = {b.name: b for b in (QUICK, FULL)}
+#: for tests of the report itself: every section filled, in seconds; no proofs
+SMOKE = Budget("smoke", examples_share=0.0, seed=0, solver_timeout=1.0, bmc_depth=1,
+               workers=1, diff_depth=2, diff_setups=1, diff_games=4, diff_nodes=200,
+               coverage_games=2, prove=False)
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:

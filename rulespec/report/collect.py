@@ -72,7 +72,8 @@ def collect(game_ref: str, budget: Budget, trace_dir: str | Path,
         model, examples=examples, seed=budget.seed, trace_dir=trace_dir)))
     prove = timed("prove", lambda: _guard("z3", lambda: prove_game(
         model, timeout=budget.solver_timeout, depth=budget.bmc_depth, trace_dir=trace_dir,
-        workers=budget.workers)))
+        workers=budget.workers))) if budget.prove else [Result(
+            "z3_proofs", SKIPPED, "z3", f"the {budget.name} budget runs no proofs")]
     diffs = timed("diff", lambda: _diffs(model, game_ref, budget, trace_dir))
     scenarios, errors = timed("scenarios", lambda: _scenarios(model, game_ref))
     coverage = timed("coverage", lambda: play_coverage(model, budget.coverage_games,
