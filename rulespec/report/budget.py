@@ -19,7 +19,7 @@ class Budget:
     #: Hypothesis examples: this share of the game's own ``check_examples`` (at least 5)
     examples_share: float
     seed: int
-    #: Z3: seconds per query, bounded model checking depth (None: the game's own), processes
+    #: Z3: seconds per query, bounded model checking depth (at most the game's own), processes
     solver_timeout: float
     bmc_depth: int | None
     workers: int
@@ -36,11 +36,15 @@ class Budget:
     def examples(self, spec_examples: int) -> int:
         return max(5, round(spec_examples * self.examples_share))
 
+    def depth(self, spec_depth: int) -> int:
+        """Bounded model checking depth: the game's own, capped by this budget."""
+        return spec_depth if self.bmc_depth is None else min(spec_depth, self.bmc_depth)
+
     def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self)
 
 
-QUICK = Budget("quick", examples_share=0.25, seed=0, solver_timeout=2.0, bmc_depth=None,
+QUICK = Budget("quick", examples_share=0.25, seed=0, solver_timeout=2.0, bmc_depth=4,
                workers=1, diff_depth=4, diff_setups=4, diff_games=40, diff_nodes=4_000,
                coverage_games=10)
 FULL = Budget("full", examples_share=1.0, seed=0, solver_timeout=10.0, bmc_depth=None,

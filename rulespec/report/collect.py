@@ -71,7 +71,8 @@ def collect(game_ref: str, budget: Budget, trace_dir: str | Path,
     check = timed("check", lambda: _guard("hypothesis", lambda: check_game(
         model, examples=examples, seed=budget.seed, trace_dir=trace_dir)))
     prove = timed("prove", lambda: _guard("z3", lambda: prove_game(
-        model, timeout=budget.solver_timeout, depth=budget.bmc_depth, trace_dir=trace_dir,
+        model, timeout=budget.solver_timeout, depth=budget.depth(model.spec.bmc_depth),
+        trace_dir=trace_dir,
         workers=budget.workers))) if budget.prove else [Result(
             "z3_proofs", SKIPPED, "z3", f"the {budget.name} budget runs no proofs")]
     diffs = timed("diff", lambda: _diffs(model, game_ref, budget, trace_dir))
@@ -79,8 +80,7 @@ def collect(game_ref: str, budget: Budget, trace_dir: str | Path,
     coverage = timed("coverage", lambda: play_coverage(model, budget.coverage_games,
                                                        budget.seed))
     solver = {"timeout_s": budget.solver_timeout,
-              "bmc_depth": budget.bmc_depth if budget.bmc_depth is not None
-              else model.spec.bmc_depth,
+              "bmc_depth": budget.depth(model.spec.bmc_depth),
               "dead_rule_games": DEAD_RULE_GAMES, "dead_rule_queries": DEAD_RULE_QUERIES,
               "queries": _queries(prove)}
     return Collected(model, budget, examples, check, prove, diffs, scenarios, errors,
