@@ -6,6 +6,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import attrs
 import jsonschema
 import pytest
 
@@ -24,8 +25,12 @@ BROKEN = "tests/fixtures/occupied_cell_tic_tac_toe"
 TWO_READINGS = "tests/fixtures/two_readings"
 
 
+#: the smoke budget, with Hypothesis (it shrinks counterexamples to the minimal ones)
+BUDGET = attrs.evolve(SMOKE, check_mode="hypothesis", min_examples=25)
+
+
 def _report(game_ref, out):
-    doc = build_document(collect(game_ref, SMOKE, out / "traces"), game_ref)
+    doc = build_document(collect(game_ref, BUDGET, out / "traces"), game_ref)
     write_report(doc, out)
     return doc
 

@@ -32,9 +32,12 @@ class Budget:
     coverage_games: int
     #: run the Z3 proofs at all (the tests' smoke budget does not: SKIPPED, saying so)
     prove: bool = True
+    #: how properties are tested: "hypothesis" (shrinks) or "random" (plain playouts)
+    check_mode: str = "hypothesis"
+    min_examples: int = 5
 
     def examples(self, spec_examples: int) -> int:
-        return max(5, round(spec_examples * self.examples_share))
+        return max(self.min_examples, round(spec_examples * self.examples_share))
 
     def depth(self, spec_depth: int) -> int:
         """Bounded model checking depth: the game's own, capped by this budget."""
@@ -54,7 +57,7 @@ BUDGETS = {b.name: b for b in (QUICK, FULL)}
 #: for tests of the report itself: every section filled, in seconds; no proofs
 SMOKE = Budget("smoke", examples_share=0.0, seed=0, solver_timeout=1.0, bmc_depth=1,
                workers=1, diff_depth=2, diff_setups=1, diff_games=4, diff_nodes=200,
-               coverage_games=2, prove=False)
+               coverage_games=2, prove=False, check_mode="random", min_examples=3)
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -68,8 +68,9 @@ def collect(game_ref: str, budget: Budget, trace_dir: str | Path,
         finally:
             seconds[name] = round(time.perf_counter() - start, 1)
 
-    check = timed("check", lambda: _guard("hypothesis", lambda: check_game(
-        model, examples=examples, seed=budget.seed, trace_dir=trace_dir)))
+    check = timed("check", lambda: _guard(budget.check_mode, lambda: check_game(
+        model, examples=examples, seed=budget.seed, trace_dir=trace_dir,
+        mode=budget.check_mode)))
     prove = timed("prove", lambda: _guard("z3", lambda: prove_game(
         model, timeout=budget.solver_timeout, depth=budget.depth(model.spec.bmc_depth),
         trace_dir=trace_dir,

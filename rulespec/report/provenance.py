@@ -155,6 +155,4 @@ def _elements(spec: GameSpec) -> list[tuple[str, int]]:
                        ("chance node", spec.chance_node)):
         if rule is not None:
             add(what, rule)
-    if spec.view is not None:
-        add("view", spec.view)
     return out
