@@ -31,8 +31,8 @@ def report_games(game_refs: Sequence[str], budget: Budget, out_dir: str, workers
             progress(f"reporting {g}")
             out.append(report_one(g, budget, out_dir))
         return out
-    from concurrent.futures import ProcessPoolExecutor
-    with ProcessPoolExecutor(max_workers=min(workers, len(game_refs))) as pool:
+    from ..check.workers import worker_pool
+    with worker_pool(min(workers, len(game_refs))) as pool:
         futures = {g: pool.submit(report_one, g, budget, out_dir) for g in game_refs}
         out = []
         for g, f in futures.items():
