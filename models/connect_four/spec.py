@@ -164,8 +164,9 @@ game.conservation("cells_filled_one_per_move",
 # --- how it looks: the upright grid, row 0 at the bottom ---------------------------------
 game.view(
     view.grid("Board", rows=ROWS, cols=COLS, cell=lambda r, c: board[r, c], bottom_up=True,
-              col_labels=[str(c) for c in range(COLS)],
-              glyphs={Mark.x: view.glyph("", "#D55E00", title="x: player 0"),
+              col_labels=[str(c) for c in range(COLS)], colour="#1f5fbf",
+              glyphs={Mark.empty: view.glyph("", "#ffffff", title="empty"),
+                      Mark.x: view.glyph("", "#D55E00", title="x: player 0"),
                       Mark.o: view.glyph("", "#F0E442", title="o: player 1")}),
     view.counters("Turn", {"to move": to_move, "moves": moves, "winner": winner}),
 )

@@ -236,12 +236,13 @@ class Picture:
             for c, e in enumerate(row):
                 x = left + c * cell + shift * r
                 v = self._v(e)
+                board = part.colour or "#f3efe4"
                 if part.hexagonal:
                     _el(body, "polygon", points=_hexagon(x + cell / 2, y + cell / 2, cell / 2),
-                        fill="#f3efe4", stroke=LINE)
+                        fill=board, stroke=LINE)
                 else:
                     _el(body, "rect", x=f"{x:.1f}", y=f"{y:.1f}", width=f"{cell:.1f}",
-                        height=f"{cell:.1f}", fill="#f3efe4", stroke=LINE)
+                        height=f"{cell:.1f}", fill=board, stroke=part.colour or LINE)
                 self._value_glyph(body, e, v, part.glyphs, x + cell / 2, y + cell / 2,
                                   cell * 0.8)
         return Panel(g, max(w + 16, float(g[0].get("width") or 0)), h + 38)

@@ -66,6 +66,7 @@ class Grid:
     row_labels: tuple[str, ...] = ()
     col_labels: tuple[str, ...] = ()
     hexagonal: bool = False
+    colour: str | None = None
 
 
 @attrs.frozen(eq=False)
@@ -277,11 +278,12 @@ def _deferred(build: Callable[[int], list[Any]]) -> Deferred:
 def grid(title: str, *, rows: int, cols: int, cell: Callable[..., Any],
          glyphs: Mapping[Any, Glyph] | None = None, player: bool = False,
          row_labels: Sequence[str] = (), col_labels: Sequence[str] = (),
-         hexagonal: bool = False, bottom_up: bool = False) -> Deferred:
+         hexagonal: bool = False, bottom_up: bool = False,
+         colour: str | None = None) -> Deferred:
     """A board of ``rows`` x ``cols`` cells; ``cell(r, c)`` is the cell's value.
 
     ``bottom_up``: row 0 is drawn at the bottom (Connect Four). ``hexagonal``: each row
-    is shifted half a cell further right (a Hex rhombus).
+    is shifted half a cell further right (a Hex rhombus). ``colour``: the board's colour.
     """
     table = _glyphs(glyphs)
     order = list(range(rows - 1, -1, -1)) if bottom_up else list(range(rows))
@@ -290,7 +292,7 @@ def grid(title: str, *, rows: int, cols: int, cell: Callable[..., Any],
     def build(n: int) -> list[Any]:
         return [Grid(title, tuple(tuple(_expr(_call(cell, p, r, c), f"{title} cell ({r}, {c})")
                                         for c in range(cols)) for r in order),
-                     table, p, labels, tuple(col_labels), hexagonal)
+                     table, p, labels, tuple(col_labels), hexagonal, colour)
                 for p in _players(player, n)]
     return _deferred(build)
 
