@@ -399,10 +399,14 @@ class Picture:
         marker_w = 26.0 if part.marker_glyph is not None else 0.0
         label_w = 16.0
         top_h = 24.0 if part.top is not None else 0.0
-        flag_w = 70.0 if any(r.flag is not None for r in part.rows) else 0.0
         row_h = 32.0
         grid_x = label_w + marker_w
-        w = grid_x + part.columns * col + 6 + flag_w
+        shown = [[t for t in row.tiles if self._v(t.present)] for row in part.rows]
+        # a row may run past the printed columns (villages have no length limit)
+        span = max([part.columns] + [sum(t.width for t in ts) for ts in shown])
+        flag_x = grid_x + span * col + 8
+        flag_w = 84.0 if any(r.flag is not None for r in part.rows) else 0.0
+        w = flag_x + flag_w
         h = top_h + len(part.rows) * row_h
         g, body = self._frame(part.title, part.player, w + 16, h + 6)
         if part.top is not None:
@@ -415,7 +419,7 @@ class Picture:
                 else:
                     _el(body, "circle", cx=f"{x:.1f}", cy=f"{top_h / 2:.1f}", r="3",
                         fill=LINE)
-        for r, row in enumerate(part.rows):
+        for r, (row, tiles) in enumerate(zip(part.rows, shown)):
             y = top_h + r * row_h
             _text(body, label_w / 2, y + row_h / 2, row.label, size=10, anchor="middle",
                   fill=FAINT)
@@ -426,8 +430,7 @@ class Picture:
                     width=f"{col:.1f}", height=f"{row_h - 4:.1f}", fill="#f6f3ea",
                     stroke="#e2ddd0")
             x = grid_x
-            shown = [t for t in row.tiles if self._v(t.present)]
-            for t in shown:
+            for t in tiles:
                 tw = t.width * col
                 box = _el(body, "g")
                 _title(box, t.glyph.title or t.glyph.text)
@@ -443,12 +446,12 @@ class Picture:
                     _text(box, x + tw - 7.5, y + 7, t.badge_text, size=7.5, anchor="middle",
                           fill="#ffffff", weight="700")
                 x += tw
-            if row.flag is not None and shown:  # an empty row has nothing to judge
+            if row.flag is not None and tiles:  # an empty row has nothing to judge
                 ok = bool(self._v(row.flag))
                 yes, no = part.flag_text
-                _text(body, grid_x + part.columns * col + 8, y + row_h / 2,
-                      ("✓ " + yes) if ok else ("✗ " + no), size=11,
-                      fill="#1a7f37" if ok else "#b00020", weight="600" if ok else None)
+                _text(body, flag_x, y + row_h / 2, ("✓ " + yes) if ok else ("✗ " + no),
+                      size=11, fill="#1a7f37" if ok else "#b00020",
+                      weight="600" if ok else None)
         return Panel(g, float(g[0].get("width") or 0), h + 36)
 
     def _pile(self, part: Pile) -> Panel:
