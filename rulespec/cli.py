@@ -512,10 +512,14 @@ def report(games: Sequence[str], all_games: bool, out_dir: str, budget_name: str
     done = report_games(refs, BUDGETS[budget_name], out_dir, workers,
                         progress=lambda msg: err.print(msg))
     for d in done:
+        if "error" in d:
+            err.print(escape(f"{d['game']}: the report could not be made: {d['error']}"))
+            continue
         counts = ", ".join(f"{n} {s}" for s, n in d["counts"].items() if n)
         out.print(f"{d['game']}: {counts}")
     out.print(f"reports ({budget_name} budget, {time.perf_counter() - start:.0f} s) in "
               f"{os.path.abspath(out_dir)}/index.html")
+    sys.exit(1 if any("error" in d for d in done) else 0)
 
 
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", None) or getattr(

@@ -48,7 +48,7 @@ class Budget:
 
 
 QUICK = Budget("quick", examples_share=0.25, seed=0, solver_timeout=2.0, bmc_depth=4,
-               workers=1, diff_depth=4, diff_setups=4, diff_games=40, diff_nodes=4_000,
+               workers=2, diff_depth=4, diff_setups=4, diff_games=40, diff_nodes=4_000,
                coverage_games=10)
 FULL = Budget("full", examples_share=1.0, seed=0, solver_timeout=10.0, bmc_depth=None,
               workers=2, diff_depth=6, diff_setups=8, diff_games=200, diff_nodes=20_000,

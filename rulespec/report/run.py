@@ -12,14 +12,25 @@ from .svg import Picture
 
 
 def report_one(game_ref: str, budget: Budget, out_dir: str) -> dict:
-    """Collect, build and write one game's report (in a worker process or not)."""
+    """Collect, build and write one game's report (in a worker process or not); a report
+    that cannot be made says why instead of stopping the others."""
     from .collect import collect
     from .document import build_document
     trace_dir = Path(out_dir) / "traces"
-    doc = build_document(collect(game_ref, budget, trace_dir), game_ref)
-    write_report(doc, out_dir)
+    try:
+        doc = build_document(collect(game_ref, budget, trace_dir), game_ref)
+        write_report(doc, out_dir)
+    except Exception as err:  # noqa: BLE001 - one game's failure is reported in one line
+        return {"game": game_ref, "error": f"{type(err).__name__}: {err}"}
     return {"game": doc["game"]["name"], "counts": doc["glance"]["counts"],
             "seconds": doc["budget"]["seconds"]}
+
+
+def _heaviest_first(game_refs: Sequence[str]) -> list[str]:
+    """Longest jobs first keeps the processes busy to the end: a bigger spec file is taken
+    to be a longer job."""
+    from ..runtime.registry import spec_path
+    return sorted(game_refs, key=lambda g: -spec_path(g).stat().st_size)
 
 
 def report_games(game_refs: Sequence[str], budget: Budget, out_dir: str, workers: int = 1,
@@ -31,14 +42,17 @@ def report_games(game_refs: Sequence[str], budget: Budget, out_dir: str, workers
             progress(f"reporting {g}")
             out.append(report_one(g, budget, out_dir))
         return out
+    from concurrent.futures import as_completed
+
     from ..check.workers import worker_pool
     with worker_pool(min(workers, len(game_refs))) as pool:
-        futures = {g: pool.submit(report_one, g, budget, out_dir) for g in game_refs}
-        out = []
-        for g, f in futures.items():
-            out.append(f.result())
-            progress(f"reported {g}")
-        return out
+        futures = {pool.submit(report_one, g, budget, out_dir): g
+                   for g in _heaviest_first(game_refs)}
+        done = {}
+        for f in as_completed(futures):
+            done[futures[f]] = f.result()
+            progress(f"reported {futures[f]}")
+        return [done[g] for g in game_refs]
 
 
 def step_pictures(model: Model, players: int, actions: Sequence[str], out_dir: str | Path,
