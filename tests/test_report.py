@@ -233,3 +233,15 @@ def test_play_svg_draws_every_step_and_show_draws_one(capsys, tmp_path):
     assert code == 2 and "past the end" in err
     code, _, _ = run(capsys, "replay", str(trace), "--svg", str(tmp_path / "again"))
     assert len(list((tmp_path / "again").glob("*.svg"))) == len(steps) + 1
+
+
+def test_report_command_writes_every_file_and_says_where(capsys, tmp_path):
+    code, out, _ = run(capsys, "report", "tic_tac_toe", "-o", str(tmp_path))
+    assert code == 0
+    assert f"{tmp_path}/index.html" in out.replace("\n", "")
+    for name in ("tic_tac_toe.html", "tic_tac_toe.md", "tic_tac_toe.json", "index.html"):
+        assert (tmp_path / name).is_file()
+    doc = json.loads((tmp_path / "tic_tac_toe.json").read_text())
+    assert doc["budget"]["name"] == "quick"
+    assert doc["glance"]["counts"]["PROVED"] > 0  # the quick budget runs the proofs
+    assert not list(tmp_path.glob(".*"))  # no half-written temporary file left behind
