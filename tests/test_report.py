@@ -245,3 +245,55 @@ def test_report_command_writes_every_file_and_says_where(capsys, tmp_path):
     assert doc["budget"]["name"] == "quick"
     assert doc["glance"]["counts"]["PROVED"] > 0  # the quick budget runs the proofs
     assert not list(tmp_path.glob(".*"))  # no half-written temporary file left behind
+
+
+VIEW_SPEC = '''
+from rulespec.spec import PLAYERS, Game, view
+S = "test"
+game = Game("looks", title="Looks", players=(2, 3), source=S)
+Cell = game.enum("Cell", ["empty", "red", "blue"], source=S)
+board = game.field("board", Cell, shape=(3, 3), source=S)
+coins = game.field("coins", range(0, 9), shape=(PLAYERS,), initial=[2, 5, 7], source=S)
+where = game.field("where", range(0, 3), shape=(PLAYERS,), source=S)
+
+@game.action(source=S)
+def wait(rule):
+    rule.set(board[0, 0], Cell.red)
+
+game.current_player(0, source=S)
+game.terminal(board[0, 0] == Cell.red, source=S)
+game.max_steps(1, source=S)
+game.score(lambda p: coins[p], source=S)
+game.view(
+    view.grid("Hex board", rows=3, cols=3, cell=lambda r, c: board[r, c], hexagonal=True,
+              glyphs={Cell.red: view.glyph("R", "#ff0000")}),
+    view.counters("Purse", {"coins": lambda p: coins[p]}, player=True),
+    view.place_map("Map", spots=[view.spot(k, f"spot {k}", 50 * k, 0) for k in range(3)],
+                   links=[(0, 1), (1, 2)],
+                   pieces=lambda n: [view.piece(where[p], f"pawn {p}", player=p)
+                                     for p in range(n)]),
+    view.track("Coins", lo=0, hi=8, per_player=lambda p: coins[p]),
+    view.pile("Hand", [view.chip(coins[0], view.glyph("8", "#0072B2", shape="card"))]),
+)
+SPEC = game.build()
+'''
+
+
+def test_every_part_draws_and_players_beyond_the_game_are_left_out(tmp_path):
+    (tmp_path / "spec.py").write_text(VIEW_SPEC)
+    model = rulespec.load(str(tmp_path / "spec.py"))
+    state = model.apply(model.initial_state(2), model.legal_actions(model.initial_state(2))[0])
+    svg = Picture(model).svg(state, "two players")
+    root = ET.fromstring(svg)
+    assert svg.count("<polygon") == 9  # a hexagonal grid
+    assert "Purse · player 1" in svg and "player 2" not in svg  # 2 of at most 3 players
+    assert ">R<" in svg and "spot 2" in svg and "Hand" in svg
+    three = Picture(model).svg(model.initial_state(3))
+    assert "Purse · player 2" in three
+    assert root.get("viewBox")
+
+
+def test_a_view_part_that_is_not_a_builder_is_refused(tmp_path):
+    (tmp_path / "spec.py").write_text(VIEW_SPEC.replace('view.pile("Hand"', '("Hand"'))
+    with pytest.raises(rulespec.SpecError, match="view parts come from"):
+        rulespec.load(str(tmp_path / "spec.py"))
