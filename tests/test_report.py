@@ -4,7 +4,6 @@ with it, a schema it validates against, pictures from the spec's view."""
 import json
 import re
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import attrs
 import jsonschema

@@ -258,7 +258,8 @@ def _headline(statuses: list[str]) -> str:
 def _result(model: Model, r: Result, c: Collected, pics: _Pictures) -> dict[str, Any]:
     method = _method(r.checker)
     if method == "test":
-        budget = f"{r.examples or c.examples} examples, seed {r.seed if r.seed is not None else c.budget.seed}"
+        seed = r.seed if r.seed is not None else c.budget.seed
+        budget = f"{r.examples or c.examples} examples, seed {seed}"
     else:
         budget = f"{c.solver['timeout_s']:g} s per query"
         if r.checker == "z3-bmc":
@@ -406,8 +407,7 @@ def _rule_key(e: dict[str, Any], by_action: dict[str, Any]) -> tuple[str | None,
     if e["kind"] in ("action", "chance"):
         return e["name"], None
     if e["kind"] == "branch":
-        action = e["parent"][2:]
-        name = next((n for n in by_action if f"a-{slug(n)}" == e["parent"]), action)
+        name = next((n for n in by_action if f"a-{slug(n)}" == e["parent"]), e["parent"][2:])
         e["parent_name"] = name
         return f"{name}:{e['name']}", None
     if e["kind"] == "scoring clause":
@@ -421,7 +421,8 @@ def _pinned_scenarios(e: dict[str, Any], scenarios: list[dict[str, Any]]) -> lis
         pins = s["pins"]
         if e["kind"] in ("action", "chance") and e["name"] in pins["actions"]:
             out.append(s["id"])
-        elif e["kind"] == "branch" and f"{e.get('parent_name', '')}:{e['name']}" in pins["branches"]:
+        elif (e["kind"] == "branch"
+              and f"{e.get('parent_name', '')}:{e['name']}" in pins["branches"]):
             out.append(s["id"])
         elif e["kind"] == "precondition":
             action, k = e["parent"], e["id"].rsplit("-", 1)[1]
@@ -484,7 +485,7 @@ def _shown_path(path: str | Path | None) -> str | None:
         pass
     for g in available_games():
         if f"/models/{g}/" in str(p):
-            return "models/" + str(p).split(f"/models/", 1)[1]
+            return "models/" + str(p).split("/models/", 1)[1]
     return str(p)
 
 

@@ -491,8 +491,8 @@ def _by_player(parts: Sequence[Part], players: int) -> list[tuple[Part, bool]]:
 
 def _hexagon(cx: float, cy: float, r: float) -> str:
     import math
-    pts = [(cx + r * math.cos(math.radians(90 + 60 * k)), cy + r * math.sin(math.radians(90 + 60 * k)))
-           for k in range(6)]
+    pts = [(cx + r * math.cos(math.radians(90 + 60 * k)),
+            cy + r * math.sin(math.radians(90 + 60 * k))) for k in range(6)]
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
 
 
