@@ -7,7 +7,7 @@ from typing import Callable, Sequence
 
 from ..runtime.model import CHANCE, Model
 from .budget import Budget
-from .render import write_atomically, write_report
+from .render import write_atomically, write_index, write_report
 from .svg import Picture
 
 
@@ -52,7 +52,8 @@ def report_games(game_refs: Sequence[str], budget: Budget, out_dir: str, workers
         for f in as_completed(futures):
             done[futures[f]] = f.result()
             progress(f"reported {futures[f]}")
-        return [done[g] for g in game_refs]
+    write_index(out_dir)  # once more, after every game: workers finish in any order
+    return [done[g] for g in game_refs]
 
 
 def step_pictures(model: Model, players: int, actions: Sequence[str], out_dir: str | Path,
