@@ -95,9 +95,9 @@ def spec_properties(model: Model) -> list[Property]:
 def game_properties(model: Model) -> list[Property]:
     """Properties from ``properties/<game>.py`` (its ``PROPERTIES`` list), if any."""
     try:
-        mod = importlib.import_module(f"properties.{model.name}")
+        mod = importlib.import_module(f"rulespec.properties.{model.name}")
     except ModuleNotFoundError as err:
-        if err.name in (f"properties.{model.name}", "properties"):
+        if err.name == f"rulespec.properties.{model.name}":
             return []
         raise
     return list(getattr(mod, "PROPERTIES", []))
@@ -105,7 +105,7 @@ def game_properties(model: Model) -> list[Property]:
 
 def all_properties(model: Model) -> list[Property]:
     """Generic properties, then the spec's own, then the game's extra ones."""
-    from properties.generic import GENERIC
+    from ..properties.generic import GENERIC
     props = [*GENERIC, *spec_properties(model), *game_properties(model)]
     seen: set[str] = set()
     for p in props:

@@ -20,7 +20,7 @@ _MODEL_CACHE: dict[tuple, Model] = {}
 
 def models_dir() -> Path:
     """The folder of bundled games (shipped with the package as ``models``)."""
-    import models
+    from .. import models
     return Path(models.__file__).resolve().parent
 
 
