@@ -176,8 +176,10 @@ def check_game(model: Model, *, property_names: Sequence[str] | None = None,
             if rule_error:
                 break  # the search cannot get past it (should not happen)
             rule_error = True
+            progress.note("the rules raised; searching on without that path")
             continue
         remaining = [p for p in remaining if p.name != v.property]
+        progress.note(f"{len(results)} violated; searching the other properties")
     out = []
     for p in props:
         found = results.get(p.name)
