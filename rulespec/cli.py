@@ -62,11 +62,14 @@ def _players_ok(model: Model, players: int | None) -> None:
 
 
 def _steps(texts: Sequence[str], verbose: bool) -> str:
-    shown = list(texts) if verbose or len(texts) <= SHOWN else list(texts[:SHOWN])
-    line = ", ".join(shown) or "(setup)"
-    if len(shown) < len(texts):
-        line += f", ... ({len(texts) - len(shown)} more; --verbose or the trace has them all)"
-    return line
+    """Actions as one line; a long trace shows its first 3 and last 9 (where the violation
+    is), with a count of the rest."""
+    if verbose or len(texts) <= SHOWN:
+        return ", ".join(texts) or "(setup)"
+    head, tail = list(texts[:3]), list(texts[-(SHOWN - 3):])
+    hidden = len(texts) - len(head) - len(tail)
+    return (", ".join(head) + f", ... ({hidden} more; --verbose or the trace has them all) "
+            "..., " + ", ".join(tail))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"],
@@ -186,7 +189,7 @@ def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_al
             out.para(f"{p['name']} ({p['kind']}; checked by {p['checked_by']}): {p['source']}",
                      indent=2)
     else:
-        out.para(summarise(names, 3 * SHOWN, more="--all lists them"), indent=2, hang=2)
+        out.para(summarise(names, SHOWN, more="--all lists them"), indent=2, hang=2)
     out.print("\n[bold]Interpretation points[/bold]"
               + (f" ({len(doc['interpretations'])})" if doc["interpretations"] else ": none"))
     for i in doc["interpretations"]:

@@ -8,6 +8,7 @@ from typing import Sequence
 
 from hypothesis import HealthCheck, Phase, given, seed as hyp_seed, settings
 from hypothesis import strategies as st
+from hypothesis.control import current_build_context
 from hypothesis.errors import Flaky, HypothesisException
 
 from ..runtime.model import Action, Model, State
@@ -30,8 +31,10 @@ class SearchError(Exception):
     """The search itself could not run (Hypothesis gave up): no verdict for what is left."""
 
 
-class _ShrinkBudgetSpent(BaseException):
-    """Internal: stops Hypothesis's shrinker (not an Exception, so it is not a test failure)."""
+class _ShrinkBudgetSpent(KeyboardInterrupt):
+    """Internal: stops Hypothesis's shrinker. Hypothesis lets an interrupt through at once
+    without recording the run (any other exception would be a test outcome, or make the
+    runs look inconsistent); ``hypothesis_search`` catches it before anyone else can."""
 
 
 def select(model: Model, names: Sequence[str] | None) -> list[Property]:
@@ -67,7 +70,7 @@ def hypothesis_search(model: Model, props: Sequence[Property], examples: int, se
     @hyp_seed(seed)
     @given(st.data())
     def run(data: st.DataObject) -> None:
-        if best:  # every run after the first failure is Hypothesis shrinking it
+        if best and not current_build_context().is_final:  # shrinking the first failure
             shrinking[0] += 1
             if shrinking[0] > shrink_budget:
                 raise _ShrinkBudgetSpent
