@@ -89,24 +89,7 @@ def load_spec(name_or_path: str | os.PathLike) -> GameSpec:
     key = str(path)
     if key in _SPEC_CACHE:
         return _SPEC_CACHE[key]
-    mod_name = f"_rulespec_spec_{abs(hash(key))}"
-    loader_spec = importlib.util.spec_from_file_location(mod_name, path)
-    assert loader_spec and loader_spec.loader
-    module = importlib.util.module_from_spec(loader_spec)
-    sys.modules[mod_name] = module
-    try:
-        # a spec's prints go to stderr: stdout may be a --json document
-        with contextlib.redirect_stdout(sys.stderr):
-            loader_spec.loader.exec_module(module)
-    except (SpecError, KeyboardInterrupt):
-        raise
-    except SyntaxError as err:  # the spec (or a file it imports) does not parse
-        where = Location(_rel(err.filename or str(path)), err.lineno or 1)
-        raise SpecError(f"SyntaxError: {err.msg}", where=where) from None
-    except BaseException as err:  # noqa: BLE001 - whatever a spec raises (sys.exit too)
-        raise _spec_failed(path, err) from None
-    finally:
-        sys.modules.pop(mod_name, None)
+    module = import_file(path, "spec")
     spec = getattr(module, "SPEC", None)
     if not isinstance(spec, GameSpec):
         raise SpecError("a spec module must end with SPEC = game.build()",
@@ -115,6 +98,30 @@ def load_spec(name_or_path: str | os.PathLike) -> GameSpec:
     bundled = path.parent.name if path.parent.parent == models_dir() else None
     _ORIGINS[id(spec)] = SpecOrigin(path, bundled, file_sha256(path))
     return spec
+
+
+def import_file(path: Path, kind: str) -> object:
+    """Run a spec's Python file as a module; whatever it raises (an exit too) becomes a
+    :class:`SpecError` naming the file and line. Its prints go to stderr (stdout may be a
+    ``--json`` document)."""
+    mod_name = f"_rulespec_{kind}_{abs(hash(str(path)))}"
+    loader_spec = importlib.util.spec_from_file_location(mod_name, path)
+    assert loader_spec and loader_spec.loader
+    module = importlib.util.module_from_spec(loader_spec)
+    sys.modules[mod_name] = module
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            loader_spec.loader.exec_module(module)
+    except (SpecError, KeyboardInterrupt):
+        raise
+    except SyntaxError as err:  # the file (or one it imports) does not parse
+        where = Location(_rel(err.filename or str(path)), err.lineno or 1)
+        raise SpecError(f"SyntaxError: {err.msg}", where=where) from None
+    except BaseException as err:  # noqa: BLE001 - whatever a spec raises (sys.exit too)
+        raise _spec_failed(path, err) from None
+    finally:
+        sys.modules.pop(mod_name, None)
+    return module
 
 
 def _spec_failed(path: Path, err: BaseException) -> SpecError:

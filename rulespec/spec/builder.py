@@ -198,9 +198,10 @@ class Game:
 
     def _need_source(self, kind: str, name: str, source: str | None,
                      where: Location | None) -> None:
-        if not source or not str(source).strip():
+        if not isinstance(source, str) or not source.strip():
+            got = "" if source is None or isinstance(source, str) else f" (got {source!r})"
             raise SpecError("missing source: cite the rule text (seed file + section, or a "
-                            "short quote)", element=f"{kind} {name}", where=where)
+                            f"short quote){got}", element=f"{kind} {name}", where=where)
 
     # --- vocabulary and state -----------------------------------------------------------
     def enum(self, name: str, members: dict[str, str] | Sequence[str], *, source: str) -> Enum:
