@@ -613,6 +613,9 @@ _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", None) or getat
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Entry point: run the CLI, turning bad input into one line and exit code 2."""
+    from .check.progress import interrupt_on_sigint
+    if argv is None:  # the command itself, not a test calling main([...])
+        interrupt_on_sigint()
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="rulespec",
                  standalone_mode=False)

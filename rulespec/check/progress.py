@@ -22,6 +22,29 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress as RichProgre
                            TimeElapsedColumn)
 
 
+#: set by the command line's SIGINT handler (see :func:`interrupt_on_sigint`)
+_interrupted = False
+
+
+def interrupt_on_sigint() -> None:
+    """Ctrl-C raises KeyboardInterrupt as usual, and is also remembered: Python swallows an
+    exception raised inside a finaliser (a ``__del__``, a weakref callback), so every
+    progress report raises it again until the command is out."""
+    import signal
+
+    def handler(signum: int, frame: Any) -> None:
+        global _interrupted
+        _interrupted = True
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, handler)
+
+
+def _check_interrupted() -> None:
+    if _interrupted:
+        raise KeyboardInterrupt
+
+
 class Progress:
     """One task's progress: ``done`` of ``total`` steps (``total`` may be unknown) and a
     short status text."""
@@ -87,6 +110,7 @@ class Progress:
         return f"rulespec: {self.what}: {count}{status} ({elapsed:.0f} s)"
 
     def _show(self) -> None:
+        _check_interrupted()
         if self.quiet:
             return
         if self._live is not None:
