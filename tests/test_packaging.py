@@ -1,5 +1,6 @@
 """Installing rulespec adds one top-level import package, `rulespec` (issue 9, item 8)."""
 
+import shutil
 import subprocess
 import sys
 import venv
@@ -15,10 +16,14 @@ def test_pip_install_into_a_fresh_venv_adds_only_rulespec(tmp_path):
     """`pip install .` puts `rulespec` (with its games and properties inside) into
     site-packages, no top-level `models` or `properties`, and builds without a setuptools
     deprecation warning."""
+    # install from a clean copy, as from a fresh clone (and so no build/ is left here)
+    source = tmp_path / "src"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".venv", ".git", "build", "*.egg-info", "traces", "__pycache__", ".hypothesis"))
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     python = env_dir / "bin" / "python"
-    done = subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "-v", str(ROOT)],
+    done = subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "-v", str(source)],
                           capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "SetuptoolsDeprecationWarning" not in done.stdout + done.stderr
