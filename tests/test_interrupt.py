@@ -100,3 +100,30 @@ def test_ctrl_c_stops_diff_hawaii(tmp_path):
     assert "Traceback" not in err
     assert took < PATIENCE
     assert left == []
+
+
+def test_ctrl_c_inside_a_gc_callback_is_remembered_not_swallowed(tmp_path):
+    """Python swallows an exception raised in a garbage-collector callback (Hypothesis has
+    one): the interrupt is remembered there and raised by the next progress report."""
+    script = tmp_path / "gc_interrupt.py"
+    script.write_text(
+        "import gc, os, signal, sys\n"
+        "from rulespec.check.progress import Progress, interrupt_on_sigint\n"
+        "interrupt_on_sigint()\n"
+        "def gc_callback(phase, info):\n"
+        "    if phase == 'start':\n"
+        "        os.kill(os.getpid(), signal.SIGINT)\n"
+        "        for _ in range(1000): pass  # the handler runs here, inside the callback\n"
+        "gc.callbacks.append(gc_callback)\n"
+        "gc.collect()\n"
+        "gc.callbacks.remove(gc_callback)\n"
+        "print('survived the callback', flush=True)\n"
+        "try:\n"
+        "    Progress('x', quiet=True).advance()\n"
+        "except KeyboardInterrupt:\n"
+        "    print('raised by the next progress report')\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.splitlines() == ["survived the callback",
+                                        "raised by the next progress report"], done.stderr
+    assert "Exception ignored" not in done.stderr
