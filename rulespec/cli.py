@@ -72,8 +72,35 @@ def _steps(texts: Sequence[str], verbose: bool) -> str:
             "..., " + ", ".join(tail))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"],
-                               "max_content_width": 100})
+class _Command(click.Command):
+    """A command that refuses an option given twice with different values (click would
+    silently keep the last): ``--players 2 --players 3`` is an error, not 3 players."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        for param in self.params:
+            if not isinstance(param, click.Option) or param.multiple or param.is_flag:
+                continue
+            seen: list[str] = []
+            for i, arg in enumerate(args):
+                if arg == "--":
+                    break
+                for opt in param.opts:
+                    if arg == opt and i + 1 < len(args):
+                        seen.append(args[i + 1])
+                    elif arg.startswith(opt + "=") and opt.startswith("--"):
+                        seen.append(arg[len(opt) + 1:])
+            if len(set(seen)) > 1:
+                raise click.UsageError(f"{param.opts[0]} is given {len(seen)} times "
+                                       f"({', '.join(seen)}): give it once", ctx=ctx)
+        return super().parse_args(ctx, args)
+
+
+class _Group(click.Group):
+    command_class = _Command
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"],
+                                           "max_content_width": 100})
 @click.version_option(package_name="rulespec")
 def cli() -> None:
     """Board-game rules as a checkable spec: list, inspect, play, check, replay."""
