@@ -24,7 +24,7 @@ HYPOTHESIS, RANDOM = "hypothesis", "random"
 #: the same trace on any machine); past it the smallest violation seen so far is reported
 SHRINK_BUDGET = 1000
 #: states a breadth-first search visits for a shorter trace than the search found
-SHORTEN_BUDGET = 2000
+SHORTEN_BUDGET = 500
 
 
 class SearchError(Exception):

@@ -161,7 +161,7 @@ def recheck(model: Model, players: int, actions: Sequence[str],
 
 
 def shortest(model: Model, found: Violation, properties: Sequence[Property], *,
-             budget: int = 2000) -> Violation:
+             budget: int = 500) -> Violation:
     """A violation of the same property in the fewest steps from setup, if one is within
     reach: a breadth-first search over every legal action (chance outcomes included) of
     at most ``budget`` states, shorter than ``found``. Deterministic: legal actions are
