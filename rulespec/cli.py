@@ -315,6 +315,9 @@ def play(game: str, players: int | None, seed: int, interpretation: Sequence[str
               help="Plain seeded random playouts (fast, no shrinking) instead of Hypothesis.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to spread the properties over.")
+@click.option("--shrink-budget", type=click.IntRange(min=0), default=None,
+              help="Test runs Hypothesis may spend shrinking each violation (default 500); "
+                   "past it the shortest trace seen is reported.")
 @click.option("--interpretation", multiple=True, metavar="K=V")
 @click.option("--trace-dir", default="traces", show_default=True,
               help="Where counterexample traces are saved.")
@@ -322,13 +325,13 @@ def play(game: str, players: int | None, seed: int, interpretation: Sequence[str
 @_quiet_option
 @_verbose_option
 def check(game: str, props: Sequence[str], examples: int | None, seed: int,
-          players: int | None, plain_random: bool, workers: int,
+          players: int | None, plain_random: bool, workers: int, shrink_budget: int | None,
           interpretation: Sequence[str], trace_dir: str, as_json: bool, quiet: bool,
           verbose: bool) -> None:
     """Check GAME's properties by legal play; a violation is shrunk and saved as a trace."""
     from .check.parallel import check_in_workers
     from .check.results import exit_code
-    from .check.runner import HYPOTHESIS, RANDOM, select
+    from .check.runner import HYPOTHESIS, RANDOM, SHRINK_BUDGET, select
     model = _load(game, interpretation)
     _players_ok(model, players)
     try:
@@ -340,7 +343,8 @@ def check(game: str, props: Sequence[str], examples: int | None, seed: int,
         examples = model.spec.check_examples
     with Progress(f"checking {model.name}", quiet=quiet) as progress:
         results = check_in_workers(game, list(interpretation), names, examples, seed, players,
-                                   mode, trace_dir, workers, progress)
+                                   mode, trace_dir, workers, progress,
+                                   SHRINK_BUDGET if shrink_budget is None else shrink_budget)
     code = exit_code(results)
     if as_json:
         _emit_json({"game": model.name, "mode": mode, "examples": examples, "seed": seed,

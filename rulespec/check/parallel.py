@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 from .progress import Progress
 from .results import Result
-from .runner import check_game
+from .runner import SHRINK_BUDGET, check_game
 from .workers import _context, worker_pool
 
 #: in a worker: where its progress goes (set by the pool's initializer)
@@ -40,29 +40,32 @@ def _init(ticks: Any) -> None:
 
 
 def _run(game: str, interpretation: Sequence[str], names: Sequence[str], examples: int,
-         seed: int, players: int | None, mode: str, trace_dir: str | None) -> list[Result]:
+         seed: int, players: int | None, mode: str, trace_dir: str | None,
+         shrink_budget: int) -> list[Result]:
     from ..runtime.registry import load
     model = load(game, interpretation=",".join(interpretation) or None)
     return check_game(model, property_names=names, examples=examples, seed=seed,
                       players=players, mode=mode, trace_dir=trace_dir,
-                      progress=_Relay(_TICKS))
+                      progress=_Relay(_TICKS), shrink_budget=shrink_budget)
 
 
 def check_in_workers(game: str, interpretation: Sequence[str], names: Sequence[str],
                      examples: int, seed: int, players: int | None, mode: str,
-                     trace_dir: str | None, workers: int, progress: Progress) -> list[Result]:
+                     trace_dir: str | None, workers: int, progress: Progress,
+                     shrink_budget: int = SHRINK_BUDGET) -> list[Result]:
     """Results in the order of ``names``. With ``workers > 1`` the properties are dealt
     round-robin to processes; each group is searched on its own (same seed)."""
     from ..runtime.registry import load
     if workers <= 1 or len(names) <= 1:
         model = load(game, interpretation=",".join(interpretation) or None)
         return check_game(model, property_names=names, examples=examples, seed=seed,
-                          players=players, mode=mode, trace_dir=trace_dir, progress=progress)
+                          players=players, mode=mode, trace_dir=trace_dir, progress=progress,
+                          shrink_budget=shrink_budget)
     groups = [list(names[i::workers]) for i in range(min(workers, len(names)))]
     ticks = _context().SimpleQueue()
     with worker_pool(len(groups), initializer=_init, initargs=(ticks,)) as pool:
         futures = [pool.submit(_run, game, list(interpretation), g, examples, seed, players,
-                               mode, trace_dir) for g in groups]
+                               mode, trace_dir, shrink_budget) for g in groups]
         pending = set(futures)
         progress.set_total(examples * len(groups))
         while pending:

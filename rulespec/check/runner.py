@@ -22,7 +22,7 @@ from .walk import RULES_EVALUATE, Violation, play_checked, raised, recheck, shor
 HYPOTHESIS, RANDOM = "hypothesis", "random"
 #: test runs Hypothesis may spend shrinking one violation (a count, so the same seed gives
 #: the same trace on any machine); past it the smallest violation seen so far is reported
-SHRINK_BUDGET = 1000
+SHRINK_BUDGET = 500
 #: states a breadth-first search visits for a shorter trace than the search found
 SHORTEN_BUDGET = 500
 
