@@ -190,6 +190,7 @@ CASES = [
     ("a malformed spec hash", {"t.json": _trace(spec_sha256="abc")},
      ["replay", "{tmp}/t.json"], "'spec_sha256' must be"),
     ("a trace far too large", {"t.json": None}, ["replay", "{tmp}/t.json"], "too large"),
+    ("a device as the trace", {}, ["replay", "/dev/zero"], "not a regular file"),
     # --- scenario files -----------------------------------------------------------------
     ("a missing scenario file", {}, ["scenario", "{tmp}/none.toml"], "no such file"),
     ("a folder as a scenario file", {"d/x": "x"}, ["scenario", "{tmp}/d"], "is a folder"),
@@ -208,6 +209,7 @@ CASES = [
      ["scenario", "{tmp}/s.toml"], "s.toml"),
     ("a scenario file far too large", {"s.toml": None}, ["scenario", "{tmp}/s.toml"],
      "too large"),
+    ("a device as a scenario file", {}, ["scenario", "/dev/zero"], "not a regular file"),
     ("a bundled game without scenarios", {}, ["scenario", "connect_four"],
      "connect_four has no scenario files"),
 ]

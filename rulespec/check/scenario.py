@@ -306,11 +306,14 @@ def read_scenario_text(path: str | os.PathLike) -> str:
         if p.is_dir():
             raise ScenarioFileError(shown, "is a folder, not a scenario file (give the .toml "
                                     "files in it)")
-        size = p.stat().st_size
-        if size > MAX_SCENARIO_BYTES:
-            raise ScenarioFileError(shown, f"{size} bytes is too large for a scenario file "
-                                    f"(at most {MAX_SCENARIO_BYTES})")
-        return p.read_bytes().decode("utf-8")
+        if p.exists() and not p.is_file():
+            raise ScenarioFileError(shown, "not a regular file (a device or a pipe?)")
+        with open(p, "rb") as fh:  # read at most one byte more than a scenario file may have
+            raw = fh.read(MAX_SCENARIO_BYTES + 1)
+        if len(raw) > MAX_SCENARIO_BYTES:
+            raise ScenarioFileError(shown, "too large for a scenario file (more than "
+                                    f"{MAX_SCENARIO_BYTES} bytes)")
+        return raw.decode("utf-8")
     except FileNotFoundError:
         raise ScenarioFileError(shown, "no such file") from None
     except UnicodeDecodeError:

@@ -118,11 +118,14 @@ def load_trace(path: str | os.PathLike) -> Trace:
     try:
         if p.is_dir():
             raise TraceError(f"{p}: is a folder, not a trace file")
-        size = p.stat().st_size
-        if size > MAX_TRACE_BYTES:
-            raise TraceError(f"{p}: {size} bytes is too large for a trace "
-                             f"(at most {MAX_TRACE_BYTES})")
-        text = p.read_bytes().decode("utf-8")
+        if p.exists() and not p.is_file():
+            raise TraceError(f"{p}: not a regular file (a device or a pipe?)")
+        with open(p, "rb") as fh:  # read at most one byte more than a trace may have
+            raw = fh.read(MAX_TRACE_BYTES + 1)
+        if len(raw) > MAX_TRACE_BYTES:
+            raise TraceError(f"{p}: too large for a trace (more than {MAX_TRACE_BYTES} "
+                             "bytes)")
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise TraceError(f"{p}: no such trace file") from None
     except UnicodeDecodeError:
