@@ -218,7 +218,11 @@ def trace_model(trace: Trace, where: str = "trace") -> Any:
             found = False
         if not found:
             raise TraceError(f"{where}: the spec this trace was made with, {spec}, is gone")
-        if trace.spec_sha256 is not None and file_sha256(spec) != trace.spec_sha256:
+        try:
+            now = file_sha256(spec) if trace.spec_sha256 is not None else None
+        except OSError as err:
+            raise TraceError(f"{where}: cannot read {spec}: {err.strerror or err}") from None
+        if now is not None and now != trace.spec_sha256:
             raise TraceError(f"{where}: {spec} has changed since this trace was written "
                              "(its SHA-256 differs); run `rulespec check` again")
         ref = str(spec)
