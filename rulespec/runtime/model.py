@@ -152,7 +152,9 @@ class Model:
 
     def current_player(self, state: State) -> int:
         """The player to move, :data:`CHANCE` at a chance node, :data:`TERMINAL` at the end."""
-        return self.compiled.current_player(self._own(state).values)
+        if state.__class__ is not State or state.model is not self:
+            self._own(state)
+        return self.compiled.current_player(state.values)
 
     def legal_actions(self, state: State) -> list[Action]:
         """The legal actions (at a chance node: the possible outcomes), in a stable order."""
@@ -165,7 +167,9 @@ class Model:
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, float]]:
         """``[(outcome, probability)]`` at a chance node; empty elsewhere."""
-        ws = [(k, w) for k, w in self.compiled.chance_weights(self._own(state).values) if w > 0]
+        if state.__class__ is not State or state.model is not self:
+            self._own(state)
+        ws = [(k, w) for k, w in self.compiled.chance_weights(state.values) if w > 0]
         total = sum(w for _, w in ws)
         return [(self._action(k), float(Fraction(w, total))) for k, w in ws]
 
@@ -207,11 +211,15 @@ class Model:
             return False
 
     def is_terminal(self, state: State) -> bool:
-        return bool(self.compiled.terminal(self._own(state).values))
+        if state.__class__ is not State or state.model is not self:
+            self._own(state)
+        return bool(self.compiled.terminal(state.values))
 
     def scores(self, state: State) -> list[int]:
         """Each player's score as the scoring rule computes it now."""
-        return list(self.compiled.scores(self._own(state).values))
+        if state.__class__ is not State or state.model is not self:
+            self._own(state)
+        return list(self.compiled.scores(state.values))
 
     def winners(self, state: State) -> list[int]:
         """The winners after every tie-break (several if the tie is shared or unresolved).
