@@ -125,7 +125,7 @@ def list_cmd(as_json: bool, names: bool) -> None:
                      "actions": len(s.actions), "interpretations": len(s.interpretations),
                      "assumptions": len(s.assumptions)} for s in specs])
         return
-    table = Table(title="Bundled games", width=min(width(), 100), title_justify="left")
+    table = Table(title="Bundled games", title_justify="left")
     for col in ("game", "title", "players", "actions", "interpretations", "assumptions"):
         table.add_column(col, overflow="fold")
     for s in specs:
