@@ -125,17 +125,17 @@ def test_hoisted_code_that_raises_falls_back_to_the_plain_code():
     assert taken == []                          # and is not needed on a state in bounds
 
 
-def test_apply_refuses_an_action_of_another_game_or_action():
-    ttt, c4 = rulespec.load("tic_tac_toe"), rulespec.load("connect_four")
-    s_ttt, s_c4 = ttt.initial_state(), c4.initial_state()
-    with pytest.raises(IllegalAction):
-        c4.apply(s_c4, ttt.legal_actions(s_ttt)[4])      # (0, 1, 1): one parameter too many
-    with pytest.raises(IllegalAction):
-        ttt.apply(s_ttt, c4.legal_actions(s_c4)[3])      # (0, 3): one parameter too few
-    with pytest.raises(IllegalAction, match="no such action"):
-        ttt.apply(s_ttt, rulespec.Action((-1, 0, 0), "a key before the first action"))
-    with pytest.raises(IllegalAction):
-        ttt.apply(s_ttt, rulespec.Action((0, 3, 0), "row 3 of a 3x3 board"))
+def test_the_fused_check_refuses_what_it_should_and_why_illegal_names_it():
+    ttt = rulespec.load("tic_tac_toe")
+    s = ttt.initial_state()
+    with pytest.raises(IllegalAction, match="r must be in 0..2"):   # outside the domain
+        ttt.apply(s, rulespec.Action((0, 3, 0), "row 3 of a 3x3 board"))
+    taken = ttt.apply(s, ttt.legal_actions(s)[0])
+    with pytest.raises(IllegalAction, match="the cell is empty"):
+        ttt.apply(taken, ttt.legal_actions(s)[0])
+    with pytest.raises(ValueError):          # another game's action: refused, not a crash
+        ttt.apply(s, rulespec.load("connect_four").legal_actions(
+            rulespec.load("connect_four").initial_state())[3])
 
 
 # --- random_action ---------------------------------------------------------------------
