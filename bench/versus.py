@@ -36,6 +36,11 @@ def checkout(rev: str) -> Path:
         tmp = tempfile.TemporaryDirectory(prefix="rulespec-versus-")
         with tarfile.open(fileobj=io.BytesIO(tar.stdout)) as t:
             t.extractall(tmp.name, filter="data")
+        root = Path(tmp.name)
+        for folder in ("models", "properties"):   # installed as rulespec.<folder> (setup.py)
+            inside = root / "rulespec" / folder
+            if (root / folder).is_dir() and not inside.exists():
+                inside.symlink_to(root / folder, target_is_directory=True)
         _KEEP.append(tmp)
         _TREES[rev] = Path(tmp.name)
     return _TREES[rev]
