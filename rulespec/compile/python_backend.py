@@ -728,9 +728,22 @@ def _emit_enumerator(em: _Emitter, i: int, a: Action, fast: bool,
     if em.hoist is not None:
         em.hoist.shared, em.hoist.member = shared, i
         em.hoist.prefix = f"_h{i}_"   # unique in ``legal``, where enumerators are inlined
-    for pre, lvl in zip(a.preconditions, level_of):
+    mp = em.spec.max_players
+    order = [p.name for p in a.params]
+
+    def level(cond: Expr, without: str | None = None) -> int:
+        return max((order.index(n) + 1 for n in params_used(cond) if n != without), default=0)
+
+    # The tests, in order. In fast loops each precondition's conjuncts are tests of their
+    # own, so a conjunct sits in the outermost loop that binds what it reads.
+    split = fast and not unrolled
+    tests = [(c, level(c)) for pre in a.preconditions
+             for c in (_conjuncts(pre.cond) if split else [pre.cond])]
+    after = [ctx]   # per loop level: what the tests evaluated there (and outside) tell
+    for c, lvl in tests:
         if lvl == 0:
-            _add(em, blocks, 0, lambda: f"if not {em.expr(pre.cond, ctx)}: return")
+            _add(em, blocks, 0, lambda: f"if not {em.expr(c, after[0])}: return")
+            after[0] = after[0].knowing(c, mp)
 
     def item(c: _Ctx, key: str) -> str:
         if a.chance:
@@ -757,31 +770,40 @@ def _emit_enumerator(em: _Emitter, i: int, a: Action, fast: bool,
         ranges = [em.domain_range(p.domain, ctx) for p in a.params]
         em.hoist = hoist
         headers = [f"for p_{p.name} in {r}:" for p, r in zip(a.params, ranges)]
-        order = [p.name for p in a.params]
         for k in range(1, len(a.params) + 1):
-            guards = [pre for pre, lvl in zip(a.preconditions, level_of) if lvl == k]
+            name = order[k - 1]
+            here = [c for c, lvl in tests if lvl == k]
+            inside = after[k - 1]
             if hoist is not None and k > 1:
-                # A guard on the k-th parameter that reads no parameter of the loop just
+                # A test of the k-th parameter that reads no parameter of the loop just
                 # outside it filters the same values every time round: filter them once,
                 # in the outermost loop that binds what it reads.
-                name = order[k - 1]
-                outer = {id(pre): max((order.index(n) + 1 for n in params_used(pre.cond)
-                                       if n != name), default=0) for pre in guards}
-                fixed = [pre for pre in guards if outer[id(pre)] < k - 1]
-                if fixed:
-                    at = max(outer[id(pre)] for pre in fixed)
+                fixed = [c for c in here if level(c, name) < k - 1]
+                values, done = ranges[k - 1], []
+                for at in sorted({level(c, name) for c in fixed}):   # each as far out as it goes
                     hoist.site, hoist.barrier = at, f"p_{name}"
-                    inner = ctx.deeper()
-                    cond = _chain([em.expr(pre.cond, inner) for pre in fixed], "and", "True")
+                    known = after[at].deeper()
+                    for c in done:
+                        known = known.knowing(c, mp)
+                    codes = []
+                    for c in (c for c in fixed if level(c, name) == at):
+                        codes.append(em.expr(c, known))
+                        known = known.knowing(c, mp)
+                        done.append(c)
                     hoist.barrier = None
-                    blocks[at].append(f"_f{i}_{k} = [p_{name} for p_{name} in "
-                                      f"{ranges[k - 1]} if {cond}]")
-                    headers[k - 1] = f"for p_{name} in _f{i}_{k}:"
-                    guards = [pre for pre in guards if pre not in fixed]
-            for pre in guards:
-                _add(em, blocks, k, lambda: f"if not {em.expr(pre.cond, ctx)}: continue")
+                    blocks[at].append(f"_f{i}_{k}_{at} = [p_{name} for p_{name} in {values} "
+                                      f"if {_chain(codes, 'and', 'True')}]")
+                    values = f"_f{i}_{k}_{at}"
+                headers[k - 1] = f"for p_{name} in {values}:"
+                here = [c for c in here if not any(c is f for f in fixed)]
+                for c in fixed:
+                    inside = inside.knowing(c, mp)
+            for c in here:
+                _add(em, blocks, k, lambda: f"if not {em.expr(c, inside)}: continue")
+                inside = inside.knowing(c, mp)
+            after.append(inside)
         key = ", ".join([str(i)] + [f"p_{p.name}" for p in a.params]) + ","
-        _add(em, blocks, len(a.params), lambda: f"out.append({item(ctx, key)})")
+        _add(em, blocks, len(a.params), lambda: f"out.append({item(after[-1], key)})")
     hoist, em.hoist = em.hoist, None
 
     def body() -> list[str]:
