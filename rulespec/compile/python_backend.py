@@ -1,9 +1,15 @@
 """The Python backend: compile a spec to straight-line Python source, once, at load.
 
 States are flat tuples of ints/bools (see :mod:`layout`). Each action becomes an
-``apply`` function and a legal-move enumerator whose guards sit at the outermost loop
-that has every parameter they read; small quantifiers are unrolled. Nothing walks the
-IR tree while a game is played.
+``apply`` function, a ``step`` (legality and effects in one call) and a legal-move
+enumerator whose tests sit at the outermost loop that has every parameter they read; small
+quantifiers and enumerators are unrolled and constants folded. Nothing walks the IR tree
+while a game is played.
+
+Two modules are generated from one emitter: the fast one, where subexpressions used twice
+or inside a loop they do not depend on are computed once (:mod:`hoist`), and the plain one,
+compiled only when hoisted code raises (it evaluated something a guard would have skipped):
+then the plain code runs, so results and errors are always the plain code's.
 """
 
 from __future__ import annotations
@@ -11,9 +17,7 @@ from __future__ import annotations
 import itertools
 import linecache
 import operator
-import re
 import weakref
-from collections import Counter
 from typing import Any, Callable
 
 import attrs
@@ -24,6 +28,7 @@ from ..ir.nodes import BOOL, Domain, Expr
 from ..ir.statements import Assign, ForEach, If, Let
 from ..ir.walk import params_used
 from ..spec.elements import Action, GameSpec
+from .hoist import SHARED, Hoist, literal
 from .layout import Layout
 
 CHANCE = -1
@@ -43,23 +48,6 @@ MAX_INLINE_NESTING = 14
 
 class RuleError(Exception):
     """A rule computed something impossible at run time (an index out of range)."""
-
-
-_INT_LITERAL = re.compile(r"-?\d+\Z")
-_LITERAL_START = frozenset("-0123456789TF")
-
-
-def _literal(code: str) -> tuple[bool, Any]:
-    """``(True, value)`` when ``code`` is an int or bool literal (then it can be folded)."""
-    if code[:1] not in _LITERAL_START:
-        return False, None
-    if code == "True":
-        return True, True
-    if code == "False":
-        return True, False
-    if _INT_LITERAL.match(code):
-        return True, int(code)
-    return False, None
 
 
 def _ck(i: int, size: int, what: str) -> int:
@@ -173,162 +161,6 @@ def _offset(e: Expr) -> tuple[Expr | None, int]:
     return None, 0
 
 
-_IDENT = re.compile(r"[A-Za-z_]\w*")
-_STRING = re.compile(r"'[^']*'")
-_HOISTED = re.compile(r"\b_[hg]\w+\b")
-_SHARED = re.compile(r"\b_g\d+\b")
-#: identifiers of generated code that are not variables
-_FIXED = frozenset({"s", "min", "max", "abs", "any", "all", "sum", "range", "True", "False",
-                    "not", "and", "or", "if", "else", "for", "in", "_ck"})
-
-
-class _Def:
-    """A subexpression named once: ``name = code`` at loop level ``level``."""
-
-    __slots__ = ("name", "code", "level", "depths", "parents", "_kept", "member", "members",
-                 "_where", "parts")
-
-    def __init__(self, name: str, code: str, level: int, member: int | None) -> None:
-        self.name, self.code, self.level = name, code, level
-        self.depths: Counter[int] = Counter()  # loop depth of each use outside other defs
-        self.parents: list[_Def] = []          # defs written with this one inside
-        self._kept: tuple[bool, Counter[int]] | None = None
-        self.member = member      # the enumerator it belongs to (None: shared by a group)
-        self.members: set[int] = set()   # for a shared one: the enumerators that use it
-        self.parts: list[_Def] = []       # the named subexpressions written in ``code``
-        self._where: set[int | None] | None = None
-
-    def users(self) -> set[int | None]:
-        """Where its text is written: enumerators of a group, or None for the group's top."""
-        if self._where is None:
-            where: set[int | None] = set(self.members) if self.member is None else {self.member}
-            for p in self.parents:
-                where |= {p.placed()} if p.kept()[0] else p.users()
-            self._where = where
-        return self._where
-
-    def placed(self) -> int | None:
-        """Where it is defined (if it is): its own enumerator, or the group's top (None)
-        when several enumerators use a shared one."""
-        if self.member is not None:
-            return self.member
-        where = self.users()
-        return next(iter(where)) if len(where) == 1 else None
-
-    def kept(self) -> tuple[bool, Counter[int]]:
-        """Whether to define it (used twice, or in a loop it does not depend on), and the
-        depths it would be evaluated at if written out in place."""
-        if self._kept is None:
-            depths = Counter(self.depths)
-            for p in self.parents:
-                keep, where = p.kept()
-                depths.update({p.level: 1} if keep else where)
-            n = sum(depths.values())
-            deep = any(d > self.level for d, k in depths.items() if k > 0)
-            self._kept = (n > 1 or deep, depths)
-        return self._kept
-
-
-class _Hoist:
-    """Common and loop-invariant subexpressions of one generated function.
-
-    Every subexpression the emitter produces is offered here with the loop level of the
-    line it is part of. It gets a name, and the level where everything it reads is bound
-    (state cells, parameters of outer loops); it is defined there once (``blocks[level]``)
-    when it is used more than once or inside a loop it does not depend on, and written in
-    place otherwise. Hoisting evaluates a subexpression that a guard might have skipped, so
-    a function with hoisted code must fall back to the plain code when it raises."""
-
-    def __init__(self, levels: dict[str, int], blocks: list[list], prefix: str = "_h",
-                 shared: "_Hoist | None" = None, member: int | None = None) -> None:
-        self.levels = levels        # identifier -> loop level that binds it
-        self.blocks = blocks        # per loop level: lines (str) and definitions (_Def)
-        self.prefix = prefix
-        self.shared = shared        # where subexpressions of the state alone go, if set
-        self.member = member        # which enumerator of the group this is
-        self.site = 0               # loop level of the line being emitted
-        self.by_code: dict[str, _Def] = {}
-        self.by_name: dict[str, _Def] = {}
-        self.local: set[str] = set()    # code that reads a variable bound inside the line
-        self.barrier: str | None = None  # a loop variable that is not hoisted for now
-
-    def _def(self, name: str) -> _Def | None:
-        d = self.by_name.get(name)
-        if d is None and self.shared is not None:
-            d = self.shared.by_name.get(name)
-        return d
-
-    def offer(self, code: str, depth: int) -> str:
-        if self.barrier is not None and re.search(rf"\b{self.barrier}\b", code):
-            return code   # reads the variable of a filter being built: stays in the filter
-        d = self.by_code.get(code)
-        if d is None and self.shared is not None:
-            d = self.shared.by_code.get(code)
-        new = d is None
-        if d is None:
-            if code in self.local or code.isidentifier() or _literal(code)[0]:
-                return code
-            level = 0
-            for ident in _IDENT.findall(_STRING.sub("", code)):
-                if ident in _FIXED or ident.startswith("_T"):
-                    continue
-                bound = self._def(ident)
-                lvl = bound.level if bound is not None else self.levels.get(ident)
-                if lvl is None:
-                    self.local.add(code)
-                    return code
-                level = max(level, lvl)
-            reg = self.shared if self.shared is not None and level == 0 else self
-            d = _Def(f"{reg.prefix}{len(reg.by_name)}", code, level,
-                     None if reg is self.shared else self.member)
-            d.parts = [self._def(part) for part in _HOISTED.findall(code)]
-            reg.by_code[code] = d
-            reg.by_name[d.name] = d
-            reg.blocks[level].append(d)
-        if d.member is None and self.shared is not None and self.member not in d.members:
-            d.members.add(self.member)   # defined here if no other enumerator needs it
-            self.blocks[0].append(_Use(d))
-        # Emitting ``code`` offered its named parts just before, here: they are used in
-        # d's definition (once), not in the line.
-        at = self.site + depth
-        for c in d.parts:
-            c.depths[at] -= 1
-            if new:
-                c.parents.append(d)
-        d.depths[at] += 1
-        return d.name
-
-    def render(self, text: str) -> str:
-        """``text`` with the names of subexpressions not worth a definition written out."""
-        def expand(m: re.Match) -> str:
-            d = self._def(m.group(0))
-            assert d is not None
-            return d.name if d.kept()[0] else self.render(d.code)
-        return _HOISTED.sub(expand, text)
-
-    def lines(self, level: int, indent: str) -> list[str]:
-        out = []
-        for item in self.blocks[level]:
-            if isinstance(item, _Use):
-                item = item.d
-                if item.placed() != self.member:
-                    continue
-            if isinstance(item, _Def):
-                if item.kept()[0] and item.placed() == self.member:
-                    out.append(f"{indent}{item.name} = {self.render(item.code)}")
-            else:
-                out.append(indent + self.render(item))
-        return out
-
-
-@attrs.frozen
-class _Use:
-    """Where an enumerator first uses a definition its group shares (its place there, if
-    no other enumerator of the group needs it)."""
-
-    d: _Def
-
-
 class _Emitter:
     def __init__(self, spec: GameSpec, layout: Layout, interp: dict[str, int]) -> None:
         self.spec = spec
@@ -336,7 +168,7 @@ class _Emitter:
         self.interp = interp
         self.lines: list[str] = []
         self._n = 0
-        self.hoist: _Hoist | None = None
+        self.hoist: Hoist | None = None
         self.tables: dict[tuple, str] = {}
 
     def table_name(self, values: tuple) -> str:
@@ -455,7 +287,7 @@ def _binop(sym: str) -> Callable[[_Emitter, Expr, _Ctx], str]:
 
     def emit(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
         a, b = em.expr(e.args[0], ctx), em.expr(e.args[1], ctx)
-        (la, va), (lb, vb) = _literal(a), _literal(b)
+        (la, va), (lb, vb) = literal(a), literal(b)
         if la and lb and not (sym in ("//", "%") and vb == 0):  # x // 0 raises when reached
             return repr(fn(va, vb))
         return f"({a} {sym} {b})"
@@ -467,7 +299,7 @@ def _call(name: str) -> Callable[[_Emitter, Expr, _Ctx], str]:
 
     def emit(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
         codes = [em.expr(a, ctx) for a in e.args]
-        lits = [_literal(c) for c in codes]
+        lits = [literal(c) for c in codes]
         if all(ok for ok, _ in lits):
             return repr(fn(*(v for _, v in lits)))
         return f"{name}({', '.join(codes)})"
@@ -481,12 +313,12 @@ def _chain(codes: list[str], sym: str, empty: str) -> str:
     neutral = sym == "and"
     kept: list[str] = []
     for c in codes:
-        lit, v = _literal(c)
+        lit, v = literal(c)
         kept.append(c)
         if lit and bool(v) != neutral:
             break
     kept = [c for k, c in enumerate(kept)
-            if k == len(kept) - 1 or not (_literal(c)[0] and bool(_literal(c)[1]) == neutral)]
+            if k == len(kept) - 1 or not (literal(c)[0] and bool(literal(c)[1]) == neutral)]
     if not kept:
         return empty
     if len(kept) == 1:
@@ -507,13 +339,13 @@ def _nary(sym: str, empty: str) -> Callable[[_Emitter, Expr, _Ctx], str]:
 
 def _not(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
     code = em.expr(e.args[0], ctx)
-    lit, v = _literal(code)
+    lit, v = literal(code)
     return repr(not v) if lit else f"(not {code})"
 
 
 def _ite(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
     cond = em.expr(e.args[0], ctx)
-    lit, v = _literal(cond)
+    lit, v = literal(cond)
     if lit:
         return em.expr(e.args[1] if v else e.args[2], ctx)
     then = em.expr(e.args[1], ctx.knowing(e.args[0], em.spec.max_players))
@@ -524,7 +356,7 @@ def _table(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
     values, index = e.args
     shown = tuple(bool(v) for v in values) if e.type == BOOL else tuple(int(v) for v in values)
     code = em.expr(index, ctx)
-    lit, v = _literal(code)
+    lit, v = literal(code)
     if lit and 0 <= v < len(values):
         return repr(shown[v])
     rng = interval(index, em.spec.max_players, ctx.ranges)
@@ -534,7 +366,7 @@ def _table(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
 
 
 def _sum_terms(parts: list[str]) -> str:
-    lits = [_literal(p) for p in parts]
+    lits = [literal(p) for p in parts]
     if all(ok for ok, _ in lits):
         return repr(sum(v for _, v in lits))
     return "(" + " + ".join(parts) + ")"
@@ -554,7 +386,7 @@ def _binder(kind: str) -> Callable[[_Emitter, Expr, _Ctx], str]:
                 return _sum_terms(parts) if parts else "0"
             terms = []
             for p in parts:  # count: each term is 1 or 0, so literal zeros can go
-                lit, v = _literal(p)
+                lit, v = literal(p)
                 if lit and not v:
                     continue
                 terms.append("1" if lit else f"(1 if {p} else 0)")
@@ -611,13 +443,13 @@ _LEVELS: "weakref.WeakKeyDictionary[Action, list[int]]" = weakref.WeakKeyDiction
 
 
 def _negate(code: str) -> str:
-    lit, v = _literal(code)
+    lit, v = literal(code)
     return repr(not v) if lit else f"(not {code})"
 
 
 def _start(em: _Emitter, levels: dict[str, int], nblocks: int, fast: bool) -> list[list]:
     blocks: list[list] = [[] for _ in range(nblocks)]
-    em.hoist = _Hoist(levels, blocks) if fast else None
+    em.hoist = Hoist(levels, blocks) if fast else None
     return blocks
 
 
@@ -654,7 +486,7 @@ def _emit_enumerators(em: _Emitter, actions: list[tuple[int, Action]], fast: boo
             runs.append((key, [(i, a)]))
     calls: list[str] = []
     for key, group in runs:
-        shared = _Hoist({}, [[]], "_g") if len(group) > 1 else None
+        shared = Hoist({}, [[]], "_g") if len(group) > 1 else None
         bodies = [(i, _emit_enumerator(em, i, a, fast, shared)) for i, a in group]
         indent = "    "
         if shared is not None:
@@ -666,7 +498,7 @@ def _emit_enumerators(em: _Emitter, actions: list[tuple[int, Action]], fast: boo
             if fast and _nesting(lines) <= MAX_INLINE_NESTING and not _closures(lines):
                 calls += _inline(lines, indent)
                 continue
-            names = sorted({n for n in _SHARED.findall("\n".join(lines))
+            names = sorted({n for n in SHARED.findall("\n".join(lines))
                             if shared is not None and shared.by_name[n].placed() is None},
                            key=lambda n: int(n[2:]))
             args = "".join(", " + n for n in names)
@@ -710,11 +542,11 @@ def _inline(lines: list[str], indent: str) -> list[str]:
 
 
 def _emit_enumerator(em: _Emitter, i: int, a: Action, fast: bool,
-                     shared: _Hoist | None) -> Callable[[], list[str]]:
+                     shared: Hoist | None) -> Callable[[], list[str]]:
     """The body of ``legal_i(s, out)``, which appends every legal instance of action ``i``.
     Each guard sits in the outermost loop that binds every parameter it reads; with
     ``fast``, subexpressions that a loop does not change are computed before it (see
-    :class:`_Hoist`). Returns a function that writes the body out once every enumerator
+    :class:`Hoist`). Returns a function that writes the body out once every enumerator
     sharing ``shared`` has been emitted."""
     ctx = _param_ctx(a, em.interp)
     level_of = _level_of(a)
