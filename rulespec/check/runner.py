@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+
+import attrs
 from typing import Callable, Sequence
 
 from hypothesis import HealthCheck, Phase, given, seed as hyp_seed, settings
@@ -13,8 +15,8 @@ from hypothesis.errors import HypothesisException
 from ..runtime.model import Action, Model, State
 from ..runtime.play import seeded_chooser
 from ..runtime.trace import Trace, save_trace
-from .property import Property, all_properties
-from .results import PASSED, VIOLATED, Result
+from .property import Property, all_properties, skip_reason
+from .results import PASSED, SKIPPED, VIOLATED, Result
 from .walk import RULES_EVALUATE, Violation, play_checked, recheck
 
 HYPOTHESIS, RANDOM = "hypothesis", "random"
@@ -34,8 +36,8 @@ def select(model: Model, names: Sequence[str] | None) -> list[Property]:
 
 
 def hypothesis_search(model: Model, props: Sequence[Property], examples: int, seed: int,
-                      players: int | None, on_example: Callable[[], None] | None = None
-                      ) -> Violation | None:
+                      players: int | None, on_example: Callable[[], None] | None = None,
+                      on_truncated: Callable[[], None] | None = None) -> Violation | None:
     """Search for a violation with Hypothesis; returns the shrunk (minimal) one, or None."""
     found: dict[str, Violation] = {}
 
@@ -54,7 +56,7 @@ def hypothesis_search(model: Model, props: Sequence[Property], examples: int, se
         if on_example is not None:
             on_example()
         try:
-            play_checked(model, n, choose, props)
+            play_checked(model, n, choose, props, on_truncated=on_truncated)
         except Violation as v:
             found["last"] = v  # the last failing run Hypothesis replays is the minimal one
             raise
@@ -70,8 +72,8 @@ def hypothesis_search(model: Model, props: Sequence[Property], examples: int, se
 
 
 def random_search(model: Model, props: Sequence[Property], examples: int, seed: int,
-                  players: int | None, on_example: Callable[[], None] | None = None
-                  ) -> Violation | None:
+                  players: int | None, on_example: Callable[[], None] | None = None,
+                  on_truncated: Callable[[], None] | None = None) -> Violation | None:
     """Plain seeded random playouts (chance outcomes by their probabilities); no shrinking
     beyond cutting the trace at the failing step."""
     for i in range(examples):
@@ -81,7 +83,7 @@ def random_search(model: Model, props: Sequence[Property], examples: int, seed: 
         if on_example is not None:
             on_example()
         try:
-            play_checked(model, n, choose, props)
+            play_checked(model, n, choose, props, on_truncated=on_truncated)
         except Violation as v:
             return v
     return None
@@ -99,10 +101,23 @@ def check_game(model: Model, *, property_names: Sequence[str] | None = None,
     props = select(model, property_names)
     search = hypothesis_search if mode == HYPOTHESIS else random_search
     checker = f"{mode}"
-    remaining = list(props)
+    skipped = {p.name: why for p in props if (why := skip_reason(model, p)) is not None}
+    remaining = [p for p in props if p.name not in skipped]
     results: dict[str, Result] = {}
+    for p in props:
+        if p.name in skipped:
+            results[p.name] = Result(p.name, SKIPPED, checker, skipped[p.name], p.source)
+    played = {"games": 0, "truncated": 0}  # a horizon's truncated games are counted
+
+    def count_game() -> None:
+        played["games"] += 1
+        if on_example is not None:
+            on_example()
+
+    def count_truncated() -> None:
+        played["truncated"] += 1
     while remaining:
-        v = search(model, remaining, examples, seed, players, on_example)
+        v = search(model, remaining, examples, seed, players, count_game, count_truncated)
         if v is None:
             break
         path = _save(model, v, trace_dir)
@@ -116,10 +131,17 @@ def check_game(model: Model, *, property_names: Sequence[str] | None = None,
             break
         remaining = [p for p in remaining if p.name != v.property]
     out = []
+    horizon = model.spec.horizon
+    cut = (f"; {played['truncated']} of {played['games']} games cut at the horizon "
+           f"({horizon} steps)") if horizon is not None else ""
     for p in props:
-        out.append(results.get(p.name) or Result(
-            p.name, PASSED, checker, f"{examples} {'playouts' if mode == RANDOM else 'examples'}",
-            p.source, examples, seed))
+        r = results.get(p.name) or Result(
+            p.name, PASSED, checker,
+            f"{examples} {'playouts' if mode == RANDOM else 'examples'}{cut}",
+            p.source, examples, seed)
+        if horizon is not None and r.status != SKIPPED:
+            r = attrs.evolve(r, games=played["games"], truncated=played["truncated"])
+        out.append(r)
     if RULES_EVALUATE in results:
         out.append(results[RULES_EVALUATE])
     return out

@@ -29,8 +29,12 @@ RULES_EVALUATE = "rules_evaluate_without_error"
 
 def play_checked(model: Model, players: int, choose: Callable[[State, list[Action]], int],
                  properties: Sequence[Property], *,
-                 on_step: Callable[[], None] | None = None) -> int:
+                 on_step: Callable[[], None] | None = None,
+                 on_truncated: Callable[[], None] | None = None) -> int:
     """Play one game to its end (or ``max_steps`` + 1 steps), checking every property.
+
+    A game with a horizon stops after ``horizon`` steps: if it is not over, it is
+    *truncated* (``on_truncated`` is called) and end-of-game properties are not checked.
 
     ``choose(state, legal)`` returns an index into the legal actions (chance outcomes
     included).
@@ -50,7 +54,8 @@ def play_checked(model: Model, players: int, choose: Callable[[State, list[Actio
                 raise fail(p, msg)
 
     check_state(state)
-    limit = model.spec.max_steps
+    horizon = model.spec.horizon
+    limit = model.spec.max_steps if horizon is None else horizon - 1
     steps = 0
     while steps <= limit:
         try:
@@ -76,6 +81,10 @@ def play_checked(model: Model, players: int, choose: Callable[[State, list[Actio
         check_state(state)
         if on_step is not None:
             on_step()
+    if horizon is not None and steps >= horizon and not model.is_terminal(state):
+        if on_truncated is not None:
+            on_truncated()
+        return steps
     for p in by_kind[END]:
         msg = p.check(model, state, steps)
         if msg:

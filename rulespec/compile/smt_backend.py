@@ -62,8 +62,8 @@ from .smt_terms import Val
 class Unsupported(Exception):
     """The Z3 backend cannot encode an operation: a property needing it is SKIPPED.
 
-    >>> str(Unsupported("connected"))
-    "operation 'connected' has no Z3 encoding"
+    >>> str(Unsupported("longest_path"))
+    "operation 'longest_path' has no Z3 encoding"
     """
 
     def __init__(self, operation: str, reason: str = "has no Z3 encoding") -> None:

@@ -136,6 +136,10 @@ class Field:
     where: Location | None
     doc: str = ""
     flow: bool = False   # flow state (turn, phase) rather than game data
+    #: who sees the cells: "all", "owner" (the player of the first index), "nobody", or a
+    #: tuple with one bool expression per cell (row-major) of the observer variable below
+    visible: Any = "all"
+    observer: "Expr | None" = None
 
     @property
     def size(self) -> int:
