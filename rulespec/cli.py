@@ -84,6 +84,7 @@ def info(game: str, as_json: bool) -> None:
     doc = {
         "name": spec.name, "title": spec.title, "source": spec.source,
         "players": [spec.min_players, spec.max_players], "max_steps": spec.max_steps,
+        "horizon": spec.horizon, "horizon_reason": spec.horizon_reason,
         "actions": [{"name": a.name, "chance": a.chance, "source": a.source,
                      "params": {p.name: p.domain.label for p in a.params},
                      "preconditions": [{"text": pre.text, "rule": to_english(pre.cond),
@@ -101,8 +102,10 @@ def info(game: str, as_json: bool) -> None:
     if as_json:
         _emit_json(doc)
         return
+    length = (f"at most {spec.max_steps} steps" if spec.horizon is None else
+              f"no bound in the rules, play stops at {spec.horizon} steps")
     out.print(f"[bold]{spec.title}[/bold] ({spec.name}), {spec.min_players}-{spec.max_players} "
-              f"players, at most {spec.max_steps} steps")
+              f"players, {length}")
     out.print(f"source: {spec.source}")
     out.print("\n[bold]Actions[/bold]")
     for a in doc["actions"]:
@@ -144,12 +147,14 @@ def play(game: str, players: int | None, seed: int, interpretation: Sequence[str
         raise BadInput(f"{model.name} is for {model.min_players}-{model.max_players} players, "
                        f"not {n}")
     final, steps = play_random(model, n, seed)
+    over = model.is_terminal(final)
+    truncated = not over and model.spec.horizon is not None  # cut at the horizon: no winner
     doc = {"game": model.name, "players": n, "seed": seed,
            "interpretation": dict(model.interpretation),
            "steps": [{"player": "chance" if s.player == CHANCE else s.player,
                       "action": str(s.action)} for s in steps],
-           "terminal": model.is_terminal(final), "scores": model.scores(final),
-           "winners": model.winners(final)}
+           "terminal": over, "truncated": truncated, "scores": model.scores(final),
+           "winners": [] if truncated else model.winners(final)}
     if as_json:
         _emit_json(doc)
         return
@@ -157,6 +162,10 @@ def play(game: str, players: int | None, seed: int, interpretation: Sequence[str
     for i, s in enumerate(steps, 1):
         who = "chance" if s.player == CHANCE else f"player {s.player}"
         out.print(escape(f"{i:4d}. {who:>9}: {s.action}"))
+    if truncated:
+        out.print(f"scores: {doc['scores']}   truncated at the horizon of "
+                  f"{model.spec.horizon} steps: no winner")
+        return
     out.print(f"scores: {doc['scores']}   winners: {doc['winners']}"
               + ("" if doc["terminal"] else "   (not over: step bound reached)"))
 
@@ -202,12 +211,27 @@ def check(game: str, props: Sequence[str], examples: int | None, seed: int,
     results = check_in_workers(game, list(interpretation), names, examples, seed, players, mode,
                                trace_dir, workers, progress=not as_json)
     code = exit_code(results)
+    cut = _truncated(model, results)
     if as_json:
         _emit_json({"game": model.name, "mode": mode, "examples": examples, "seed": seed,
-                    "results": [r.to_json() for r in results], "exit_code": code})
+                    **(cut or {}), "results": [r.to_json() for r in results],
+                    "exit_code": code})
         sys.exit(code)
     _print_results(model, results, f"{mode}, {examples} examples, seed {seed}")
+    if cut is not None:
+        out.print(f"truncated: {cut['truncated']} of {cut['games']} games cut at the horizon "
+                  f"({cut['horizon']} steps): not over, no winner")
     sys.exit(code)
+
+
+def _truncated(model: Model, results: list) -> dict[str, int] | None:
+    """Games cut at the spec's horizon (the search that played the most games), if any."""
+    if model.spec.horizon is None:
+        return None
+    counted = [r for r in results if r.games is not None]
+    top = max(counted, key=lambda r: r.games, default=None)
+    return {"horizon": model.spec.horizon, "games": top.games if top else 0,
+            "truncated": top.truncated if top else 0}
 
 
 def _print_results(model: Model, results: list, how: str, with_checker: bool = False) -> None:

@@ -132,8 +132,8 @@ def check_game(model: Model, *, property_names: Sequence[str] | None = None,
         remaining = [p for p in remaining if p.name != v.property]
     out = []
     horizon = model.spec.horizon
-    cut = (f"; {played['truncated']} of {played['games']} games cut at the horizon "
-           f"({horizon} steps)") if horizon is not None else ""
+    cut = (f"; {played['truncated']}/{played['games']} games truncated at {horizon} steps"
+           if horizon is not None else "")
     for p in props:
         r = results.get(p.name) or Result(
             p.name, PASSED, checker,
