@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from rulespec import CHANCE, TERMINAL, IllegalAction
@@ -191,17 +192,21 @@ def _leak_message(model: Any, player: int, here: frozenset, there: frozenset, va
     def show(keys: frozenset) -> str:
         texts = sorted(str(model._action(k)) for k in keys)
         return ", ".join(texts[:4]) + (" ..." if len(texts) > 4 else "") or "nothing"
+    def value(f: Any, v: Any) -> str:
+        return f.type.enum.name_of(v) if f.type.enum is not None else str(v)
     names = []
     for name, slot in model.layout.slots.items():
         f = slot.field
-        for k in range(f.size):
+        for k, index in enumerate(itertools.product(*(range(d.size) for d in f.dims))):
             i = slot.offset + k
             if values[i] != other[i]:
-                names.append(f"{name}[{k}] {values[i]} vs {other[i]}" if f.dims else
-                             f"{name} {values[i]} vs {other[i]}")
+                at = ",".join(d.enum.name_of(x) if d.enum is not None else str(x)
+                              for d, x in zip(f.dims, index))
+                names.append(f"{name}[{at}]" if f.dims else name)
+                names[-1] += f" is {value(f, values[i])} here, {value(f, other[i])} there"
     return (f"player {player} sees the same in two reached states but may take different "
             f"actions: only here {show(here - there)}; only in the other {show(there - here)} "
-            f"(hidden cells that differ: {', '.join(names[:4])})")
+            f"(cells hidden from them that differ: {'; '.join(names[:4])})")
 
 
 GENERIC = [
