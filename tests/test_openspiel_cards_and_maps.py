@@ -167,8 +167,8 @@ def hex_board(state: rulespec.State, size: int) -> str:
     return "\n".join(rows)
 
 
-def play_hex(choose: Chooser, size: int) -> rulespec.State:
-    ours = rulespec.load("hex", interpretation={"board_size": str(size)})
+def play_hex(choose: Chooser, size: int, spec: str = "hex") -> rulespec.State:
+    ours = rulespec.load(spec, interpretation={"board_size": str(size)})
     theirs = pyspiel.load_game("hex", {"board_size": size})
     to_id = hex_id(size)
     s, o = ours.initial_state(), theirs.new_initial_state()
@@ -206,15 +206,18 @@ def test_hex_whole_random_games_match_openspiel(size):
 
 
 def test_hex_a_chain_across_the_board_wins_only_for_its_owner():
-    # black (x) plays a1 b1? no: black joins north (row 1) to south (row 3) down column a
-    moves = [0, 1, 3, 4, 6]  # x a1, o b1, x a2, o b2, x a3: x connects rows 1..3
+    moves = [0, 1, 3, 4, 6]  # x a1, o b1, x a2, o b2, x a3: x joins row 1 to row 3
+    chooser = iter(moves)
+    final = play_hex(lambda ids: ids.index(next(chooser)), 3)
+    assert final["winner"] == 0 and final["moves"] == 5
+    moves = [0, 3, 1, 4, 6, 5]  # o a2 b2 c2: o joins column a to column c
+    chooser = iter(moves)
+    final = play_hex(lambda ids: ids.index(next(chooser)), 3)
+    assert final["winner"] == 1 and final["moves"] == 6
+    moves = [2, 0, 4, 1, 6]  # x c1 b2 a3: the diagonal neighbours (r+1, c-1) join
     chooser = iter(moves)
     final = play_hex(lambda ids: ids.index(next(chooser)), 3)
     assert final["winner"] == 0
-    moves = [4, 0, 8, 3, 1, 5]  # o a2 b2 c2 across: o connects west to east
-    chooser = iter(moves)
-    final = play_hex(lambda ids: ids.index(next(chooser)), 3)
-    assert final["winner"] == 1
 
 
 def test_a_planted_bug_in_hex_is_caught(tmp_path):
@@ -223,15 +226,6 @@ def test_a_planted_bug_in_hex_is_caught(tmp_path):
     old = "GRID = Graph.hex_grid(MAX, MAX)"
     assert old in text
     (tmp_path / "spec.py").write_text(text.replace(old, "GRID = Graph.grid(MAX, MAX)"))
-    buggy = rulespec.load(tmp_path / "spec.py")
-    assert buggy is not None
-    orig = rulespec.load
-    try:
-        rulespec.load = lambda name, interpretation=None: orig(tmp_path / "spec.py",
-                                                               interpretation)
-        with pytest.raises(AssertionError):
-            for seed in range(20):
-                play_hex(seeded(seed), 4)
-    finally:
-        rulespec.load = orig
-
+    with pytest.raises(AssertionError):
+        for seed in range(20):
+            play_hex(seeded(seed), 4, spec=str(tmp_path / "spec.py"))
