@@ -7,5 +7,8 @@ backend, the checker and the prover see ordinary IR. See docs/spec-language.md.
 """
 
 from .cards import Deck, Hands, Pile
+from .choice import Subsets
+from .effects import Effects
+from .row import Row
 
-__all__ = ["Deck", "Hands", "Pile"]
+__all__ = ["Deck", "Effects", "Hands", "Pile", "Row", "Subsets"]
