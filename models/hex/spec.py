@@ -2,7 +2,8 @@
 
 Source: OpenSpiel's ``hex`` (open_spiel/games/hex/hex.cc), without the swap rule (its
 default), on boards of 3x3, 4x4 or 5x5 cells: OpenSpiel's ``board_size`` parameter is the
-option point ``board_size`` here (default 5; OpenSpiel's own default, 11, is out of scope).
+option point ``board_size`` here (default 3, the board Z3 proves the most about; OpenSpiel's
+own default, 11, is out of scope).
 See README.md.
 
 Two players take turns putting a stone of their colour on an empty cell of a rhombus of
@@ -25,7 +26,7 @@ SIZES = (3, 4, 5)
 board_size = game.interpretation(
     "board_size", question="Which board (OpenSpiel's board_size parameter)?",
     options={str(n): f"{HEX}: board_size = {n} (num_cols = num_rows = {n})" for n in SIZES},
-    default="5", source=f"{HEX}: parameter board_size (default 11; 3-5 modelled here)")
+    default="3", source=f"{HEX}: parameter board_size (default 11; 3-5 modelled here)")
 game.constant("largest_board", MAX, source=f"{HEX}: board_size, up to 5 in this spec")
 size = if_(board_size.is_("3"), 3, if_(board_size.is_("4"), 4, 5))
 
@@ -63,7 +64,9 @@ def chain(stone, n):
     else:
         ends = dict(sources=[r * MAX for r in range(n)], targets=[r * MAX + n - 1 for r in range(n)],
                     text=f"a chain of white stones joins column a to column {'abcde'[n - 1]}")
-    return connected(GRID, lambda i: cell(i) == Stone[stone], **ends)
+    # only the n x n cells take part: off the board a node is never a member
+    return connected(GRID, lambda i: cell(i) == Stone[stone] if i // MAX < n and i % MAX < n
+                     else False, **ends)
 
 
 def joined(stone):
