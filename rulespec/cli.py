@@ -478,8 +478,10 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         _fail(e.format_message().splitlines()[0] if e.format_message() else str(e))
     except click.ClickException as e:
         _fail(e.format_message())
-    except click.exceptions.Abort:
-        _fail("aborted")
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        # Ctrl-C: workers are already killed (check/workers.py); nothing is half-written
+        click.echo("rulespec: interrupted", err=True)
+        sys.exit(130)
     except (BadInput, SpecError, TraceError) as e:
         _fail(str(e))
     except click.exceptions.Exit as e:

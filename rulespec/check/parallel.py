@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
 from typing import Sequence
 
 from rich.console import Console
@@ -10,6 +9,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from .results import Result
 from .runner import check_game
+from .workers import worker_pool
 
 
 def _run(game: str, interpretation: Sequence[str], names: Sequence[str], examples: int,
@@ -29,7 +29,7 @@ def check_in_workers(game: str, interpretation: Sequence[str], names: Sequence[s
         return _in_process(game, interpretation, names, examples, seed, players, mode,
                            trace_dir, progress)
     groups = [list(names[i::workers]) for i in range(min(workers, len(names)))]
-    with ProcessPoolExecutor(max_workers=len(groups)) as pool:
+    with worker_pool(len(groups)) as pool:
         futures = [pool.submit(_run, game, list(interpretation), g, examples, seed, players,
                                mode, trace_dir) for g in groups]
         found = [r for f in futures for r in f.result()]

@@ -118,12 +118,12 @@ def _in_workers(model: Model, smt: SmtGame, cases: list[Case], timeout_ms: int,
     """Run the cases, in ``workers`` processes when there is more than one."""
     if workers <= 1 or model.spec.file is None or len(cases) < 2 * workers:
         return _run_cases(model, smt, cases, timeout_ms)
-    from concurrent.futures import ProcessPoolExecutor
+    from .workers import worker_pool
     # an action's cases stay together (they share split lessons), actions dealt in turn
     actions = sorted({a for a, _ in cases})
     groups = [[c for c in cases if actions.index(c[0]) % workers == w] for w in range(workers)]
     groups = [g for g in groups if g]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with worker_pool(workers) as pool:
         futures = [pool.submit(_run_cases_in_worker, model.spec.file,
                                dict(model.interpretation), g, timeout_ms) for g in groups]
         return [r for f in futures for r in f.result()]
@@ -419,18 +419,15 @@ def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
     # processes they run in one of their own, alongside the step proofs. Bounded model
     # checking there assumes the invariants (its shortcut); _prove keeps that result only
     # if the induction then proves them, and checks again without them otherwise.
-    pool, side_job = None, None
     if wanted is None and workers > 1 and model.spec.file is not None:
-        from concurrent.futures import ProcessPoolExecutor
-        pool = ProcessPoolExecutor(max_workers=1)
-        side_job = pool.submit(_alongside_in_worker, model.spec.file,
-                               dict(model.interpretation), timeout_ms, k, str(trace_dir))
-    try:
-        return _prove(model, smt, wanted, all_goals, laws, timeout_ms, k, trace_dir, bmc,
-                      workers, side_job)
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+        from .workers import worker_pool
+        with worker_pool(1) as pool:
+            side_job = pool.submit(_alongside_in_worker, model.spec.file,
+                                   dict(model.interpretation), timeout_ms, k, str(trace_dir))
+            return _prove(model, smt, wanted, all_goals, laws, timeout_ms, k, trace_dir, bmc,
+                          workers, side_job)
+    return _prove(model, smt, wanted, all_goals, laws, timeout_ms, k, trace_dir, bmc,
+                  workers, None)
 
 
 def _lemmas(model: Model) -> list[int]:
