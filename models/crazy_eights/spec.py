@@ -15,7 +15,8 @@ ends the game, as do 100 cards played or, once the deck is empty, a full round o
 Everyone pays a penalty for the cards left in hand.
 """
 
-from rulespec.spec import (Game, all_of, any_of, exists, if_, implies, not_, ordinal, sum_of)
+from rulespec.spec import (Game, all_of, any_of, exists, forall, if_, implies, not_, ordinal,
+                           sum_of)
 from rulespec.spec.kit import Deck, Hands, Pile
 
 CC = "OpenSpiel crazy_eights.cc"
@@ -243,9 +244,8 @@ def penalty(card):
     return if_(penalty_reading.is_("face_value"), face_value[card], code_penalty[card])
 
 
-game.score(lambda p: if_(phase == Phase.over,
-                         0 - sum_of(Card, lambda c: hand.count(c, of=p) * penalty(c)), 0),
-           source=f"{CC}: Returns: 0 until ScoreUp, then minus the penalties of your hand")
+game.score(lambda p: 0 - sum_of(Card, lambda c: hand.count(c, of=p) * penalty(c)),
+           source=f"{CC}: Returns at the end (ScoreUp): minus the penalties of your hand")
 game.shared_ties(source=f"{CC}: general-sum returns (kGeneralSum): equal penalties, equal results")
 
 # --- what must always hold ---------------------------------------------------------------
@@ -259,13 +259,31 @@ game.invariant("the_top_card_is_on_the_discard_pile",
                implies(phase.is_one_of(Phase.play, Phase.draw), discard.has(last_card)),
                source=f"{CC}: last_card_ is the card last played or turned up")
 game.invariant("a_suit_is_named_only_after_an_eight",
-               implies(nominating, rank(last_card) == EIGHT),
+               implies(nominating, all_of(phase.is_one_of(Phase.play, Phase.over),
+                                          rank(last_card) == EIGHT)),
                source=f"{CC}: nominate_suits_ is set when an 8 is played")
+game.invariant("turns_start_fresh_after_the_deal",
+               implies(phase.is_one_of(Phase.choose_dealer, Phase.deal, Phase.turn_up),
+                       all_of(not_(can_pass), not_(nominating), draws == 0, passes == 0)),
+               source=f"{CC}: can_pass_action_, nominate_suits_, num_draws_before_play_ and "
+                      "num_passes_ start false / 0")
+game.invariant("fewer_than_100_cards_are_played_before_the_end",
+               implies(phase != Phase.over, plays < MAX_TURNS),
+               source=f"{CC}: num_plays >= max_turns ends the game")
+game.invariant("nothing_is_dealt_before_the_dealer_is_chosen",
+               implies(phase == Phase.choose_dealer, all_of(
+                   deck.size() == 52, dealt == 0,
+                   forall(game.players(), lambda p: hand.size(of=p) == 0))),
+               source=f"{CC}: the first chance outcome decides the dealer")
 game.invariant("hands_are_dealt_one_card_at_a_time",
-               implies(phase == Phase.deal, all_of(
-                   sum_of(game.players(), lambda p: hand.size(of=p)) == dealt,
-                   dealt < hand_cards)),
-               source=f"{CC}: ApplyDealAction deals one card per chance step")
+               all_of(implies(phase == Phase.deal, all_of(
+                          sum_of(game.players(), lambda p: hand.size(of=p)) == dealt,
+                          dealt < hand_cards)),
+                      implies(phase == Phase.turn_up, all_of(
+                          sum_of(game.players(), lambda p: hand.size(of=p)) == hand_cards,
+                          discard.size() == 0))),
+               source=f"{CC}: ApplyDealAction deals one card per chance step, then turns "
+                      "one up")
 game.invariant("passing_needs_five_draws_or_an_empty_deck",
                implies(all_of(phase == Phase.play, can_pass), any_of(
                    draws == MAX_DRAW, deck.size() == 0)),
