@@ -37,6 +37,7 @@ class Pile:
                  flags: bool = False, per_player: bool = False, visible: Any = "all",
                  full: bool = False, counted: bool = False, doc: str = "") -> None:
         self.game, self.name, self.cards, self.per_player = game, name, cards, per_player
+        self.source = source
         self.copies = _copies(cards, copies)
         self.flags = flags
         if flags and max(self.copies) != 1:
@@ -171,7 +172,8 @@ class Deck(Pile):
         """In a ``@game.chance(params={"card": Cards})`` rule: ``card`` comes off the deck
         with probability proportional to its copies left, into ``into`` (of player ``of``).
         """
-        rule.require(self.has(card), f"the card is in the {self.name}", source=source)
+        rule.require(self.has(card), f"the card is in the {self.name}",
+                     source=source or self.source)
         rule.set_weight(self.count(card))
         self.take(rule, card, source=source)
         if into is not None:
