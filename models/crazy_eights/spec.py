@@ -267,6 +267,11 @@ game.invariant("turns_start_fresh_after_the_deal",
                        all_of(not_(can_pass), not_(nominating), draws == 0, passes == 0)),
                source=f"{CC}: can_pass_action_, nominate_suits_, num_draws_before_play_ and "
                       "num_passes_ start false / 0")
+game.invariant("a_draw_comes_from_a_turn_that_may_draw",
+               implies(phase == Phase.draw, all_of(draws < MAX_DRAW, deck.size() > 0,
+                                                   not_(can_pass), not_(nominating))),
+               source=f"{CC}: kDraw is legal only with cards left and fewer than "
+                      "max_draw_cards draws (SPIEL_CHECK_FALSE(can_pass_action_))")
 game.invariant("fewer_than_100_cards_are_played_before_the_end",
                implies(phase != Phase.over, plays < MAX_TURNS),
                source=f"{CC}: num_plays >= max_turns ends the game")
