@@ -24,7 +24,8 @@ import attrs
 
 from ..runtime.model import CHANCE, Model, State
 from ..runtime.play import seeded_chooser
-from ..runtime.trace import write_atomically
+from ..runtime.trace import spec_identity, write_atomically
+from .progress import QUIET, Progress
 from .results import PASSED, PROVED, UNKNOWN, VIOLATED
 
 #: chance nodes with at most this many outcomes are expanded completely
@@ -68,6 +69,8 @@ class DiffReport:
     lockstep: Lockstep | None
     scenario_path: str | None = None
     nodes: int = 0
+    #: why the scenario file could not be written (the verdict stands without it)
+    scenario_error: str | None = None
 
 
 def compare(ma: Model, mb: Model, sa: State, sb: State) -> tuple[str, str, dict] | None:
@@ -93,7 +96,7 @@ def compare(ma: Model, mb: Model, sa: State, sb: State) -> tuple[str, str, dict]
 
 
 def smallest_difference(ma: Model, mb: Model, *, depth: int = 6, setups: int = 8,
-                        budget: int = 20_000, seed: int = 0
+                        budget: int = 20_000, seed: int = 0, progress: Progress = QUIET
                         ) -> tuple[Difference | None, bool, int]:
     """Breadth-first search for the fewest common steps after which the readings differ.
 
@@ -103,6 +106,7 @@ def smallest_difference(ma: Model, mb: Model, *, depth: int = 6, setups: int = 8
     exhaustive = True
     nodes = 0
     for n in range(ma.min_players, ma.max_players + 1):
+        progress.note(f"search, {n} players")
         starts = _setups(ma, mb, n, setups, seed)
         if len(starts) < _count_setups_bound(ma, n, setups):
             exhaustive = False
@@ -121,6 +125,7 @@ def smallest_difference(ma: Model, mb: Model, *, depth: int = 6, setups: int = 8
                 exhaustive = False
                 rng = random.Random(f"{seed}:{n}:{len(prefix)}:{nodes}")
                 legal = rng.sample(legal, FULL_CHANCE)
+            progress.advance(len(legal))
             for action in legal:
                 nodes += 1
                 if nodes > budget:
@@ -176,13 +181,14 @@ def _count_setups_bound(model: Model, n: int, samples: int) -> int:
     return 1 if model.current_player(s) != CHANCE else samples + 1
 
 
-def lockstep(ma: Model, mb: Model, games: int, seed: int
+def lockstep(ma: Model, mb: Model, games: int, seed: int, progress: Progress = QUIET
              ) -> tuple[Lockstep, Difference | None]:
     """Play ``games`` seeded random games under both readings with the same choices while
     they agree; also return the earliest place where one of them parted ways."""
     parted = winners_differ = 0
     first: Difference | None = None
     for g in range(games):
+        progress.note(f"lockstep game {g + 1}/{games}")
         n = ma.min_players + g % (ma.max_players - ma.min_players + 1)
         part, wa, wb = _lockstep_game(ma, mb, n, random.Random(f"{seed}:{g}"))
         if part is not None:
@@ -242,11 +248,15 @@ def _setup_length(model: Model, n: int, steps: Sequence[str]) -> int:
 
 
 def diff(ma: Model, mb: Model, *, depth: int = 6, setups: int = 8, games: int = 50,
-         seed: int = 0, budget: int = 20_000, scenario_dir: str | Path = "traces") -> DiffReport:
-    """Find and explain the smallest difference; save it as a scenario file."""
+         seed: int = 0, budget: int = 20_000, scenario_dir: str | Path | None = "traces",
+         progress: Progress = QUIET) -> DiffReport:
+    """Find and explain the smallest difference; save it as a scenario file (unless
+    ``scenario_dir`` is None; a file that cannot be written leaves the verdict standing,
+    with ``scenario_error`` saying why)."""
+    progress.set_total(budget)
     found, exhaustive, nodes = smallest_difference(ma, mb, depth=depth, setups=setups,
-                                                   budget=budget, seed=seed)
-    stats, parting = lockstep(ma, mb, games, seed) if games else (None, None)
+                                                   budget=budget, seed=seed, progress=progress)
+    stats, parting = lockstep(ma, mb, games, seed, progress) if games else (None, None)
     a, b = _changed(ma, mb)
     searched = f"within {depth} steps"
     if found is None and parting is not None:
@@ -270,8 +280,13 @@ def diff(ma: Model, mb: Model, *, depth: int = 6, setups: int = 8, games: int = 
     detail = f"{found.detail} after {after} step(s) from setup"
     if found is parting:
         detail += f" ({searched})"
-    path = _save_scenario(ma, mb, found, Path(scenario_dir))
-    return DiffReport(ma.name, a, b, VIOLATED, detail, found, stats, str(path), nodes)
+    path = error = None
+    if scenario_dir is not None:
+        try:
+            path = str(_save_scenario(ma, mb, found, Path(scenario_dir)))
+        except OSError as err:
+            error = f"cannot write the scenario to {scenario_dir}: {err.strerror or err}"
+    return DiffReport(ma.name, a, b, VIOLATED, detail, found, stats, path, nodes, error)
 
 
 def _changed(ma: Model, mb: Model) -> tuple[dict[str, str], dict[str, str]]:
@@ -285,7 +300,8 @@ def _save_scenario(ma: Model, mb: Model, d: Difference, folder: Path) -> Path:
     tag = "-".join(f"{k}-{v}" for k, v in a.items()) + "-vs-" + "-".join(
         f"{v}" for v in b.values())
     lines = [f"# Smallest difference found by `rulespec diff` between {a} and {b}.",
-             f"# {d.detail}.", f'game = "{_game_ref(ma)}"', f"players = {d.players}", ""]
+             f"# {d.detail}.", f"game = {json.dumps(_game_ref(ma), ensure_ascii=False)}",
+             f"players = {d.players}", ""]
     for label, interp, own, other, idx in (("a", a, d.only_a, d.only_b, 0),
                                            ("b", b, d.only_b, d.only_a, 1)):
         opts = ", ".join(f'{k} = "{v}"' for k, v in interp.items())
@@ -322,7 +338,7 @@ def _reading(interp: dict[str, str]) -> str:
 
 
 def _game_ref(model: Model) -> str:
-    from ..runtime.registry import available_games
-    if model.name in available_games():
-        return model.name
-    return str(Path(model.spec.file or model.name).resolve())
+    """What the scenario's ``game`` says: a bundled game's name, else its spec's path (a
+    copy of a bundled game is not the bundled game)."""
+    path, _ = spec_identity(model)
+    return model.name if path is None else path
