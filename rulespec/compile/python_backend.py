@@ -221,10 +221,12 @@ def _binder(kind: str) -> Callable[[_Emitter, Expr, _Ctx], str]:
 def _enum_table(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
     table, index = e.args
     code = em.expr(index, ctx)
+    cast = bool if e.type == BOOL else int
+    if code.isdigit() and int(code) < len(table.values):  # a known member: its value
+        return repr(cast(table.values[int(code)]))
     rng = interval(index, em.spec.max_players)
     if rng is None or rng[0] < 0 or rng[1] >= len(table.values):
         code = f"_ck({code}, {len(table.values)}, {('table ' + table.name)!r})"
-    cast = bool if e.type == BOOL else int
     return f"{tuple(cast(v) for v in table.values)!r}[{code}]"
 
 
