@@ -20,7 +20,7 @@ counts; price tokens are counts per token type and location (type = value + spea
 """
 
 from rulespec.spec import (PLAYERS, Game, abs_, all_of, any_of, count, exists, forall, if_,
-                           implies, lookup, max_, min_, not_, sum_of, to_int)
+                           implies, lookup, max_, min_, not_, option, sum_of, to_int, view)
 
 SEED = "000_3b00b4fc026f56e4.txt"
 RESEARCH = "research/components.md"
@@ -424,24 +424,57 @@ Gift = game.enum("Gift", {"none": "no tile waiting", **{k: f"a level-II {k} from
 beach_return = game.interpretation(
     "beach_return",
     question="May a pawn go back to the beach for free before moving on?",
-    options={"free": src("足の支払い", "自分のコマがどこにあっても、砂浜に戻る際には足を支払う必要はありません"),
-             "forbidden": src("足の支払い", "本来のルールではこのアクションが実行できるのですが、BGAではなぜかできません")},
-    default="free", source=src("足の支払い"))
+    options={"free": option(
+                 src("足の支払い", "自分のコマがどこにあっても、砂浜に戻る際には足を支払う必要はありません"),
+                 english="Wherever your pawn is, you do not have to pay feet to return to the "
+                         "beach."),
+             "forbidden": option(
+                 src("足の支払い", "本来のルールではこのアクションが実行できるのですが、BGAではなぜかできません"),
+                 english="The original rules allow this action, but for some reason it "
+                         "cannot be done on BGA.")},
+    default="free", source=src("足の支払い"),
+    english="§Paying feet: each step to a neighbouring place costs one foot (a diagonal "
+            "step too, and staying put costs one); wherever your pawn is, going back to the "
+            "beach costs nothing -- which the original rules allow and the online version "
+            "(BGA) does not.",
+    default_reason="the text states the free return as the rule and reports BGA's refusal "
+                   "as a deviation of the online version ('for some reason'); the page "
+                   "itself adds it may just be a missing button")
 combine_boats = game.interpretation(
     "combine_boats",
     question="May two boats be used together for one trip (fishing or an island)?",
-    options={"two": f"{RESEARCH} (BGA Italian help: the 6-feet island with two 3-feet boats, "
-                     "or the 4-feet boat plus the 2-feet boat paying 5); the seed's 5- and "
-                     "6-feet islands are out of reach of any single boat (§島の訪問, §ボートの使用)",
-             "one": src("ボートの使用", "選んだボードによって支払える「足」の上限値が決まります")},
-    default="two", source=src("ボートの使用"))
+    options={"two": option(
+                 f"{RESEARCH} (BGA Italian help: the 6-feet island with two 3-feet boats, "
+                 "or the 4-feet boat plus the 2-feet boat paying 5); the seed's 5- and "
+                 "6-feet islands are out of reach of any single boat (§島の訪問, §ボートの使用)",
+                 english="BGA's Italian help: reach the 6-feet island with two 3-feet boats, "
+                         "or pay 5 with the 4-feet boat plus the 2-feet boat."),
+             "one": option(
+                 src("ボートの使用", "選んだボードによって支払える「足」の上限値が決まります"),
+                 english="The boat you choose sets the most feet you can pay.")},
+    default="two", source=src("ボートの使用"),
+    english="§Using boats: a boat lets you fish or visit an island; the boat you choose caps "
+            "the feet you can pay (canoe 2, level-I boat 3, level-II boat 4 with one free "
+            "foot); each boat is used once per round. Islands cost 3, 4, 5 and 6 feet.",
+    default_reason="with one boat per trip the 5- and 6-feet islands could never be visited "
+                   "(no boat carries more than 4 feet), and the online help combines boats")
 final_tie = game.interpretation(
     "final_tie",
     question="Who wins when the highest final scores are tied?",
-    options={"shared": src("ゲーム終了", "最も多くの勝利点を獲得していたプレイヤーが勝者です (no tie rule)"),
-             "resources": f"{RESEARCH} (yucata: English rules' tie-breaker 'sum of remaining "
-                          "resources')"},
-    default="shared", source=src("ゲーム終了"))
+    options={"shared": option(
+                 src("ゲーム終了", "最も多くの勝利点を獲得していたプレイヤーが勝者です (no tie rule)"),
+                 english="The player with the most victory points is the winner (the text "
+                         "gives no tie rule)."),
+             "resources": option(
+                 f"{RESEARCH} (yucata: English rules' tie-breaker 'sum of remaining "
+                 "resources')",
+                 english="Tied players compare the sum of their remaining resources "
+                         "(shells, feet and fruit).")},
+    default="shared", source=src("ゲーム終了"),
+    english="§End of the game: after round five, add the points from tile effects to the "
+            "points earned during play; the player with the most victory points wins.",
+    default_reason="the source names no tie-breaker, so tied players share the win; the "
+                   "English rules' tie-breaker is recorded as the other reading")
 
 # =====================================================================================
 # State
@@ -1230,6 +1263,88 @@ game.check_examples(20, reason="a game is about 250 steps with ~60 properties ch
                                "each: 20 Hypothesis games keep `rulespec check hawaii` under "
                                "a minute; use --examples for a longer search")
 
+
+# =====================================================================================
+# How it looks (the report and --svg draw the state from this)
+# =====================================================================================
+PLACE_LABELS = {"cottages_1": "Cottages I", "cottages_2": "Cottages II",
+                "village_life": "Village life", "fruit_1": "Fruit I", "fruit_2": "Fruit II",
+                "sea": "Sea", "kahunas": "Kahunas", "tikis": "Tikis", "gods_1": "Gods I",
+                "gods_2": "Gods II"}
+TILE_COLOURS = {**{k: "#b07a4f" for k in COTTAGES}, "start_hut": "#7a4e2d",
+                "irrigation": "#3a9ca6", "hula": "#d9708f",
+                **{k: "#6aa84f" for k in FRUITS}, "surfer": "#4a86c5",
+                **{k: "#8e63b5" for k in GODS}, "boat": "#4a86c5", "kahuna": "#c9a227",
+                "tiki": "#8c5a3c"}
+TILE_TEXT = {"start_hut": "start", "shell_hut": "shell", "foot_hut": "foot",
+             "spear_hut": "spear", "exchange_hut": "exch.", "long_hut": "long hut",
+             "irrigation": "irrig.", "breadfruit": "bread", "coconut": "coco",
+             "banana": "banana"}
+# board positions as the rules' picture shows them: rows of 2-3-3-2 places, the beach below
+SPOT_XY = {8: (25, 0), 9: (75, 0), 5: (0, 25), 6: (50, 25), 7: (100, 25), 2: (0, 50),
+           3: (50, 50), 4: (100, 50), 0: (25, 75), 1: (75, 75), BEACH: (50, 100)}
+
+
+def _token_glyph(c):
+    spear = "⚔" if SPEAR[c] else ""
+    return view.glyph(f"{VALUE[c]}{spear}", "#f2d8a7",
+                      title=f"price token {VALUE[c]}{' with a spear' if SPEAR[c] else ''}")
+
+
+def _place_pieces(n):
+    places = [view.piece(if_(laid[Place[pl]], pos_of[Place[pl]], -1), PLACE_LABELS[pl],
+                         kind="tile", glyph=view.glyph(colour=TILE_COLOURS[PLACES[pl][0][0]]),
+                         chips=[view.chip(area_tok[a, c], _token_glyph(c)) for c in CODES])
+              for a, pl in enumerate(PLACE_NAMES)]
+    pawns = [view.piece(if_(p < N, pawn[p], -1), f"player {p}'s pawn", player=p)
+             for p in range(n)]
+    return places + pawns
+
+
+def _island_text(i):
+    what, value = ISLANDS[i]
+    return {"fruit": f"{value} fruit", "vp": f"{value} VP"}.get(
+        what, f"{value} II" if value in GIFT_KINDS or value == "boat" else value)
+
+
+def _village_tiles(p, v):
+    order = ["start_hut"] + COTTAGES + [n for n in NAMES if n not in COTTAGES + ["start_hut"]]
+    return [view.tile(has[p, v, Name[n]],
+                      view.glyph(TILE_TEXT.get(n, n), TILE_COLOURS[n], title=n.replace("_", " ")),
+                      width=START_HUT_WIDTH if n == "start_hut" else WIDTH.get(n, 1),
+                      badge=lvl2[p, v, Name[n]], badge_text="II")
+            for n in order]
+
+
+game.view(
+    view.counters("Round", {"round": round_, "phase": phase}),
+    view.place_map("Main board", pieces=_place_pieces,
+                   spots=[view.spot(k, "beach" if k == BEACH else f"position {k}", x, y)
+                          for k, (x, y) in SPOT_XY.items()],
+                   links=[(a, b) for a, bs in ADJACENT.items() for b in bs if a < b]),
+    view.slots("Pass area (next round's turn order)", count=5, value=lambda k: pass_tok[k],
+               glyphs={c: _token_glyph(c) for c in CODES}, owner=lambda k: pass_by[k],
+               labels=[str(k + 1) for k in range(5)]),
+    view.slots("Islands", count=DOCKS, value=lambda d: docks[DOCK_LIST[d]],
+               glyphs={Isl[i]: view.glyph(_island_text(i), "#a8d5e2", shape="square",
+                                          title=f"island: {ISLANDS[i][1]} ({ISLANDS[i][0]})")
+                       for i in ISLAND_NAMES},
+               labels=[f"{ISLAND_FEET[d]} feet" for d in range(DOCKS)]),
+    view.pile("Fishing cove", [view.chip(fish_pool[c], view.glyph(
+        f"{FISH[c]}", "#5b9bd5", title=f"fish token: {FISH[c]} fish") ) for c in CODES]),
+    view.counters("Resources", {
+        "shells": lambda p: shells[p], "feet": lambda p: feet[p], "fruit": lambda p: fruit[p],
+        "victory points": lambda p: vp[p], "round total": lambda p: round_total[p],
+        "boats, level I": lambda p: boats[p, Level.I],
+        "boats, level II": lambda p: boats[p, Level.II],
+        "canoe used": lambda p: canoe_used[p]}, player=True),
+    view.tableau("Villages", rows=VILLAGES, columns=COLUMNS, tiles=_village_tiles,
+                 marker=lambda p, v: kahunas[p] > v,
+                 marker_glyph=view.glyph("K", TILE_COLOURS["kahuna"], title="kahuna"),
+                 top=lambda p: tikis[p],
+                 top_glyph=view.glyph("T", TILE_COLOURS["tiki"], shape="square", title="tiki"),
+                 flag=lambda p, v: valid(p, v), player=True),
+)
 
 # =====================================================================================
 # What must always hold

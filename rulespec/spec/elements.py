@@ -72,6 +72,12 @@ class Interpretation:
     where: Location | None
     enum: Enum
     node: Expr
+    #: the source passage in English, stored next to the quote (``source``)
+    english: str | None = None
+    #: each option's source passage in English, by option
+    option_english: dict[str, str] = attrs.field(factory=dict)
+    #: why the default is the default
+    default_reason: str | None = None
 
     def is_(self, option: str) -> Expr:
         """True under the given option."""
@@ -178,6 +184,8 @@ class GameSpec:
     summary: str = ""
     bmc_depth: int = 9
     check_examples: int = 100
+    #: how the state looks to a person (``game.view``); None: derived from the fields
+    view: Any = None
     #: when set, ``max_steps`` is a horizon: drivers stop there and call the game
     #: truncated; the rules themselves do not bound the game (this says why)
     horizon_reason: str | None = None
