@@ -16,7 +16,7 @@ Everyone pays a penalty for the cards left in hand.
 """
 
 from rulespec.spec import (Game, all_of, any_of, exists, forall, if_, implies, not_, ordinal,
-                           sum_of)
+                           sum_of, view)
 from rulespec.spec.kit import Deck, Hands, Pile
 
 CC = "OpenSpiel crazy_eights.cc"
@@ -247,6 +247,29 @@ def penalty(card):
 game.score(lambda p: 0 - sum_of(Card, lambda c: hand.count(c, of=p) * penalty(c)),
            source=f"{CC}: Returns at the end (ScoreUp): minus the penalties of your hand")
 game.shared_ties(source=f"{CC}: general-sum returns (kGeneralSum): equal penalties, equal results")
+
+SUIT_COLOUR = {"C": "#1a1a1a", "D": "#d55e00", "H": "#cc0033", "S": "#0072b2"}
+
+
+def card_glyph(c):
+    """A card as drawn: rank then suit letter, in its suit's colour."""
+    name = Card.name_of(c.args[0])  # c is a member (a constant)
+    return view.glyph(name[1] + name[0], SUIT_COLOUR[name[0]], shape="card", title=name)
+
+
+game.view(
+    view.counters("Turn", {"phase": phase, "dealer": dealer, "to move": to_move,
+                           "cards in the deck": deck.size(), "draws this turn": draws,
+                           "passes": passes, "cards played": plays}),
+    view.slots("Top of the discard pile", count=1, value=lambda i: last_card,
+               glyphs={c: card_glyph(c) for c in Card}),
+    view.slots("Suit to follow", count=1, value=lambda i: last_suit,
+               glyphs={s: view.glyph(SUITS[k], SUIT_COLOUR[SUITS[k]], title=Suit.members[k])
+                       for k, s in enumerate(Suit)}),
+    view.pile("Hand", lambda p: [view.chip(hand.count(c, of=p), card_glyph(c)) for c in Card],
+              player=True),
+    view.pile("Discard pile", [view.chip(discard.count(c), card_glyph(c)) for c in Card]),
+)
 
 # --- what must always hold ---------------------------------------------------------------
 game.invariant("the_mover_and_dealer_are_players",

@@ -13,7 +13,7 @@ west edge to the east edge. The first chain wins; Hex has no draws.
 """
 
 from rulespec.spec import (Game, Graph, all_of, any_of, connected, count, forall, if_, implies,
-                           not_, ordinal, sum_of)
+                           not_, ordinal, sum_of, view)
 
 HEX = "OpenSpiel hex.cc"
 
@@ -98,6 +98,16 @@ game.terminal(winner != -1, source=f"{HEX}: IsTerminal: result_black_perspective
 game.max_steps(MAX * MAX, source=f"{HEX}: one stone per cell (MaxGameLength = num_cells)")
 game.score(lambda p: if_(winner == -1, 0, if_(winner == p, 1, -1)),
            source=f"{HEX}: Returns: +1 to the winner, -1 to the loser (kZeroSum)")
+
+game.view(
+    view.grid("Board (rows 1-5, columns a-e; a smaller board uses the top left)", rows=MAX,
+              cols=MAX, cell=lambda r, c: board[r, COLS[c]], hexagonal=True,
+              row_labels=[str(r + 1) for r in range(MAX)], col_labels=list("abcde"),
+              glyphs={Stone.empty: view.glyph("", "#ffffff", title="empty"),
+                      Stone.black: view.glyph("x", "#222222", title="black: player 0"),
+                      Stone.white: view.glyph("o", "#d9d9d9", title="white: player 1")}),
+    view.counters("Turn", {"to move": to_move, "moves": moves, "winner": winner}),
+)
 
 # --- what must always hold -------------------------------------------------------------
 def stones(stone):
