@@ -32,7 +32,7 @@ def _played_states(game: Model, players: int, seed: int, every: int) -> list[Sta
     choose = seeded_chooser(game, rng)
     s = game.initial_state(players)
     out = [s]
-    while not game.is_terminal(s):
+    while not game.is_terminal(s) and len(out) < 1_000:
         legal = game.legal_actions(s)
         s = game.apply(s, legal[choose(s, legal)])
         out.append(s)
@@ -48,7 +48,8 @@ def _instances(game: Model, values: tuple, rng: random.Random, limit: int) -> li
 
 
 @pytest.mark.parametrize("name, players, every, limit", [
-    ("tic_tac_toe", 2, 1, 10_000), ("connect_four", 2, 3, 10_000), ("hawaii", 4, 12, 300)])
+    ("tic_tac_toe", 2, 1, 10_000), ("connect_four", 2, 3, 10_000), ("hawaii", 4, 12, 300),
+    ("crazy_eights", 5, 10, 300), ("hex", 2, 2, 10_000)])
 def test_fast_code_gives_what_the_plain_code_gives(name, players, every, limit):
     game = rulespec.load(name)
     c = game.compiled

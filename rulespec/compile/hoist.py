@@ -130,9 +130,11 @@ class Hoist:
                 return code
             level = 0
             for ident in _IDENT.findall(_STRING.sub("", code)):
-                if ident in _FIXED or ident.startswith("_T"):
+                if ident in _FIXED:
                     continue
                 bound = self._def(ident)
+                if bound is None and ident.startswith("_"):
+                    continue   # a module constant or helper: _T3, _ck, _connected ...
                 lvl = bound.level if bound is not None else self.levels.get(ident)
                 if lvl is None:
                     self.local.add(code)

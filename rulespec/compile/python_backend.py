@@ -22,6 +22,7 @@ from typing import Any, Callable
 
 import attrs
 
+from ..ir.closure import is_connected, size_of_component
 from ..ir.errors import SpecError
 from ..ir.intervals import Interval, interval
 from ..ir.nodes import BOOL, Domain, Expr
@@ -404,6 +405,42 @@ def _binder(kind: str) -> Callable[[_Emitter, Expr, _Ctx], str]:
     return emit
 
 
+def _enum_table(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
+    table, index = e.args
+    code = em.expr(index, ctx)
+    cast = bool if e.type == BOOL else int
+    if code.isdigit() and int(code) < len(table.values):  # a known member: its value
+        return repr(cast(table.values[int(code)]))
+    rng = interval(index, em.spec.max_players, ctx.ranges)
+    if rng is None or rng[0] < 0 or rng[1] >= len(table.values):
+        code = f"_ck({code}, {len(table.values)}, {('table ' + table.name)!r})"
+    return f"{tuple(cast(v) for v in table.values)!r}[{code}]"
+
+
+def _members(em: _Emitter, members: tuple, ctx: _Ctx) -> str:
+    return "(" + "".join(f"{em.expr(m, ctx)}, " for m in members) + ")"
+
+
+def _connected(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
+    graph, sources, targets, _ = e.args[:4]
+    return (f"_connected({graph.neighbours!r}, {sources!r}, {targets!r}, "
+            f"{_members(em, e.args[4:], ctx)})")
+
+
+def _component_size(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
+    graph, _, start = e.args[:3]
+    code = em.expr(start, ctx)
+    rng = interval(start, em.spec.max_players, ctx.ranges)
+    if rng is None or rng[0] < 0 or rng[1] >= graph.size:
+        code = f"_ck({code}, {graph.size}, {('nodes of ' + graph.name)!r})"
+    return f"_component({graph.neighbours!r}, {code}, {_members(em, e.args[3:], ctx)})"
+
+
+#: functions the generated code calls besides ``_ck`` (connectivity, see ir/closure.py)
+HELPERS: dict[str, Callable[..., Any]] = {"_connected": is_connected,
+                                          "_component": size_of_component}
+
+
 EXPR_TABLE: dict[str, Callable[[_Emitter, Expr, _Ctx], str]] = {
     "const": _const,
     "field": _field,
@@ -422,6 +459,10 @@ EXPR_TABLE: dict[str, Callable[[_Emitter, Expr, _Ctx], str]] = {
     "table": _table,
     "exists": _binder("exists"), "forall": _binder("forall"), "sum": _binder("sum"),
     "count": _binder("count"),
+    "ordinal": lambda em, e, ctx: em.expr(e.args[0], ctx),  # a member is its position
+    "enum_table": _enum_table,
+    "connected": _connected,
+    "component_size": _component_size,
 }
 
 
@@ -812,7 +853,7 @@ def _load(spec: GameSpec, interpretation: dict[str, str], source: str,
     tag = ",".join(f"{k}={v}" for k, v in sorted(interpretation.items()))
     filename = f"<rulespec:{spec.name}:{tag}{'' if plain else ':plain'}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    ns: dict[str, Any] = {"_ck": _ck, "_plain": plain}
+    ns: dict[str, Any] = {"_ck": _ck, "_plain": plain, **HELPERS}
     exec(compile(source, filename, "exec"), ns)  # noqa: S102 - our own generated code
     return ns
 
@@ -834,7 +875,7 @@ class _Precondition:
             args = "".join(f", p_{p.name}" for p in a.params)
             lines = [f"{name} = {values!r}" for values, name in em.tables.items()]
             lines += [f"def pre(s{args}):", f"    return {code}"]
-            ns: dict[str, Any] = {"_ck": _ck}
+            ns: dict[str, Any] = {"_ck": _ck, **HELPERS}
             name = f"<rulespec:{self._spec.name}:pre_{self._i}_{self._j}>"
             source = "\n".join(lines) + "\n"
             linecache.cache[name] = (len(source), None, source.splitlines(True), name)
@@ -891,6 +932,6 @@ def compile_values(spec: GameSpec, interpretation: dict[str, str],
         em.lines.append(f"    return {em.expr(e, base)}")
     tables = [f"{name} = {values!r}" for values, name in em.tables.items()]
     source = "\n".join(tables + em.lines) + "\n"
-    ns: dict[str, Any] = {"_ck": _ck}
+    ns: dict[str, Any] = {"_ck": _ck, **HELPERS}
     exec(compile(source, f"<rulespec:{spec.name}:values>", "exec"), ns)  # noqa: S102
     return tuple(ns[f"v_{k}"] for k in range(len(exprs)))

@@ -35,7 +35,8 @@ def play_random(model: Model, players: int, seed: int) -> tuple[State, list[Step
     rng = random.Random(seed)
     state = model.initial_state(players)
     steps: list[Step] = []
-    for _ in range(model.spec.max_steps + 1):
+    horizon = model.spec.horizon  # a game the rules do not bound stops there (truncated)
+    for _ in range(model.spec.max_steps + 1 if horizon is None else horizon):
         action = model.random_action(state, rng)  # draws as seeded_chooser does
         if action is None:
             break
