@@ -9,11 +9,12 @@ from ..ir import (SpecError, abs_, all_of, any_of, const, count, exists, forall,
                   max_, min_, not_, sum_of, to_int)
 from .builder import PLAYERS, Game, RuleBuilder
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
-                       Invariant, Param, Precondition, Rule, Scoring, TieBreak)
+                       Invariant, Param, Precondition, Rule, Ruleset, Scoring, TieBreak)
 
 __all__ = [
     "PLAYERS", "Action", "Assumption", "Conservation", "Constant", "Game", "GameSpec",
-    "Interpretation", "Invariant", "Param", "Precondition", "Rule", "RuleBuilder", "Scoring",
+    "Interpretation", "Invariant", "Param", "Precondition", "Rule", "RuleBuilder", "Ruleset",
+    "Scoring",
     "SpecError", "TieBreak", "abs_", "all_of", "any_of", "const", "count", "exists", "forall",
     "if_", "implies", "lookup", "max_", "min_", "not_", "sum_of", "to_int",
 ]

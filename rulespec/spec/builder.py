@@ -11,11 +11,11 @@ from typing import Any, Callable, Iterator, Sequence
 
 from ..ir.errors import SpecError
 from ..ir.location import Location, caller_location
-from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Type, const, domain_of,
-                        int_span, lift)
+from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Labels, Type, const,
+                        domain_of, int_span, lift)
 from ..ir.statements import Assign, ForEach, If, Let
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
-                       Invariant, Param, Precondition, Rule, Scoring, TieBreak)
+                       Invariant, Param, Precondition, Rule, Ruleset, Scoring, TieBreak)
 
 
 class AtLeast:
@@ -169,6 +169,7 @@ class Game:
         self.constants: list[Constant] = []
         self.assumptions: list[Assumption] = []
         self.interpretations: list[Interpretation] = []
+        self.rulesets: list[Ruleset] = []
         self.actions: list[Action] = []
         self.invariants: list[Invariant] = []
         self.conservations: list[Conservation] = []
@@ -211,6 +212,37 @@ class Game:
         e = Enum(name, members, source=source, where=where)
         self.enums.append(e)
         return e
+
+    def labels(self, name: str, names: dict[int, str] | Sequence[str | None], *,
+               source: str) -> Labels:
+        """Names for the positions of an int array dimension (token codes, say), for
+        states, scenarios and reports; use it in a field's ``shape`` like a size. The spec
+        keeps indexing the dimension with ints. A dict ``{position: name}`` leaves the
+        positions it does not mention unnamed."""
+        where = caller_location()
+        self._claim("labels", name, where)
+        self._need_source("labels", name, source, where)
+        if isinstance(names, dict):
+            if not names or not all(isinstance(k, int) and k >= 0 for k in names):
+                raise SpecError("labels need {position: name} with positions >= 0",
+                                element=f"labels {name}", where=where)
+            listed: list[str | None] = [None] * (max(names) + 1)
+            for k, v in names.items():
+                listed[k] = v
+        else:
+            listed = list(names)
+        shown = [n for n in listed if n is not None]
+        if not shown or not all(isinstance(n, str) and n.strip() for n in shown):
+            raise SpecError("labels must be non-empty strings", element=f"labels {name}",
+                            where=where)
+        if len(set(shown)) != len(shown):
+            raise SpecError("labels must be distinct", element=f"labels {name}", where=where)
+        bad = [n for n in shown if any(ch in n for ch in "[],=\"\n")]
+        if bad:
+            raise SpecError(f"label {bad[0]!r} may not contain [ ] , = or quotes (scenario "
+                            "files write it inside a field reference)",
+                            element=f"labels {name}", where=where)
+        return Labels(name, tuple(listed), source, where)
 
     def players(self) -> Domain:
         """The domain of player numbers 0 .. number of players - 1."""
@@ -260,10 +292,13 @@ class Game:
                 dims.append(Dim(self.max_players, None, True))
             elif isinstance(d, Enum):
                 dims.append(Dim(len(d), d, False))
+            elif isinstance(d, Labels):
+                dims.append(Dim(d.size, None, False, d))
             elif isinstance(d, int) and not isinstance(d, bool) and d > 0:
                 dims.append(Dim(d))
             else:
-                raise SpecError(f"bad dimension {d!r}: use a positive int, an enum or PLAYERS",
+                raise SpecError(f"bad dimension {d!r}: use a positive int, an enum, labels "
+                                "or PLAYERS",
                                 element=element, where=where)
         init = default if initial is None else _initial_value(initial, typ, lo, hi, element, where)
         f = Field(name, typ, lo, hi, tuple(dims), init, source, where, doc, flow)
@@ -289,8 +324,9 @@ class Game:
         return lift(value) if isinstance(value, (int, bool)) else value
 
     def interpretation(self, name: str, *, question: str, options: dict[str, str],
-                       default: str, source: str) -> Interpretation:
-        """Declare a point where the text allows more than one reading."""
+                       default: str, source: str, reason: str = "") -> Interpretation:
+        """Declare a point where the text allows more than one reading: each option with
+        the source that supports it, and the default with the ``reason`` it was chosen."""
         where = caller_location()
         self._claim("interpretation", name, where)
         self._need_source("interpretation", name, source, where)
@@ -303,11 +339,36 @@ class Game:
         for opt, src in options.items():
             self._need_source("interpretation option", f"{name}={opt}", src, where)
         e = Enum(f"{name}_option", list(options), source=source, where=where)
-        point = Interpretation(name, question, dict(options), default, source, where, e, None)  # type: ignore[arg-type]
+        point = Interpretation(name, question, dict(options), default, source, where, e,
+                               None, reason)  # type: ignore[arg-type]
         node = Expr("interp", (point,), e.type)
         object.__setattr__(point, "node", node)
         self.interpretations.append(point)
         return point
+
+    def ruleset(self, name: str, *, options: dict[str, str], source: str,
+                doc: str = "") -> Ruleset:
+        """A named bundle of interpretation options (an edition, an online version) with
+        its source; points it does not name keep their default. Declare the points first."""
+        where = caller_location()
+        self._claim("ruleset", name, where)
+        self._need_source("ruleset", name, source, where)
+        element = f"ruleset {name}"
+        if not isinstance(options, dict) or not options:
+            raise SpecError("a ruleset needs options {point: option} (at least one)",
+                            element=element, where=where)
+        points = {p.name: p for p in self.interpretations}
+        for k, v in options.items():
+            if k not in points:
+                known = ", ".join(points) or "none declared yet"
+                raise SpecError(f"no interpretation point {k!r} (points: {known})",
+                                element=element, where=where)
+            if v not in points[k].options:
+                raise SpecError(f"point {k} has no option {v!r} (options: "
+                                f"{', '.join(points[k].options)})", element=element, where=where)
+        rs = Ruleset(name, dict(options), source, where, doc)
+        self.rulesets.append(rs)
+        return rs
 
     # --- rules --------------------------------------------------------------------------
     def setup(self, *, source: str) -> Callable[[Callable], Callable]:
@@ -507,7 +568,7 @@ class Game:
             conservation=tuple(self.conservations), max_steps=self._max_steps[0],
             max_steps_source=self._max_steps[1], num_players_field=self._np_field,
             summary=self.summary, bmc_depth=self._bmc_depth,
-            check_examples=self._check_examples)
+            check_examples=self._check_examples, rulesets=tuple(self.rulesets))
         validate(spec)
         return spec
 

@@ -61,7 +61,7 @@ class Interpretation:
     """A place where the text allows more than one reading.
 
     ``options`` maps each option to the source that supports it; rules test the reading in
-    force with :meth:`is_`.
+    force with :meth:`is_`. ``reason`` says why the default was chosen.
     """
 
     name: str
@@ -72,10 +72,27 @@ class Interpretation:
     where: Location | None
     enum: Enum
     node: Expr
+    reason: str = ""
 
     def is_(self, option: str) -> Expr:
         """True under the given option."""
         return self.node == self.enum[option]
+
+    def is_one_of(self, *options: str) -> Expr:
+        """True under any of the given options."""
+        return self.node.is_one_of(*(self.enum[o] for o in options))
+
+
+@attrs.frozen(eq=False)
+class Ruleset:
+    """A named bundle of interpretation options with its source (an edition, an online
+    version): Ludii's ``(rulesets ...)``. Points it does not name keep their default."""
+
+    name: str
+    options: dict[str, str]
+    source: str | None
+    where: Location | None
+    doc: str = ""
 
 
 @attrs.frozen(eq=False)
@@ -178,6 +195,7 @@ class GameSpec:
     summary: str = ""
     bmc_depth: int = 9
     check_examples: int = 100
+    rulesets: tuple[Ruleset, ...] = ()
 
     def action(self, name: str) -> Action:
         for a in self.actions:
@@ -195,4 +213,10 @@ class GameSpec:
         for i in self.interpretations:
             if i.name == name:
                 return i
+        raise KeyError(name)
+
+    def ruleset(self, name: str) -> Ruleset:
+        for r in self.rulesets:
+            if r.name == name:
+                return r
         raise KeyError(name)
