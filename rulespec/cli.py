@@ -25,13 +25,26 @@ class BadInput(Exception):
     """Bad usage or input: exit 2 with this one line."""
 
 
-def _load(game: str, interpretation: Sequence[str] = ()) -> Model:
+def _load(game: str, interpretation: Sequence[str] = (), ruleset: str | None = None) -> Model:
     from .runtime.registry import load
     chosen = ",".join(interpretation) if interpretation else None
     try:
-        return load(game, interpretation=chosen)
+        return load(game, interpretation=chosen, ruleset=ruleset)
     except ValueError as e:
         raise BadInput(str(e)) from None
+
+
+def _ruleset_option(fn: Any) -> Any:
+    """``--ruleset NAME``: a named bundle of interpretation options the spec declares
+    (``rulespec info`` lists them); ``--interpretation`` may add points it leaves open."""
+    return click.option("--ruleset", default=None, metavar="NAME",
+                        help="A named bundle of interpretation options (see `info`); "
+                             "--interpretation may choose the points it leaves open.")(fn)
+
+
+def _reading(model: Model) -> list[str]:
+    """The model's whole interpretation as K=V texts (for worker processes)."""
+    return [f"{k}={v}" for k, v in model.interpretation.items()]
 
 
 def _emit_json(doc: Any) -> None:
@@ -93,8 +106,11 @@ def info(game: str, as_json: bool) -> None:
                         "checked_by": "python" if p.python_only else "python, z3"}
                        for p in all_properties(model)],
         "interpretations": [{"name": i.name, "question": i.question, "default": i.default,
+                             "reason": i.reason,
                              "options": [{"name": o, "source": s} for o, s in i.options.items()]}
                             for i in spec.interpretations],
+        "rulesets": [{"name": r.name, "source": r.source, "doc": r.doc,
+                      "options": dict(r.options)} for r in spec.rulesets],
         "assumptions": [{"name": a.name, "value": a.value if isinstance(a.value, (int, str, bool, list, dict)) else repr(a.value),
                          "reason": a.reason, "origin": a.origin} for a in spec.assumptions],
     }
@@ -119,6 +135,13 @@ def info(game: str, as_json: bool) -> None:
         out.print(escape(f"  {i['name']}: {i['question']} (default: {i['default']})"))
         for o in i["options"]:
             out.print(escape(f"    {o['name']}: {o['source']}"))
+        if i["reason"]:
+            out.print(escape(f"    why {i['default']} by default: {i['reason']}"))
+    out.print("\n[bold]Rulesets[/bold]" + ("" if doc["rulesets"] else ": none"))
+    for r in doc["rulesets"]:
+        opts = ", ".join(f"{k}={v}" for k, v in r["options"].items())
+        out.print(escape(f"  {r['name']}: {opts}"))
+        out.print(escape(f"    {r['doc']} [{r['source']}]" if r["doc"] else f"    [{r['source']}]"))
     out.print("\n[bold]Assumptions[/bold]" + ("" if doc["assumptions"] else ": none"))
     for a in doc["assumptions"]:
         out.print(escape(f"  {a['name']} = {a['value']}: {a['reason']}"
@@ -132,19 +155,20 @@ def info(game: str, as_json: bool) -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for every choice.")
 @click.option("--interpretation", multiple=True, metavar="K=V",
               help="Choose an option of an interpretation point (repeatable).")
+@_ruleset_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 def play(game: str, players: int | None, seed: int, interpretation: Sequence[str],
-         as_json: bool) -> None:
+         ruleset: str | None, as_json: bool) -> None:
     """Play one seeded random game of GAME and print its trace."""
     from .runtime.model import CHANCE
     from .runtime.play import play_random
-    model = _load(game, interpretation)
+    model = _load(game, interpretation, ruleset)
     n = players if players is not None else model.min_players
     if not model.min_players <= n <= model.max_players:
         raise BadInput(f"{model.name} is for {model.min_players}-{model.max_players} players, "
                        f"not {n}")
     final, steps = play_random(model, n, seed)
-    doc = {"game": model.name, "players": n, "seed": seed,
+    doc = {"game": model.name, "players": n, "seed": seed, "ruleset": ruleset,
            "interpretation": dict(model.interpretation),
            "steps": [{"player": "chance" if s.player == CHANCE else s.player,
                       "action": str(s.action)} for s in steps],
@@ -177,18 +201,19 @@ def play(game: str, players: int | None, seed: int, interpretation: Sequence[str
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to spread the properties over.")
 @click.option("--interpretation", multiple=True, metavar="K=V")
+@_ruleset_option
 @click.option("--trace-dir", default="traces", show_default=True,
               help="Where counterexample traces are saved.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 def check(game: str, props: Sequence[str], examples: int | None, seed: int,
           players: int | None,
-          plain_random: bool, workers: int, interpretation: Sequence[str], trace_dir: str,
-          as_json: bool) -> None:
+          plain_random: bool, workers: int, interpretation: Sequence[str], ruleset: str | None,
+          trace_dir: str, as_json: bool) -> None:
     """Check GAME's properties by legal play; a violation is shrunk and saved as a trace."""
     from .check.parallel import check_in_workers
     from .check.results import exit_code
     from .check.runner import HYPOTHESIS, RANDOM, select
-    model = _load(game, interpretation)
+    model = _load(game, interpretation, ruleset)
     if players is not None and not model.min_players <= players <= model.max_players:
         raise BadInput(f"{model.name} is for {model.min_players}-{model.max_players} players, "
                        f"not {players}")
@@ -199,11 +224,12 @@ def check(game: str, props: Sequence[str], examples: int | None, seed: int,
     mode = RANDOM if plain_random else HYPOTHESIS
     if examples is None:
         examples = model.spec.check_examples
-    results = check_in_workers(game, list(interpretation), names, examples, seed, players, mode,
+    results = check_in_workers(game, _reading(model), names, examples, seed, players, mode,
                                trace_dir, workers, progress=not as_json)
     code = exit_code(results)
     if as_json:
         _emit_json({"game": model.name, "mode": mode, "examples": examples, "seed": seed,
+                    "ruleset": ruleset, "interpretation": dict(model.interpretation),
                     "results": [r.to_json() for r in results], "exit_code": code})
         sys.exit(code)
     _print_results(model, results, f"{mode}, {examples} examples, seed {seed}")
@@ -248,16 +274,17 @@ def _print_results(model: Model, results: list, how: str, with_checker: bool = F
               help="Processes for the step proofs; above 1, bounded model checking and "
                    "dead rules get one more (default: the machine's CPUs, at most 4).")
 @click.option("--interpretation", multiple=True, metavar="K=V")
+@_ruleset_option
 @click.option("--trace-dir", default="traces", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 def prove(game: str, props: Sequence[str], timeout: float, depth: int | None,
-          workers: int | None, interpretation: Sequence[str], trace_dir: str,
-          as_json: bool) -> None:
+          workers: int | None, interpretation: Sequence[str], ruleset: str | None,
+          trace_dir: str, as_json: bool) -> None:
     """Prove GAME's invariants, conservation laws and laws with Z3 (step proofs,
     induction, bounded model checking)."""
     from .check.prove import prove_game
     from .check.results import exit_code
-    model = _load(game, interpretation)
+    model = _load(game, interpretation, ruleset)
     try:
         results = prove_game(model, property_names=props or None, timeout=timeout,
                              depth=depth, trace_dir=trace_dir,
@@ -266,7 +293,8 @@ def prove(game: str, props: Sequence[str], timeout: float, depth: int | None,
         raise BadInput(str(e)) from None
     code = exit_code(results)
     if as_json:
-        _emit_json({"game": model.name, "timeout": timeout,
+        _emit_json({"game": model.name, "timeout": timeout, "ruleset": ruleset,
+                    "interpretation": dict(model.interpretation),
                     "results": [r.to_json() for r in results], "exit_code": code})
         sys.exit(code)
     _print_results(model, results, f"Z3, {timeout:g} s per query", with_checker=True)
@@ -276,67 +304,122 @@ def prove(game: str, props: Sequence[str], timeout: float, depth: int | None,
 # --- diff -------------------------------------------------------------------------------
 @cli.command("diff")
 @click.argument("game")
-@click.option("--interpretation", "reading_a", multiple=True, required=True, metavar="K=A",
-              help="The first reading (repeatable).")
-@click.option("--against", "reading_b", multiple=True, required=True, metavar="K=B",
-              help="The second reading (repeatable).")
-@click.option("--depth", type=click.IntRange(min=1), default=6, show_default=True,
-              help="Most steps after setup to search.")
-@click.option("--setups", type=click.IntRange(min=1), default=8, show_default=True,
+@click.option("--interpretation", "reading_a", multiple=True, metavar="K=A",
+              help="Reading A: an option of a point (repeatable), over --ruleset if given.")
+@_ruleset_option
+@click.option("--against", "reading_b", multiple=True, required=True, metavar="NAME|K=B",
+              help="Reading B: a ruleset NAME, and/or K=B options over reading A (repeatable).")
+@click.option("--from", "start", default=None, metavar="FILE[#NAME]",
+              help="Start from a scenario's given situation instead of the setup.")
+@click.option("--depth", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Most actions after the start to search.")
+@click.option("--setups", type=click.IntRange(min=1), default=2, show_default=True,
               help="Setups sampled per player count when the setup is random.")
 @click.option("--games", type=click.IntRange(min=0), default=50, show_default=True,
-              help="Random games played in lockstep to measure whether it matters.")
+              help="Random games in lockstep: how often the readings part and the winner "
+                   "changes (95 % intervals).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--out-dir", default="traces", show_default=True,
               help="Where the difference is saved as a scenario file.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
-def diff_cmd(game: str, reading_a: Sequence[str], reading_b: Sequence[str], depth: int,
-             setups: int, games: int, seed: int, out_dir: str, as_json: bool) -> None:
-    """The smallest situation where two interpretations of GAME differ."""
+def diff_cmd(game: str, reading_a: Sequence[str], ruleset: str | None,
+             reading_b: Sequence[str], start: str | None, depth: int, setups: int,
+             games: int, seed: int, out_dir: str, as_json: bool) -> None:
+    """Where two readings of GAME part: the simplest difference, explained in rule terms,
+    and how much it matters."""
     from .check.diff import diff
-    ma, mb = _load(game, reading_a), _load(game, reading_b)
+    if not reading_a and ruleset is None:
+        raise BadInput("name reading A with --ruleset NAME and/or --interpretation K=A")
+    ma = _load(game, reading_a, ruleset)
+    b_rulesets = [x for x in reading_b if "=" not in x]
+    b_options = [x for x in reading_b if "=" in x]
+    if len(b_rulesets) > 1:
+        raise BadInput(f"--against names more than one ruleset: {', '.join(b_rulesets)}")
+    if b_rulesets:   # B is that ruleset, with its own K=B options
+        mb = _load(game, b_options, b_rulesets[0])
+    else:            # B is reading A with the K=B options changed
+        over = dict(ma.interpretation)
+        for x in b_options:
+            k, v = x.split("=", 1)
+            over[k.strip()] = v.strip()
+        mb = _load(game, [f"{k}={v}" for k, v in over.items()])
     if ma.interpretation == mb.interpretation:
         raise BadInput("the two readings are the same: --against must change an "
                        "interpretation point")
-    report = diff(ma, mb, depth=depth, setups=setups, games=games, seed=seed,
-                  scenario_dir=out_dir)
-    d, ls = report.difference, report.lockstep
-    doc = {"game": report.game, "a": report.a, "b": report.b, "status": report.status,
-           "detail": report.detail, "nodes": report.nodes,
-           "difference": None if d is None else {
-               "players": d.players, "actions": list(d.actions), "setup_steps": d.setup_steps,
-               "kind": d.kind, "only_a": list(d.only_a), "only_b": list(d.only_b),
-               "fields": {k: list(v) for k, v in d.fields.items()}},
-           "scenario": report.scenario_path,
-           "lockstep": None if ls is None else {"games": ls.games, "parted": ls.parted,
-                                                "winners_differ": ls.winners_differ,
-                                                "seed": ls.seed}}
+    label_a = " + ".join(([f"ruleset {ruleset}"] if ruleset else []) + list(reading_a))
+    label_b = " + ".join([f"ruleset {b}" for b in b_rulesets] + b_options)
+    progress = err if not as_json else None
+    if progress is not None:
+        progress.print(f"diff: searching {depth} action(s) deep, then {games} random games",
+                       highlight=False)
+    try:
+        report = diff(ma, mb, depth=depth, setups=setups, games=games, seed=seed,
+                      scenario_dir=out_dir, start=start, labels=(label_a, label_b))
+    except ValueError as e:
+        raise BadInput(str(e)) from None
     if as_json:
-        _emit_json(doc)
-    else:
-        a = ", ".join(f"{k}={v}" for k, v in report.a.items())
-        b = ", ".join(f"{k}={v}" for k, v in report.b.items())
-        out.print(f"[bold]{ma.spec.title}[/bold]: {a}  vs  {b}")
-        colour = "bold red" if report.status == "VIOLATED" else "green"
-        verdict = "DIFFER" if report.status == "VIOLATED" else report.status
-        out.print(f"[{colour}]{verdict}[/]: {escape(report.detail)}")
-        if d is not None:
-            out.print(f"  {d.players} players; setup: {d.setup_steps} chance step(s)")
-            for i, text in enumerate(d.actions, 1):
-                mark = "setup" if i <= d.setup_steps else f"{i - d.setup_steps}"
-                out.print(escape(f"  {mark:>6}. {text}"))
-            if d.only_a:
-                out.print(escape(f"  legal only under {a}: {', '.join(d.only_a)}"))
-            if d.only_b:
-                out.print(escape(f"  legal only under {b}: {', '.join(d.only_b)}"))
-            for k, (va, vb) in d.fields.items():
-                out.print(escape(f"  {k}: {va} under {a}, {vb} under {b}"))
-            out.print(f"  saved as a scenario: {report.scenario_path}")
-        if ls is not None:
-            out.print(f"does it matter? in {ls.games} random games played in lockstep the "
-                      f"readings parted in {ls.parted} and the winners differed in "
-                      f"{ls.winners_differ}")
+        _emit_json(report.to_json())
+        sys.exit(0 if report.status in ("PROVED", "PASSED") else 1)
+    _print_diff(report)
     sys.exit(0 if report.status in ("PROVED", "PASSED") else 1)  # like diff(1): 1 = differ
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """Break ``text`` into lines of at most ``width`` terminal cells (Japanese characters
+    take two), at spaces where it can, anywhere inside a long run without spaces."""
+    from rich.cells import cell_len
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if cell_len(candidate) <= width:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        line = ""
+        for ch in word:
+            if cell_len(line + ch) > width:
+                lines.append(line)
+                line = ""
+            line += ch
+    if line or not lines:
+        lines.append(line)
+    return lines
+
+
+def _print_diff(report: Any) -> None:
+    style = {"PASSED": "green", "PROVED": "green", "VIOLATED": "bold red", "UNKNOWN": "yellow"}
+
+    def say(text: str, indent: str = "") -> None:
+        lead = indent + " " * (len(text) - len(text.lstrip(" ")))
+        for line in _wrap(text.strip(), 100 - len(lead) - 4):
+            out.print(escape(lead + line))
+            lead = indent + " " * (len(text) - len(text.lstrip(" "))) + "    "
+    out.print(f"[bold]{escape(report.a_label)}[/] against [bold]{escape(report.b_label)}[/]: "
+              f"[{style.get(report.status, 'bold')}]{report.status}[/]", overflow="fold")
+    say(report.detail)
+    out.print(f"the readings part on {len(report.points)} point(s):")
+    for p in report.points:
+        say(f"  {p.point}: {p.question}")
+        say(f"    {p.a} (A): {p.a_source}")
+        say(f"    {p.b} (B): {p.b_source}")
+    d = report.difference
+    if d is not None:
+        out.print("[bold]the difference[/]")
+        for line in d.explanation:
+            if not line.startswith(tuple(f"{p.point}:" for p in report.points)) and \
+                    not any(line.startswith(f"  {p.a}: ") or line.startswith(f"  {p.b}: ")
+                            for p in report.points):
+                say(line, "  ")
+        out.print("  saved as a scenario (run it with `rulespec scenario`):")
+        out.print(escape(f"    {report.scenario_path}"), overflow="ignore", crop=False)
+    im = report.impact
+    if im is not None:
+        out.print(f"[bold]does it matter?[/] {im.games} random games in lockstep "
+                  f"(seed {im.seed}, {min(im.players)}-{max(im.players)} players):")
+        out.print(f"  the readings parted in {im.parted}")
+        out.print(f"  the winner changed in {im.winner_changed}")
 
 
 # --- scenario / replay ------------------------------------------------------------------
