@@ -851,14 +851,18 @@ def use_boats(rule, use):
     rule.add(boats_used[me, Level.II], boats_needed(use, 2))
 
 
+def trip_exchange_ok(pay, swap):
+    """Exchanging ``swap`` of a trip's feet needs that much exchange cottage capacity
+    (fruit for part of the feet needs none with fruit_payment=per_unit)."""
+    return any_of(swap == 0, swap <= exchange_capacity(me),
+                  all_of(pay == FootPay.feet_and_fruit, fruit_payment.is_("per_unit")))
+
+
 def trip_payment_ok(due, pay, swap):
     """A boat trip's feet: ``swap`` of them exchanged (exchange cottage), the rest in feet or
-    fruit. feet / fruit: the ``swap`` feet are paid in shells; feet_and_fruit: in fruit
-    (with fruit_payment=per_unit, no cottage is needed for that)."""
+    fruit. feet / fruit: the ``swap`` feet are paid in shells; feet_and_fruit: in fruit."""
     rest = due - swap
     return all_of(swap <= due,
-                  any_of(swap == 0, swap <= exchange_capacity(me),
-                         all_of(pay == FootPay.feet_and_fruit, fruit_payment.is_("per_unit"))),
                   if_(pay == FootPay.feet_and_fruit,
                       # a real mix: fruit for all of it is 'fruit', for none of it 'feet'
                       all_of(swap >= 1, rest >= 1, fruit[me] >= swap, feet[me] >= rest),
@@ -1141,6 +1145,8 @@ def fish(rule, use, k, pay, swap):
                  source=src("釣り", "最低でも１個の足を支払わなければオマケの足を使うことはできない"))
     rule.require(_sum([fish_pool[c] for c in CODES]) >= k, "the cove holds k fish tokens",
                  source=src("釣り"))
+    rule.require(trip_exchange_ok(pay, swap), "mixing payments needs enough exchange cottages",
+                 source=src("タイル効果の詳細", "交換コテージ"))
     rule.require(trip_payment_ok(due, pay, swap), "the player can pay the feet",
                  source=src("釣り"))
     pay_trip(rule, due, pay, swap)
@@ -1204,6 +1210,8 @@ def visit_island(rule, dock, use, pay, swap):
     rule.require(dock_table(dock, ISLAND_FEET) <= boat_capacity(use),
                  "the boat(s) carry the island's feet",
                  source=src("島の訪問", "最低でも３個の足を支払わなければいけないため"))
+    rule.require(trip_exchange_ok(pay, swap), "mixing payments needs enough exchange cottages",
+                 source=src("タイル効果の詳細", "交換コテージ"))
     rule.require(trip_payment_ok(due, pay, swap), "the player can pay the feet",
                  source=src("島の訪問"))
     pay_trip(rule, due, pay, swap)

@@ -245,8 +245,10 @@ class _Candidate:
 
     def key(self) -> tuple:
         steps = len(self.prefix) + (self.action is not None)
-        return (steps, KINDS.index(self.kind), self.complexity, self.start.players,
-                [str(a) for a in self.prefix], str(self.action))
+        acts = self.prefix + ((self.action,) if self.action is not None else ())
+        mechanics = sum(len(a.key) - 1 for a in acts)   # parameters: fewer is plainer
+        return (steps, KINDS.index(self.kind), self.complexity, mechanics,
+                self.start.players, [str(a) for a in self.prefix], str(self.action))
 
 
 class _Search:
@@ -321,7 +323,7 @@ class _Search:
                 else ta
             if ta == tb:
                 out.append((ma._action(key), State(ta, ma), State(tb, mb)))
-        out.sort(key=lambda c: self.cx(c[0]))
+        out.sort(key=lambda c: (self.cx(c[0]), len(c[0].key)))
         return out
 
     # --- iterative deepening from one start -------------------------------------------
@@ -556,8 +558,9 @@ def explain(d: Difference, points: Sequence[PointChange]) -> list[str]:
             lines.append(f"  under {label}: scores {o.get('scores')}, winners "
                          f"{o.get('winners')}" + ("" if o.get("terminal") else " (not over)"))
     for r in d.rules:
-        lines.append(f"because of the {r.kind} {r.text} [{r.source}], which reads "
-                     f"{', '.join(r.points)}")
+        what = {"effect": f"the effect {r.text}", "scoring": "the scoring rule",
+                "tie-break": "the tie-break"}.get(r.kind, r.text)
+        lines.append(f"because of {what} [{r.source}], which reads {', '.join(r.points)}")
     for name in d.points:
         p = by.get(name)
         if p is not None:

@@ -8,7 +8,6 @@ Everything here reads the spec's IR; nothing is specific to a game.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Iterable
 
 import attrs
@@ -84,7 +83,7 @@ def dependent_effects(action: Action) -> list[tuple[str, RuleRef]]:
                 pts = reads(st.value) | reads(st.target) | outer
                 if pts:
                     field = st.target.args[0].name
-                    out.append((field, RuleRef("effect", f"{field} := {_short(st.value)}",
+                    out.append((field, RuleRef("effect", f"on {field}",
                                                st.source or source or action.source,
                                                tuple(sorted(pts)))))
             elif isinstance(st, If):
@@ -96,14 +95,6 @@ def dependent_effects(action: Action) -> list[tuple[str, RuleRef]]:
 
     visit(action.effects, set(), None)
     return out
-
-
-def _short(e: Expr, limit: int = 60) -> str:
-    """A let name or a short English rendering of a value, for an effect's text."""
-    from ..ir.english import to_english
-    text = re.sub(r"(\b[a-z_]+?)\d+\b", r"\1", to_english(e))  # let names: feet_due12 -> feet_due
-    text = re.sub(r" \+ \(0 - ([^()]+)\)", r" - \1", text)    # x + (0 - y) -> x - y
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def refusing_rules(model: Model, state: Any, action: Any, points: set[str]) -> list[RuleRef]:
