@@ -525,7 +525,9 @@ def explain(d: Difference, points: Sequence[PointChange]) -> list[str]:
     by = {p.point: p for p in points}
     la = ", ".join(f"{p.point}={p.a}" for p in points)
     lb = ", ".join(f"{p.point}={p.b}" for p in points)
-    where = ("from setup" if d.start == "setup" else f"from the situation of {d.start}")
+    where = {"setup": "from setup",
+             "random play": f"from a state of a random game ({len(d.given)} steps from setup)",
+             }.get(d.start, f"from the situation of {d.start}")
     lines = [f"{where}, {d.players} players"
              + (f" (after {len(d.given)} setup step(s))" if d.start == "setup" and d.given
                 else "")]
@@ -642,7 +644,8 @@ def diff(ma: Model, mb: Model, *, depth: int = 3, setups: int = 2, games: int = 
             status, detail = UNKNOWN, f"search budget of {budget} nodes exhausted"
         elif complete and not search.cut:
             status, detail = PROVED, (f"equivalent: no difference within {depth} actions of "
-                                      "any start (every choice and chance outcome expanded)")
+                                      f"{'the scenario' if start else 'any setup'} (every "
+                                      "choice and chance outcome expanded)")
         else:
             status, detail = PASSED, (f"no difference within {depth} actions of the "
                                       f"{'scenario' if start else 'sampled setups'} (not "
@@ -678,7 +681,7 @@ def _from_parting(search: _Search, ma: Model, mb: Model, parting: tuple[int, tup
         action = ma._action(key)
         given.append(str(action))
         sa, sb = ma.apply(sa, action), _apply_b(mb, sb, action)
-    st = Start("setup", n, tuple(given), False, sa, sb)
+    st = Start("random play", n, tuple(given), False, sa, sb)
     found = search.examine(st, (), sa, sb)
     return min(found, key=_Candidate.key) if found else None
 
@@ -730,7 +733,8 @@ def save_scenario(ma: Model, mb: Model, report: DiffReport, start: Start, folder
                 lines.append(f"actions = {_toml(list(start.given))}")
             if start.edits:
                 lines.append("[scenario.given.edits]")
-                lines += [f"{_toml(ref)} = {_toml(v)}" for ref, v in start.edits]
+                lines += [f"{_toml(ref)} = {_toml(_by_name(ma, ref, v))}"
+                          for ref, v in start.edits]
         # a legality difference checks its last action instead of playing it
         played = d.steps[:-1] if d.kind == "legality" else d.steps
         if played:
@@ -758,6 +762,25 @@ def save_scenario(ma: Model, mb: Model, report: DiffReport, start: Start, folder
     path = folder / f"{ma.name}-diff-{tag}.toml"
     write_atomically(path, "\n".join(lines))
     return path
+
+
+def _by_name(model: Model, ref: str, value: Any) -> Any:
+    """A list over a dimension with named positions as a table of its non-zero entries
+    (``{ "6/spear" = 1 }``), the way a person writes it in a scenario file."""
+    from .scenario import _parse_ref
+    field = model.layout.slots[ref.split("[")[0].strip()].field
+    dims = field.dims[len(_parse_ref(model, ref).index):]
+
+    def named(v: Any, rest: tuple) -> Any:
+        if not isinstance(v, list) or not rest or field.type.enum is not None:
+            return v
+        names = rest[0].names()
+        if names is None or len(v) != len(names):
+            return [named(x, rest[1:]) for x in v]
+        return {n: named(x, rest[1:]) for n, x in zip(names, v)
+                if n is not None and x not in (0, False, [], {})}
+
+    return named(value, dims)
 
 
 def _sources(report: DiffReport, side: str) -> str:
