@@ -103,9 +103,9 @@ def test_no_traceback_from_the_installed_entry_point():
 
 def test_info_prints_sources_in_brackets_literally(capsys):
     """Regression: rich read "[source]" as markup and swallowed every cited source."""
-    code, out, _ = run(capsys, "info", "tic_tac_toe")
+    code, out, _ = run(capsys, "info", "tic_tac_toe", "--action", "mark")
     assert code == 0
-    assert "requires: the cell is empty  [tic-tac-toe common rules" in out
+    assert "requires: the cell is empty [tic-tac-toe common rules" in out
 
 
 def test_scenario_takes_a_bundled_games_name_for_all_its_files(capsys, tmp_path):

@@ -4,7 +4,8 @@ Source: the Japanese rules summary of the Board Game Arena version, seed file
 ``000_3b00b4fc026f56e4.txt`` (its second copy, from line 271, is the current text; cited as
 ``§<section heading>``). Component facts the summary does not print (tile counts, token
 values, which tiles lie on which place, island contents, round tiles, tile effects) are
-``game.assume(...)`` with their origin, mostly ``/work/shared/research/components.md``.
+``game.assume(...)`` with their origin, mostly ``research/components.md``. Both texts are
+described in ``docs/sources.md`` (they are not part of the repository).
 See ``README.md`` in this folder for the full list and the scope of the model.
 
 Reading guide: vocabulary and component data first, then the state, then the rules phase

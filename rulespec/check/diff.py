@@ -30,10 +30,11 @@ from typing import Any, Iterable, Sequence
 import attrs
 
 from ..runtime.model import CHANCE, TERMINAL, Action, Model, State
-from ..runtime.trace import write_atomically
+from ..runtime.trace import spec_identity, write_atomically
 from .explain import (RuleRef, action_points, changed_cells, dependent_effects, global_points,
                       points_read, refusing_rules)
 from .impact import Impact, lockstep
+from .progress import QUIET, Progress
 from .results import PASSED, PROVED, UNKNOWN, VIOLATED
 
 #: chance nodes with at most this many outcomes are expanded completely
@@ -114,6 +115,8 @@ class DiffReport:
     depth: int = 0
     seed: int = 0
     start: str = "setup"
+    #: why the scenario file could not be written (the verdict stands without it)
+    scenario_error: str | None = None
 
     @property
     def lockstep(self) -> Impact | None:   # the name used before impact had intervals
@@ -254,8 +257,10 @@ class _Candidate:
 class _Search:
     """Iterative deepening over the actions both readings allow, from one start."""
 
-    def __init__(self, ma: Model, mb: Model, points: set[str], budget: int, width: int):
+    def __init__(self, ma: Model, mb: Model, points: set[str], budget: int, width: int,
+                 progress: Progress = QUIET):
         self.ma, self.mb = ma, mb
+        self.progress = progress
         self.budget, self.width = budget, width
         self.nodes = 0
         self.cut = False            # a layer was trimmed or chance sampled: not exhaustive
@@ -332,16 +337,21 @@ class _Search:
         seen = {start.a.values}
         for d in range(depth):
             found: list[_Candidate] = []
+            self.progress.note(f"search, {start.players} players, {d + 1} action(s) deep")
             for prefix, sa, sb in layer:
+                before = self.nodes
                 found += self.examine(start, prefix, sa, sb)
+                self.progress.advance(self.nodes - before)
                 if self.out_of_budget():
                     break
             if found or d == depth - 1 or self.out_of_budget():
                 return found
             groups = []
             for prefix, sa, sb in layer:
+                before = self.nodes
                 kids = [(prefix + (a,), ta, tb) for a, ta, tb in self.children(sa, sb)
                         if ta.values not in seen]
+                self.progress.advance(self.nodes - before)
                 groups.append(kids)
                 if self.out_of_budget():
                     return found
@@ -595,10 +605,11 @@ def point_changes(ma: Model, mb: Model) -> tuple[PointChange, ...]:
 
 def diff(ma: Model, mb: Model, *, depth: int = 3, setups: int = 2, games: int = 50,
          seed: int = 0, budget: int = 200_000, width: int = 300,
-         scenario_dir: str | Path = "traces", start: str | None = None,
-         labels: tuple[str, str] | None = None) -> DiffReport:
+         scenario_dir: str | Path | None = "traces", start: str | None = None,
+         labels: tuple[str, str] | None = None, progress: Progress = QUIET) -> DiffReport:
     """Find the simplest difference between two readings, explain it, measure its impact
-    and save it as a scenario file.
+    and save it as a scenario file (unless ``scenario_dir`` is None; a file that cannot
+    be written leaves the verdict standing, with ``scenario_error`` saying why).
 
     ``start`` is None (from setup, ``setups`` sampled setups per player count) or a
     scenario reference ``FILE[#NAME]`` (raises ValueError if it names nothing usable).
@@ -606,7 +617,8 @@ def diff(ma: Model, mb: Model, *, depth: int = 3, setups: int = 2, games: int = 
     points = point_changes(ma, mb)
     names = {p.point for p in points}
     la, lb = labels or (_label(points, "a"), _label(points, "b"))
-    search = _Search(ma, mb, names, budget, width)
+    progress.set_total(budget)
+    search = _Search(ma, mb, names, budget, width, progress)
     candidates: list[_Candidate] = []
     complete = True
     if start is not None:
@@ -632,7 +644,10 @@ def diff(ma: Model, mb: Model, *, depth: int = 3, setups: int = 2, games: int = 
     best = min(candidates, key=_Candidate.key) if candidates else None
     if best is not None and best.prefix:
         best = search.shrink(best)
-    stats, parting = _impact_and_parting(ma, mb, games, seed) if games else (None, None)
+    if best is not None and best.prefix:
+        progress.note("shrinking the difference")
+    stats, parting = (_impact_and_parting(ma, mb, games, seed, progress) if games
+                      else (None, None))
     found_by = "search"
     if best is None and parting is not None and start is None:
         # beyond the search bound, random play found a real parting point: explain the
@@ -663,13 +678,19 @@ def diff(ma: Model, mb: Model, *, depth: int = 3, setups: int = 2, games: int = 
     report = DiffReport(ma.name, _opts(points, "a"), _opts(points, "b"), la, lb, points,
                         VIOLATED, detail, d, stats, None, search.nodes, depth, seed,
                         start_label)
-    path = save_scenario(ma, mb, report, best.start, Path(scenario_dir))
+    if scenario_dir is None:
+        return report
+    try:
+        path = save_scenario(ma, mb, report, best.start, Path(scenario_dir))
+    except OSError as err:
+        return attrs.evolve(report, scenario_error=f"cannot write the scenario to "
+                                                   f"{scenario_dir}: {err.strerror or err}")
     return attrs.evolve(report, scenario_path=str(path))
 
 
-def _impact_and_parting(ma: Model, mb: Model, games: int, seed: int
+def _impact_and_parting(ma: Model, mb: Model, games: int, seed: int, progress: Progress
                         ) -> tuple[Impact, tuple[int, tuple] | None]:
-    return lockstep(ma, mb, games, seed)
+    return lockstep(ma, mb, games, seed, progress)
 
 
 def _from_parting(search: _Search, ma: Model, mb: Model, parting: tuple[int, tuple]
@@ -805,7 +826,7 @@ def _toml(value: Any) -> str:
 
 
 def _game_ref(model: Model) -> str:
-    from ..runtime.registry import available_games
-    if model.name in available_games():
-        return model.name
-    return str(Path(model.spec.file or model.name).resolve())
+    """What the scenario's ``game`` says: a bundled game's name, else its spec's path (a
+    copy of a bundled game is not the bundled game)."""
+    path, _ = spec_identity(model)
+    return model.name if path is None else path

@@ -81,7 +81,7 @@ def impact(ma: Model, mb: Model, games: int, seed: int) -> Impact:
     return lockstep(ma, mb, games, seed)[0]
 
 
-def lockstep(ma: Model, mb: Model, games: int, seed: int
+def lockstep(ma: Model, mb: Model, games: int, seed: int, progress: Any = None
              ) -> tuple[Impact, tuple[int, tuple] | None]:
     """:func:`impact`, and the earliest parting seen: (players, the action keys from setup
     up to the state where the readings first part), or None."""
@@ -90,6 +90,8 @@ def lockstep(ma: Model, mb: Model, games: int, seed: int
     first: tuple[int, tuple] | None = None
     span = ma.max_players - ma.min_players + 1
     for g in range(games):
+        if progress is not None:
+            progress.note(f"lockstep game {g + 1}/{games}")
         n = ma.min_players + g % span
         counts.append(n)
         rng = random.Random(f"{seed}:{g}")

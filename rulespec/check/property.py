@@ -14,10 +14,13 @@ proved by Z3; properties written in Python are tagged ``python_only``.
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from typing import Any, Callable
 
 import attrs
 
+from ..ir.errors import SpecError
+from ..ir.location import Location
 from ..runtime.model import Model, State
 
 STATE, STEP, END = "state", "step", "end"
@@ -93,19 +96,46 @@ def spec_properties(model: Model) -> list[Property]:
 
 
 def game_properties(model: Model) -> list[Property]:
-    """Properties from ``properties/<game>.py`` (its ``PROPERTIES`` list), if any."""
+    """The game's own Python properties (its ``PROPERTIES`` list): from ``properties.py``
+    beside a ``spec.py`` loaded from a path, else from the bundled
+    ``rulespec.properties.<game>`` module, if any."""
+    from ..runtime.registry import origin
+    found = origin(model.spec)
+    beside = found.path.parent / "properties.py" if found and found.bundled is None else None
+    if beside is not None and found is not None and found.path.name == "spec.py" \
+            and beside.is_file():
+        return _load_properties_file(beside)
     try:
-        mod = importlib.import_module(f"properties.{model.name}")
+        mod = importlib.import_module(f"rulespec.properties.{model.name}")
     except ModuleNotFoundError as err:
-        if err.name in (f"properties.{model.name}", "properties"):
+        if err.name == f"rulespec.properties.{model.name}":
             return []
         raise
     return list(getattr(mod, "PROPERTIES", []))
 
 
+def _load_properties_file(path: Path) -> list[Property]:
+    """Import a spec folder's ``properties.py`` (errors name its file and line)."""
+    from ..runtime.registry import import_file
+    if str(path) in _FILE_PROPERTIES:
+        return list(_FILE_PROPERTIES[str(path)])
+    module = import_file(path, "properties")
+    props = getattr(module, "PROPERTIES", None)
+    if not isinstance(props, (list, tuple)) or not all(isinstance(p, Property) for p in props):
+        raise SpecError("a properties.py must end with PROPERTIES = [...] (properties made "
+                        "with state_property, step_property or end_property)",
+                        element=f"module {path.name}", where=Location(str(path), 1))
+    _FILE_PROPERTIES[str(path)] = list(props)
+    return list(props)
+
+
+#: a spec folder's properties.py, imported once per process
+_FILE_PROPERTIES: dict[str, list[Property]] = {}
+
+
 def all_properties(model: Model) -> list[Property]:
     """Generic properties, then the spec's own, then the game's extra ones."""
-    from properties.generic import GENERIC
+    from ..properties.generic import GENERIC
     props = [*GENERIC, *spec_properties(model), *game_properties(model)]
     seen: set[str] = set()
     for p in props:

@@ -28,6 +28,8 @@ class Result:
     seed: int | None = None
     trace: list[str] | None = None
     trace_path: str | None = None
+    #: why the counterexample could not be saved (the verdict stands without the file)
+    trace_error: str | None = None
 
     def __attrs_post_init__(self) -> None:
         if self.status not in STATUSES:

@@ -42,7 +42,7 @@ import attrs
 from ..ir.errors import SpecError
 from ..runtime import CHANCE, TERMINAL, IllegalAction, Model, State
 from ..runtime.registry import available_games, load
-from ..runtime.trace import Trace
+from ..runtime.trace import Trace, spec_identity
 
 __all__ = ["FieldRef", "Given", "When", "Then", "Scenario", "ScenarioFile", "ScenarioResult",
            "ScenarioFileError", "load_scenario_file", "run_scenario_file", "run_scenario",
@@ -183,6 +183,7 @@ class ScenarioResult:
     interpretation: Mapping[str, str]
     played: tuple[str, ...] = ()
     spec_path: str | None = None
+    spec_sha256: str | None = attrs.field(default=None, kw_only=True)
     edited: bool = False
     start: Mapping[str, Any] | None = None
     when_played: tuple[str, ...] = ()
@@ -200,16 +201,21 @@ class ScenarioResult:
         return Trace(game=self.game, players=self.players, actions=tuple(self.played),
                      interpretation=dict(self.interpretation),
                      property=f"scenario {self.name!r}" if self.failures else None,
-                     message="; ".join(self.failures) or None, spec_path=self.spec_path)
+                     message="; ".join(self.failures) or None, spec_path=self.spec_path,
+                     spec_sha256=self.spec_sha256)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "source": self.source, "status": self.status,
-                "failures": list(self.failures), "file": self.file, "line": self.line,
-                "game": self.game, "players": self.players,
-                "interpretation": dict(self.interpretation), "played": list(self.played),
-                "spec_path": self.spec_path,
-                "edited": self.edited, "start": self.start,
-                "when_played": list(self.when_played), "state": self.state}
+    def to_dict(self, states: bool = True) -> dict[str, Any]:
+        """The result as JSON values; ``states=False`` leaves out ``start`` and ``state``
+        (whole game states: a Hawaii state is tens of kilobytes)."""
+        d = {"name": self.name, "source": self.source, "status": self.status,
+             "failures": list(self.failures), "file": self.file, "line": self.line,
+             "game": self.game, "players": self.players,
+             "interpretation": dict(self.interpretation), "played": list(self.played),
+             "spec_path": self.spec_path, "edited": self.edited,
+             "when_played": list(self.when_played)}
+        if states:
+            d["start"], d["state"] = self.start, self.state
+        return d
 
 
 # --- finding lines in the file text -------------------------------------------------------
@@ -290,18 +296,46 @@ _THEN_KEYS = {"legal", "illegal", "illegal_because", "only_legal", "refused", "r
               "fields", "scores", "winners", "terminal", "current_player", "outcomes"}
 
 
+#: a scenario file is a few kilobytes; a far larger file is refused unread
+MAX_SCENARIO_BYTES = 4 * 1024 * 1024
+
+
+def read_scenario_text(path: str | os.PathLike) -> str:
+    """The file's text; :class:`ScenarioFileError` for a folder, a missing, unreadable,
+    huge or binary file."""
+    shown = os.fspath(path)
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise ScenarioFileError(shown, "is a folder, not a scenario file (give the .toml "
+                                    "files in it)")
+        if p.exists() and not p.is_file():
+            raise ScenarioFileError(shown, "not a regular file (a device or a pipe?)")
+        with open(p, "rb") as fh:  # read at most one byte more than a scenario file may have
+            raw = fh.read(MAX_SCENARIO_BYTES + 1)
+        if len(raw) > MAX_SCENARIO_BYTES:
+            raise ScenarioFileError(shown, "too large for a scenario file (more than "
+                                    f"{MAX_SCENARIO_BYTES} bytes)")
+        return raw.decode("utf-8")
+    except FileNotFoundError:
+        raise ScenarioFileError(shown, "no such file") from None
+    except UnicodeDecodeError:
+        raise ScenarioFileError(shown, "not a scenario file: not UTF-8 text") from None
+    except OSError as err:
+        raise ScenarioFileError(shown, f"cannot read the file: {err.strerror or err}") from None
+
+
 def load_scenario_file(path: str | os.PathLike) -> ScenarioFile:
     """Read and validate a scenario file; raise :class:`ScenarioFileError` on bad input."""
     shown = os.fspath(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise ScenarioFileError(shown, f"cannot read the file: {err}") from None
+    text = read_scenario_text(path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         line, problem = _toml_error(str(err), text)
         raise ScenarioFileError(shown, f"not valid TOML: {problem}", line=line) from None
+    except RecursionError:
+        raise ScenarioFileError(shown, "not valid TOML: nested too deeply") from None
     loc = _Locator(text)
 
     def fail(problem: str, index: int | None, keys: Sequence[str],
@@ -762,7 +796,7 @@ def run_scenario(sf: ScenarioFile, sc: Scenario) -> ScenarioResult:
             name=sc.name, source=sc.source, status=VIOLATED if failures else PASSED,
             failures=tuple(failures), file=sf.path, line=sc.line, game=game.name,
             players=sc.players, interpretation=dict(game.interpretation), played=tuple(played),
-            spec_path=None if sf.game_ref in available_games() else sf.game_ref,
+            spec_path=spec_identity(game)[0], spec_sha256=spec_identity(game)[1],
             edited=bool(sc.given.edits), start=start.to_dict() if start is not None else None,
             when_played=tuple(when_played), state=checked.to_dict())
 
@@ -811,12 +845,15 @@ def run_scenario(sf: ScenarioFile, sc: Scenario) -> ScenarioResult:
 
 
 def _try(game: Model, state: State, text: str) -> tuple[list, State | None]:
-    """``([], new state)`` if ``text`` is accepted, else ``(reasons, None)``."""
+    """``([], new state)`` if ``text`` is accepted, else ``(reasons, None)``. A rule that
+    cannot be evaluated is a reason too (the scenario fails, the run goes on)."""
     action = game.action_from_str(state, text)
     try:
         return [], game.apply(state, action)
     except IllegalAction as err:
         return list(err.reasons) or ["not a legal action here"], None
+    except Exception as err:  # noqa: BLE001 - a rule error is a finding about the spec
+        return [f"the rules raised {type(err).__name__}: {' '.join(str(err).split())}"], None
 
 
 def _reasons(reasons: Iterable[Any]) -> str:
@@ -879,7 +916,10 @@ def _check_state(game: Model, state: State, t: Then, failures: list[str]) -> Non
             failures.append(f"scores: expected {list(t.scores)}, got {got_scores}")
     if t.winners is not None:
         got_winners = sorted(game.winners(state))
-        if sorted(t.winners) != got_winners:
+        if not game.is_terminal(state):
+            failures.append(f"winners: expected {sorted(t.winners)}, but the game is not over "
+                            f"(scores {game.scores(state)})")
+        elif sorted(t.winners) != got_winners:
             failures.append(f"winners: expected {sorted(t.winners)}, got {got_winners} "
                             f"(scores {game.scores(state)})")
     if t.terminal is not None:

@@ -38,13 +38,18 @@ class IllegalAction(Exception):
 
 
 class Action:
-    """A concrete action: which rule and its parameter values. Compares by value."""
+    """A concrete action: which rule and its parameter values. Compares by value.
 
-    __slots__ = ("key", "_text")
+    ``owner`` is the spec whose model made it (``legal_actions``, ``action_from_str``), so
+    that ``apply`` can refuse another game's action with a clear error.
+    """
 
-    def __init__(self, key: tuple, text: str) -> None:
+    __slots__ = ("key", "_text", "owner")
+
+    def __init__(self, key: tuple, text: str, owner: GameSpec | None = None) -> None:
         self.key = key
         self._text = text
+        self.owner = owner
 
     def __str__(self) -> str:
         return self._text
@@ -65,8 +70,15 @@ class State:
     __slots__ = ("values", "model")
 
     def __init__(self, values: tuple, model: "Model") -> None:
-        self.values = values
-        self.model = model
+        _SET_VALUES(self, values)
+        _SET_MODEL(self, model)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a State is immutable (cannot set {name!r}); "
+                             "apply an action to get a new one")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a State is immutable (cannot delete {name!r})")
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, State) and self.model.key == other.model.key
@@ -88,6 +100,11 @@ class State:
 
     def __repr__(self) -> str:
         return f"State({self.model.name}, {self.values!r})"
+
+
+# the slots' own setters: State.__setattr__ refuses every write after construction
+_SET_VALUES = State.__dict__["values"].__set__
+_SET_MODEL = State.__dict__["model"].__set__
 
 
 class Model:
@@ -128,17 +145,21 @@ class Model:
     def initial_state(self, players: int | None = None) -> State:
         """The state after setup (before any chance or player step)."""
         n = self.spec.min_players if players is None else players
-        if not isinstance(n, int) or not self.spec.min_players <= n <= self.spec.max_players:
+        if type(n) is not int or not self.spec.min_players <= n <= self.spec.max_players:
             raise ValueError(f"{self.name} is for {self.spec.min_players}-"
                              f"{self.spec.max_players} players, not {players!r}")
         return State(self.compiled.initial(n), self)
 
     def current_player(self, state: State) -> int:
         """The player to move, :data:`CHANCE` at a chance node, :data:`TERMINAL` at the end."""
+        if state.__class__ is not State or state.model is not self:
+            self._own(state)
         return self.compiled.current_player(state.values)
 
     def legal_actions(self, state: State) -> list[Action]:
         """The legal actions (at a chance node: the possible outcomes), in a stable order."""
+        if state.__class__ is not State or state.model is not self:
+            self._own(state)
         cache = self._text_cache
         keys = self.compiled.legal(state.values)
         self._last_legal = (state.values, keys)  # lets apply skip re-checking these
@@ -146,12 +167,21 @@ class Model:
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, float]]:
         """``[(outcome, probability)]`` at a chance node; empty elsewhere."""
+        if state.__class__ is not State or state.model is not self:
+            self._own(state)
         ws = [(k, w) for k, w in self.compiled.chance_weights(state.values) if w > 0]
         total = sum(w for _, w in ws)
         return [(self._action(k), float(Fraction(w, total))) for k, w in ws]
 
     def apply(self, state: State, action: Action) -> State:
-        """The state after ``action``. Raises :class:`IllegalAction` naming every failed rule."""
+        """The state after ``action``. Raises :class:`IllegalAction` naming every failed rule,
+        ``TypeError`` for something that is not a State or an Action, ``ValueError`` for
+        another game's state or action."""
+        try:  # misuse is caught by two identity checks; the slow path explains it
+            if state.model is not self or action.owner is not self.spec:
+                self._own(state, action)
+        except AttributeError:
+            self._own(state, action)
         key = action.key
         values = state.values
         last_values, last_keys = self._last_legal
@@ -181,34 +211,53 @@ class Model:
             return False
 
     def is_terminal(self, state: State) -> bool:
+        if state.__class__ is not State or state.model is not self:
+            self._own(state)
         return bool(self.compiled.terminal(state.values))
 
     def scores(self, state: State) -> list[int]:
         """Each player's score as the scoring rule computes it now."""
+        if state.__class__ is not State or state.model is not self:
+            self._own(state)
         return list(self.compiled.scores(state.values))
 
     def winners(self, state: State) -> list[int]:
-        """The winners after every tie-break (several if the tie is shared or unresolved)."""
+        """The winners after every tie-break (several if the tie is shared or unresolved).
+
+        Nobody has won before the game is over: for a state that is not terminal this is
+        ``[]`` (``scores`` gives the standing).
+        """
+        if not self.is_terminal(state):
+            return []
         return self._ranked(state.values)[0]
 
     def unresolved_tie(self, state: State) -> bool:
         """True when tie-breaks leave several winners and the rules do not say they share."""
-        best = self._ranked(state.values)[0]
+        best = self._ranked(self._own(state).values)[0]
         return len(best) > 1 and self.spec.shared_ties is None
 
     def action_from_str(self, state: State, text: str) -> Action:
         """The action whose text is ``text`` (legal or not; ``apply`` says why not)."""
+        if not isinstance(text, str):
+            raise TypeError(f"action_from_str needs the action's text, got "
+                            f"{type(text).__name__}")
         for a in self.legal_actions(state):
             if str(a) == text:
                 return a
         found = self._every_action().get(text.strip())
         if found is None:
-            raise ValueError(f"no action of {self.name} reads {text!r}")
+            shown = repr(text) if len(text) <= 80 else f"{text[:80]!r}... ({len(text)} characters)"
+            raise ValueError(f"no action of {self.name} reads {shown}")
         return found
 
     def state_from_json(self, text: str | Mapping[str, Any]) -> State:
         """Read a state written by ``State.to_json`` (raises ValueError, naming the problem)."""
-        data = json.loads(text) if isinstance(text, str) else dict(text)
+        try:
+            data = json.loads(text) if isinstance(text, str) else dict(text)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"not a state: not valid JSON ({err.msg})") from None
+        except (TypeError, ValueError, RecursionError):
+            raise ValueError("a state must be a JSON object (or a mapping)") from None
         if not isinstance(data, dict) or data.get("game") != self.name:
             raise ValueError(f"not a {self.name} state (game is {data.get('game')!r})"
                              if isinstance(data, dict) else "a state must be a JSON object")
@@ -228,6 +277,7 @@ class Model:
     # --- checks used by the checker -----------------------------------------------------
     def why_illegal(self, state: State, action: Action) -> list:
         """Every reason ``action`` may not be taken in ``state`` (empty if it is legal)."""
+        self._own(state, action)
         key = action.key
         cp = self.current_player(state)
         if cp == TERMINAL:
@@ -293,6 +343,37 @@ class Model:
         return bad
 
     # --- helpers ------------------------------------------------------------------------
+    def _own(self, state: Any, action: Any = None) -> State:
+        """``state`` if it is a state of this game (and ``action`` an action of it); else a
+        clear TypeError or ValueError. Off the hot paths: they check identity first."""
+        if not isinstance(state, State):
+            raise TypeError(f"{self.name}: expected a State (from initial_state or apply), got "
+                            f"{type(state).__name__}")
+        if state.model is not self and state.model.key != self.key:
+            other = state.model
+            whose = (f"game {other.name!r}" if other.name != self.name
+                     else f"{other.name} under {dict(other.interpretation)}")
+            raise ValueError(f"this state belongs to {whose}, not to {self.name}"
+                             + ("" if other.name != self.name
+                                else f" under {dict(self.interpretation)}"))
+        if action is None:
+            return state
+        if not isinstance(action, Action):
+            hint = " (use game.action_from_str(state, text))" if isinstance(action, str) else ""
+            raise TypeError(f"{self.name}: expected an Action (from legal_actions or "
+                            f"action_from_str), got {type(action).__name__}{hint}")
+        owner = action.owner
+        if owner is not None and owner is not self.spec and not _same_actions(owner, self.spec):
+            raise ValueError(f"action {str(action)!r} belongs to game {owner.name!r}, "
+                             f"not to {self.name}")
+        key = action.key
+        if not (isinstance(key, tuple) and key and type(key[0]) is int
+                and 0 <= key[0] < len(self.spec.actions)
+                and len(key) == 1 + len(self.spec.actions[key[0]].params)
+                and all(type(v) is int for v in key[1:])):
+            raise ValueError(f"{str(action)!r} is not an action of {self.name}")
+        return state
+
     def _domain_hi(self, state: State, domain: Any) -> int:
         if domain.is_static():
             return domain.hi.args[0]
@@ -313,7 +394,7 @@ class Model:
     def _action(self, key: tuple) -> Action:
         a = self._text_cache.get(key)
         if a is None:
-            a = Action(key, self._text(key))
+            a = Action(key, self._text(key), self.spec)
             self._text_cache[key] = a
         return a
 
@@ -350,6 +431,12 @@ class Model:
                 "fields": {name: c.encode(values) for name, c in self._codecs.items()}}
 
 
+def _same_actions(a: GameSpec, b: GameSpec) -> bool:
+    """Two specs of one game (loaded twice) whose actions read the same."""
+    return a.name == b.name and [(x.name, len(x.params)) for x in a.actions] == [
+        (x.name, len(x.params)) for x in b.actions]
+
+
 def resolve_interpretation(spec: GameSpec, given: Mapping[str, str] | str | None,
                            ruleset: str | None = None) -> dict[str, str]:
     """The option in force for every interpretation point (defaults filled in).
@@ -377,8 +464,15 @@ def resolve_interpretation(spec: GameSpec, given: Mapping[str, str] | str | None
             if "=" not in pair:
                 raise ValueError(f"interpretation must read NAME=OPTION, got {pair!r}")
             k, v = pair.split("=", 1)
-            mapping[k.strip()] = v.strip()
+            k, v = k.strip(), v.strip()
+            if k in mapping and mapping[k] != v:
+                raise ValueError(f"interpretation {k} is given twice, as {mapping[k]!r} and "
+                                 f"{v!r}: choose one")
+            mapping[k] = v
         given = mapping
+    if not isinstance(given, Mapping):
+        raise TypeError(f"interpretation must be None, a mapping point -> option or a string "
+                        f"'point=option,...', got {type(given).__name__}")
     for k, v in given.items():
         if k not in chosen:
             known = ", ".join(sorted(chosen)) or "none"

@@ -199,9 +199,10 @@ class Game:
 
     def _need_source(self, kind: str, name: str, source: str | None,
                      where: Location | None) -> None:
-        if not source or not str(source).strip():
+        if not isinstance(source, str) or not source.strip():
+            got = "" if source is None or isinstance(source, str) else f" (got {source!r})"
             raise SpecError("missing source: cite the rule text (seed file + section, or a "
-                            "short quote)", element=f"{kind} {name}", where=where)
+                            f"short quote){got}", element=f"{kind} {name}", where=where)
 
     # --- vocabulary and state -----------------------------------------------------------
     def enum(self, name: str, members: dict[str, str] | Sequence[str], *, source: str) -> Enum:
@@ -492,6 +493,7 @@ class Game:
         if c.type != BOOL:
             raise SpecError(f"an invariant must be a bool, got {c.type}",
                             element=f"invariant {name}", where=where)
+        _not_constant(c, "an invariant", f"invariant {name}", where)
         self.invariants.append(Invariant(name, c, source, where, doc))
 
     def law(self, name: str, cond: Any, *, source: str, doc: str = "") -> None:
@@ -507,6 +509,7 @@ class Game:
         if c.type != BOOL:
             raise SpecError(f"a law must be a bool, got {c.type}", element=f"law {name}",
                             where=where)
+        _not_constant(c, "a law", f"law {name}", where)
         self.invariants.append(Invariant(name, c, source, where, doc, law=True))
 
     def conservation(self, name: str, total: Any, *, source: str, doc: str = "") -> None:
@@ -582,6 +585,15 @@ def _in_element(element: str) -> Iterator[None]:
         if err.element is None:
             raise SpecError(err.problem, element=element, where=err.where) from None
         raise
+
+
+def _not_constant(cond: Expr, what: str, element: str, where: Location | None) -> None:
+    """An invariant or law written as a constant (``True``) states nothing about the game
+    (and ``False`` can never hold): almost surely a slip, e.g. a Python comparison that was
+    evaluated at load instead of built as an expression."""
+    if cond.op == "const":
+        raise SpecError(f"{what} must be a condition on the state, not the constant "
+                        f"{cond.args[0]!r}", element=element, where=where)
 
 
 def _template_names(text: str) -> set[str]:
