@@ -235,7 +235,11 @@ def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_al
         out.para(summarise(names, SHOWN, more="--all lists them"), indent=2, hang=2)
     out.print("\n[bold]Interpretation points[/bold]"
               + (f" ({len(doc['interpretations'])})" if doc["interpretations"] else ": none"))
-    for i in doc["interpretations"]:
+    if not show_all and len(doc["interpretations"]) > 4:   # one screen: names and options
+        out.para(", ".join(f"{i['name']} ({'/'.join(o['name'] for o in i['options'])})"
+                           for i in doc["interpretations"]) + " (default first)",
+                 indent=2, hang=2)
+    for i in doc["interpretations"] if show_all or len(doc["interpretations"]) <= 4 else ():
         opts = ", ".join(o["name"] for o in i["options"])
         out.para(f"{i['name']}: {i['question']} ({opts}; default {i['default']})", indent=2)
         if show_all:
@@ -243,12 +247,15 @@ def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_al
                 out.para(f"{o['name']}: {o['source']}", indent=6)
             if i["reason"]:
                 out.para(f"why {i['default']} by default: {i['reason']}", indent=6)
-    if doc["rulesets"]:
-        out.print(f"\n[bold]Rulesets[/bold] ({len(doc['rulesets'])})")
-    for r in doc["rulesets"]:
-        opts = ", ".join(f"{k}={v}" for k, v in r["options"].items())
-        out.para(f"{r['name']}: {opts}", indent=2)
-        if show_all:
+    rulesets = [(r, ", ".join(f"{k}={v}" for k, v in r["options"].items()))
+                for r in doc["rulesets"]]
+    if rulesets and not show_all:
+        out.para("rulesets: " + "; ".join(f"{r['name']} ({opts})" for r, opts in rulesets),
+                 indent=2, hang=2)
+    elif rulesets:
+        out.print(f"\n[bold]Rulesets[/bold] ({len(rulesets)})")
+        for r, opts in rulesets:
+            out.para(f"{r['name']}: {opts}", indent=2)
             if r["doc"]:
                 out.para(r["doc"], indent=6)
             out.para(f"source: {r['source']}", indent=6)
