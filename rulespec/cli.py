@@ -169,7 +169,7 @@ def _info_doc(model: Model) -> dict[str, Any]:
                         "checked_by": "python" if p.python_only else "python, z3"}
                        for p in all_properties(model)],
         "interpretations": [{"name": i.name, "question": i.question, "default": i.default,
-                             "reason": i.reason,
+                             "default_reason": i.default_reason, "english": i.english,
                              "options": [{"name": o, "source": s} for o, s in i.options.items()]}
                             for i in spec.interpretations],
         "rulesets": [{"name": r.name, "source": r.source, "doc": r.doc,
@@ -245,8 +245,8 @@ def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_al
         if show_all:
             for o in i["options"]:
                 out.para(f"{o['name']}: {o['source']}", indent=6)
-            if i["reason"]:
-                out.para(f"why {i['default']} by default: {i['reason']}", indent=6)
+            if i["default_reason"]:
+                out.para(f"why {i['default']} by default: {i['default_reason']}", indent=6)
     rulesets = [(r, ", ".join(f"{k}={v}" for k, v in r["options"].items()))
                 for r in doc["rulesets"]]
     if rulesets and not show_all:
@@ -309,8 +309,10 @@ def _print_assumptions(doc: dict[str, Any], full: bool) -> None:
               help="Choose an option of an interpretation point (repeatable).")
 @_ruleset_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
+@click.option("--svg", "svg_dir", default=None, metavar="DIR",
+              help="Also draw the state after each step: DIR/step-NNN.svg.")
 def play(game: str, players: int | None, seed: int, interpretation: Sequence[str],
-         ruleset: str | None, as_json: bool) -> None:
+         ruleset: str | None, as_json: bool, svg_dir: str | None) -> None:
     """Play one seeded random game of GAME and print its trace."""
     from .runtime.model import CHANCE
     from .runtime.play import play_random
@@ -318,6 +320,10 @@ def play(game: str, players: int | None, seed: int, interpretation: Sequence[str
     n = players if players is not None else model.min_players
     _players_ok(model, n)
     final, steps = play_random(model, n, seed)
+    if svg_dir is not None:
+        from .report.run import step_pictures
+        drawn = step_pictures(model, n, [str(s.action) for s in steps], svg_dir)
+        click.echo(f"{len(drawn)} pictures in {svg_dir}/", err=True)
     doc = {"game": model.name, "players": n, "seed": seed, "ruleset": ruleset,
            "interpretation": dict(model.interpretation),
            "steps": [{"player": "chance" if s.player == CHANCE else s.player,
@@ -646,7 +652,10 @@ def scenario(files: Sequence[str], trace_dir: str, states: bool, as_json: bool, 
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 @_quiet_option
 @_verbose_option
-def replay(trace_file: str, as_json: bool, quiet: bool, verbose: bool) -> None:
+@click.option("--svg", "svg_dir", default=None, metavar="DIR",
+              help="Also draw the state after each step: DIR/step-NNN.svg.")
+def replay(trace_file: str, as_json: bool, quiet: bool, verbose: bool,
+           svg_dir: str | None) -> None:
     """Replay a saved trace step by step and re-check the properties on it (with the spec
     that produced it: a spec that changed since is refused)."""
     from .check.property import all_properties
@@ -683,6 +692,13 @@ def replay(trace_file: str, as_json: bool, quiet: bool, verbose: bool) -> None:
             progress.advance()
         progress.note("checking the properties")
         v = recheck(model, trace.players, trace.actions, all_properties(model))
+    if svg_dir is not None:
+        from .report.run import step_pictures
+        try:
+            drawn = step_pictures(model, trace.players, trace.actions, svg_dir)
+        except (ValueError, IllegalAction) as e:
+            raise BadInput(f"{trace_file}: {e}") from None
+        click.echo(f"{len(drawn)} pictures in {svg_dir}/", err=True)
     doc = {"game": model.name, "players": trace.players, "spec_path": trace.spec_path,
            "steps": lines,
            "violation": None if v is None else {"property": v.property, "message": v.message,
@@ -703,6 +719,84 @@ def replay(trace_file: str, as_json: bool, quiet: bool, verbose: bool) -> None:
         out.para(f"VIOLATED {v.property}: {v.message} (after step {len(v.actions)})",
                  style="bold red")
     sys.exit(code)
+
+
+@cli.command()
+@click.argument("trace_file", metavar="TRACE.json", type=click.Path())
+@click.option("--step", "step", type=click.IntRange(min=0), default=None,
+              help="Draw the state after this step (0: the setup; default: the last).")
+@click.option("-o", "--output", default=None, metavar="FILE.svg",
+              help="Write the picture here (default: print it on stdout).")
+def show(trace_file: str, step: int | None, output: str | None) -> None:
+    """Draw one state of a trace as SVG, from the game's declared view."""
+    from .report.run import picture_after
+    from .runtime.model import IllegalAction
+    from .runtime.trace import load_trace, trace_model
+    trace = load_trace(trace_file)
+    try:
+        model = trace_model(trace, trace_file)
+    except (ValueError, TypeError) as e:
+        if isinstance(e, TraceError):
+            raise
+        raise BadInput(f"{trace_file}: {e}") from None
+    n = len(trace.actions) if step is None else step
+    if n > len(trace.actions):
+        raise BadInput(f"{trace_file}: step {n} is past the end ({len(trace.actions)} steps)")
+    if not model.min_players <= trace.players <= model.max_players:
+        raise BadInput(f"{trace_file}: {trace.players} players is outside "
+                       f"{model.min_players}-{model.max_players}")
+    try:
+        svg = picture_after(model, trace.players, trace.actions, n)
+    except (ValueError, IllegalAction) as e:
+        raise BadInput(f"{trace_file}: {e}") from None
+    if output is None:
+        click.echo(svg, nl=False)
+    else:
+        from .report.render import write_atomically
+        write_atomically(output, svg)
+        click.echo(f"wrote {output}", err=True)
+
+
+# --- report -----------------------------------------------------------------------------
+@cli.command()
+@click.argument("games", nargs=-1)
+@click.option("--all", "all_games", is_flag=True, help="Every bundled game.")
+@click.option("-o", "--out-dir", default="reports", show_default=True,
+              help="Where GAME.html, GAME.md, GAME.json and index.html are written.")
+@click.option("--budget", "budget_name", type=click.Choice(["quick", "full"]), default="quick",
+              show_default=True, help="How much checking: counts in docs/reports.md.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Games reported side by side in this many processes.")
+@_quiet_option
+def report(games: Sequence[str], all_games: bool, out_dir: str, budget_name: str,
+           workers: int, quiet: bool) -> None:
+    """Write the rules-clarification report of each GAME (HTML, Markdown, JSON)."""
+    import time
+
+    from .report.budget import BUDGETS
+    from .report.run import report_games
+    from .runtime.registry import available_games, spec_path
+    if all_games == bool(games):
+        raise BadInput("name the games to report, or give --all (not both)")
+    refs = list(available_games()) if all_games else list(games)
+    for g in refs:
+        try:
+            spec_path(g)
+        except ValueError as e:
+            raise BadInput(str(e)) from None
+        _load(g)  # a malformed spec fails here, with its file and line
+    start = time.perf_counter()
+    done = report_games(refs, BUDGETS[budget_name], out_dir, workers,
+                        progress=lambda msg: None if quiet else click.echo(msg, err=True))
+    for d in done:
+        if "error" in d:
+            click.echo(f"{d['game']}: the report could not be made: {d['error']}", err=True)
+            continue
+        found = ", ".join(f"{n} {s}" for s, n in d["counts"].items() if n)
+        out.print(escape(f"{d['game']}: {found}"))
+    out.print(escape(f"reports ({budget_name} budget, {time.perf_counter() - start:.0f} s) "
+                     f"in {os.path.abspath(out_dir)}/index.html"))
+    sys.exit(1 if any("error" in d for d in done) else 0)
 
 
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", None) or getattr(

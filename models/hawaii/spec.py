@@ -20,7 +20,7 @@ counts; price tokens are counts per token type and location (type = value + spea
 """
 
 from rulespec.spec import (PLAYERS, Game, abs_, all_of, any_of, count, exists, forall, if_,
-                           implies, lookup, max_, min_, not_, sum_of, to_int)
+                           implies, lookup, max_, min_, not_, option, sum_of, to_int, view)
 
 SEED = "000_3b00b4fc026f56e4.txt"
 RESEARCH = "research/components.md"
@@ -456,124 +456,208 @@ Gift = game.enum("Gift", {"none": "no tile waiting", **{k: f"a level-II {k} from
 beach_return = game.interpretation(
     "beach_return",
     question="May a pawn go back to the beach for free before moving on?",
-    options={"free": src("足の支払い", "自分のコマがどこにあっても、砂浜に戻る際には足を支払う必要はありません"),
-             "forbidden": src("足の支払い", "本来のルールではこのアクションが実行できるのですが、BGAではなぜかできません")},
+    options={"free": option(
+                 src("足の支払い", "自分のコマがどこにあっても、砂浜に戻る際には足を支払う必要はありません"),
+                 english="Wherever your pawn is, you do not have to pay feet to return to the "
+                         "beach."),
+             "forbidden": option(
+                 src("足の支払い", "本来のルールではこのアクションが実行できるのですが、BGAではなぜかできません"),
+                 english="The original rules allow this action, but for some reason it "
+                         "cannot be done on BGA.")},
     default="free", source=src("足の支払い"),
-    reason="the seed states the free return as the printed rule (本来のルール) and doubts "
-           "that BGA really lacks it (もしかしたらできるのかもしれません)")
+    english="§Paying feet: each step to a neighbouring place costs one foot (a diagonal "
+            "step too, and staying put costs one); wherever your pawn is, going back to the "
+            "beach costs nothing -- which the original rules allow and the online version "
+            "(BGA) does not.",
+    default_reason="the text states the free return as the rule and reports BGA's refusal "
+                   "as a deviation of the online version ('for some reason'); the page "
+                   "itself adds it may just be a missing button")
 combine_boats = game.interpretation(
     "combine_boats",
     question="How many boats may be used together for one trip (fishing or an island)?",
-    options={"two": f"{RESEARCH} (BGA Italian help: the 6-feet island with two 3-feet boats, "
-                     "or the 4-feet boat plus the 2-feet boat paying 5); the seed's 5- and "
-                     "6-feet islands are out of reach of any single boat (§島の訪問, §ボートの使用)",
-             "one": src("ボートの使用", "選んだボードによって支払える「足」の上限値が決まります"),
+    options={"two": option(
+                 f"{RESEARCH} (BGA Italian help: the 6-feet island with two 3-feet boats, "
+                 "or the 4-feet boat plus the 2-feet boat paying 5); the seed's 5- and "
+                 "6-feet islands are out of reach of any single boat (§島の訪問, §ボートの使用)",
+                 english="BGA's Italian help: reach the 6-feet island with two 3-feet boats, "
+                         "or pay 5 with the 4-feet boat plus the 2-feet boat."),
+             "one": option(
+                 src("ボートの使用", "選んだボードによって支払える「足」の上限値が決まります"),
+                 english="The boat you choose sets the most feet you can pay."),
              "any": "INFERENCE: nothing in the seed or the BGA help limits a trip to two boats "
                     "once boats combine; at most three in the model (assumption "
                     "trip_boats_bound)"},
     default="two", source=src("ボートの使用"),
-    reason="the only source that describes combining (BGA Italian help) combines two boats, "
-           "and two reach every island")
+    english="§Using boats: a boat lets you fish or visit an island; the boat you choose caps "
+            "the feet you can pay (canoe 2, level-I boat 3, level-II boat 4 with one free "
+            "foot); each boat is used once per round. Islands cost 3, 4, 5 and 6 feet.",
+    default_reason="with one boat per trip the 5- and 6-feet islands could never be visited "
+                   "(no boat carries more than 4 feet); the only source that describes "
+                   "combining (BGA's Italian help) combines two, and two reach every island")
 final_tie = game.interpretation(
     "final_tie",
     question="Who wins when the highest final scores are tied?",
-    options={"shared": src("ゲーム終了", "最も多くの勝利点を獲得していたプレイヤーが勝者です (no tie rule)"),
-             "resources": f"{RESEARCH} (yucata: English rules' tie-breaker 'sum of remaining "
-                          "resources')"},
+    options={"shared": option(
+                 src("ゲーム終了", "最も多くの勝利点を獲得していたプレイヤーが勝者です (no tie rule)"),
+                 english="The player with the most victory points is the winner (the text "
+                         "gives no tie rule)."),
+             "resources": option(
+                 f"{RESEARCH} (yucata: English rules' tie-breaker 'sum of remaining "
+                 "resources')",
+                 english="Tied players compare the sum of their remaining resources "
+                         "(shells, feet and fruit).")},
     default="shared", source=src("ゲーム終了"),
-    reason="the seed names no tie-breaker; the resource rule is reported only as an English "
-           "edition's deviation")
+    english="§End of the game: after round five, add the points from tile effects to the "
+            "points earned during play; the player with the most victory points wins.",
+    default_reason="the source names no tie-breaker, so tied players share the win; the "
+                   "English rules' tie-breaker is recorded as the other reading")
 fish_bonus_foot = game.interpretation(
     "fish_bonus_foot",
     question="Does a level-II boat's bonus foot catch a fish token (pay 1 foot, fish 2)?",
-    options={"counts": src("ボートの使用", "足を３個支払えば、足４個分支払ったことになります") + "; §釣り: "
-                       "「最低でも１個の足を支払わなければオマケの足を使うことはできない」 (with a foot paid, "
-                       "the bonus counts)",
-             "paid_only": src("釣り", "魚トークンは支払った「足」の数と同じ数だけ獲得できます") + "; "
-                          "「オマケの足１個を使って魚トークン１個を獲得する、ということはできません」"},
+    options={"counts": option(
+                 src("ボートの使用", "足を３個支払えば、足４個分支払ったことになります") + "; §釣り: "
+                 "「最低でも１個の足を支払わなければオマケの足を使うことはできない」 (with a foot paid, "
+                 "the bonus counts)",
+                 english="Pay 3 feet and you have paid 4; you cannot use the bonus foot unless "
+                         "you pay at least one foot."),
+             "paid_only": option(
+                 src("釣り", "魚トークンは支払った「足」の数と同じ数だけ獲得できます") + "; "
+                 "「オマケの足１個を使って魚トークン１個を獲得する、ということはできません」",
+                 english="You take as many fish tokens as the feet you paid; you cannot use "
+                         "the bonus foot to take a fish token.")},
     default="counts", source=src("釣り"),
-    reason="§釣り explains the refusal by the bonus foot being usable only once a foot is "
-           "paid (最低でも１個の足を支払わなければ), which implies that with a foot paid it counts")
+    english="§Fishing: pay feet by boat and take as many fish tokens as the feet paid; the "
+            "level-II boat's bonus foot cannot catch a fish token by itself, because it only "
+            "lets you pay one foot less once you pay at least one.",
+    default_reason="§釣り explains the refusal by the bonus foot being usable only once a foot "
+                   "is paid (最低でも１個の足を支払わなければ), which implies that with a foot "
+                   "paid it counts")
 village_without_tiki = game.interpretation(
     "village_without_tiki",
     question="Is a village valid on a board without any tiki?",
-    options={"invalid": src("タイルの配置", "それぞれの村の一番右に置かれているタイルがティキが置かれている"
-                                        "列に到達することが条件です") + " (no tiki: no column to reach)",
-             "board_edge": "INFERENCE: the tiki line falls back to the board's last column "
-                           "(§タイルの配置: 個人ボードは下の画像のように７列に分かれており); no source "
-                           "states it"},
+    options={"invalid": option(
+                 src("タイルの配置", "それぞれの村の一番右に置かれているタイルがティキが置かれている"
+                                 "列に到達することが条件です") + " (no tiki: no column to reach)",
+                 english="A village counts when its rightmost tile reaches the column where a "
+                         "tiki stands."),
+             "board_edge": option(
+                 "INFERENCE: the tiki line falls back to the board's last column "
+                 "(§タイルの配置: 個人ボードは下の画像のように７列に分かれており); no source states it",
+                 english="(Inference) The player board is divided into 7 columns; without a "
+                         "tiki, the last column is the line to reach.")},
     default="invalid", source=src("タイルの配置"),
-    reason="the condition names a tiki's column; the seed describes no line without one")
+    english="§Placing tiles: a village is valid at the end only if its rightmost tile reaches "
+            "the column of a tiki; tikis are placed from the right and make villages valid "
+            "sooner.",
+    default_reason="the condition names a tiki's column; the seed describes no line without one")
 fruit_payment = game.interpretation(
     "fruit_payment",
     question="Without an exchange cottage, may fruit pay part of a payment (1 fruit and 2 "
              "shells for a 3)?",
     options={"whole": f"{RESEARCH} (Polish BGA help: a 4-step move costs 4 feet OR 4 fruit); "
                       "§タイル効果の詳細: mixing is the exchange cottage's effect",
-             "per_unit": src("画面説明", "フルーツ、貝にも足の代わりにも使えるジョーカーのような資源です")
-                         + " (a joker stands in for any one unit)"},
+             "per_unit": option(
+                 src("画面説明", "フルーツ、貝にも足の代わりにも使えるジョーカーのような資源です")
+                 + " (a joker stands in for any one unit)",
+                 english="Fruit: a joker-like resource that can stand in for shells or for "
+                         "feet.")},
     default="whole", source=src("画面説明"),
-    reason="the only source that says how fruit pays (Polish BGA help) pays whole payments, "
-           "and if fruit mixed anyway, the exchange cottage's 貝、足、フルーツを混ぜて支払う "
-           "would add nothing for fruit")
+    english="§The screen: shells are money, feet are movement, and fruit is a joker-like "
+            "resource usable in place of shells or feet.",
+    default_reason="the only source that says how fruit pays (Polish BGA help) pays whole "
+                   "payments, and if fruit mixed anyway, the exchange cottage's 貝、足、"
+                   "フルーツを混ぜて支払う would add nothing for fruit")
 exchange_uses = game.interpretation(
     "exchange_uses",
     question="May an exchange cottage serve both payments of one purchase (the move and the "
              "price)?",
     options={"once_per_turn": f"{RESEARCH} (yucata, German page: the English rules add 'each "
                               "exchange hut may be used only once per turn')",
-             "per_payment": src("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます")
-                            + " (no limit on how often); yucata lists the limit as an English "
-                              "deviation from the German rules"},
+             "per_payment": option(
+                 src("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます")
+                 + " (no limit on how often); yucata lists the limit as an English deviation "
+                   "from the German rules",
+                 english="With this tile you may pay with a mix of shells, feet and fruit.")},
     default="once_per_turn", source=src("タイル効果の詳細", "交換コテージ"),
-    reason="the only text on how often is the English edition's; the seed's example uses the "
-           "cottage for one payment")
+    english="§Tile effects, exchange cottage: with it you may mix shells, feet and fruit in "
+            "a payment; with a level-II exchange cottage, for example, a payment of 2 shells "
+            "may be made with 2 feet, or with 1 shell and 1 foot.",
+    default_reason="the only text on how often is the English edition's; the seed's example "
+                   "uses the cottage for one payment")
 goal_ranking = game.interpretation(
     "goal_ranking",
     question="Are the round-goal prizes ranked by the price-token totals, or by the totals "
              "with the surfers' reductions added?",
-    options={"raw": src("ラウンド目標", "目標を達成してるプレイヤーのうち、最も多くの価格トークンを集めた"
-                                    "プレイヤーは"),
-             "lowered": src("タイル効果の詳細", "ラウンド目標の達成値を４引き下げる") + " (a lowered goal "
-                        "counts like a higher total)"},
+    options={"raw": option(
+                 src("ラウンド目標", "目標を達成してるプレイヤーのうち、最も多くの価格トークンを集めた"
+                                 "プレイヤーは"),
+                 english="Among the players who met the goal, the one who collected the most "
+                         "price tokens ..."),
+             "lowered": option(
+                 src("タイル効果の詳細", "ラウンド目標の達成値を４引き下げる") + " (a lowered goal "
+                 "counts like a higher total)",
+                 english="(the level-II surfer) lowers the round goal to reach by 4")},
     default="raw", source=src("ラウンド目標"),
-    reason="the prizes go to whoever collected the most price tokens (最も多くの価格トークンを集めた); "
-           "a surfer lowers the goal, not the total")
+    english="§Round goal: players whose price tokens this round add up to the goal score "
+            "points; among them the one with the most price tokens gets the first prize, the "
+            "next the second, the others the third.",
+    default_reason="the prizes go to whoever collected the most price tokens (最も多くの価格"
+                   "トークンを集めた); a surfer lowers the goal, not the total")
 price_cap = game.interpretation(
     "price_cap",
     question="When a drawn price token would make a place's sum equal to its printed cap, is "
              "it placed or flipped to a fish token?",
-    options={"at_most": src("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を"
-                                         "超えないように") + "; §足の支払い: 「この数字以下になるように」",
-             "below": f"{RESEARCH} (phantasiogames.net: 'chips that equal or exceed the printed "
-                      "number get flipped over to become fish')"},
+    options={"at_most": option(
+                 src("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を"
+                                 "超えないように") + "; §足の支払い: 「この数字以下になるように」",
+                 english="Price tokens are placed so that their sum does not exceed each "
+                         "place's cap; ... so that the sum is at or below this number."),
+             "below": f"{RESEARCH} (phantasiogames.net: 'chips that equal or exceed the "
+                      "printed number get flipped over to become fish')"},
     default="at_most", source=src("細かいルール"),
-    reason="the seed says twice that the sum stays at or below the number (超えないように, "
-           "この数字以下); goblins.net and throatpunchgames.com agree")
+    english="§Fine print: price tokens are placed so that the sum on each place does not "
+            "exceed its printed cap, so some places may get no token; the leftover tokens are "
+            "turned over and become fish tokens.",
+    default_reason="the seed says twice that the sum stays at or below the number "
+                   "(超えないように, この数字以下); goblins.net and throatpunchgames.com agree")
 income_after_last_round = game.interpretation(
     "income_after_last_round",
     question="Do income tiles (shell, foot and fruit tiles) pay once more when round 5 ends?",
-    options={"none": src("ラウンド終了と新たなラウンドの開始", "新たなラウンドが開始されると、次の勝利が行われます"
-                                                    "・各プレイヤーに貝と足が支給される（自分の村に貝や足や"
-                                                    "フルーツが追加で支給されるタイルを置いているプレイヤーは"
-                                                    "その分も支給される）") + " (no round 6)",
-             "tiles": src("タイル効果の詳細", "「レベルⅡ灌漑タイル」についてはラウンド終了時に任意の資源を得る効果")
-                      + f"; {RESEARCH} (spielmonster.de: shell hut '+1 shell at end of each "
-                        "round')"},
+    options={"none": option(
+                 src("ラウンド終了と新たなラウンドの開始", "新たなラウンドが開始されると、次の勝利が行われます"
+                                                "・各プレイヤーに貝と足が支給される（自分の村に貝や足や"
+                                                "フルーツが追加で支給されるタイルを置いているプレイヤーは"
+                                                "その分も支給される）") + " (no round 6)",
+                 english="When a new round starts: each player receives shells and feet (and "
+                         "what their shell, foot and fruit tiles add)."),
+             "tiles": option(
+                 src("タイル効果の詳細", "「レベルⅡ灌漑タイル」についてはラウンド終了時に任意の資源を得る効果")
+                 + f"; {RESEARCH} (spielmonster.de: shell hut '+1 shell at end of each "
+                   "round')",
+                 english="The level-II irrigation tile's effect of gaining a resource of "
+                         "choice at the end of a round.")},
     default="none", source=src("ラウンド終了と新たなラウンドの開始"),
-    reason="the seed lists tile income among what a new round brings, and the game ends "
-           "after round 5; it matters only for leftover resources (final_tie=resources)")
+    english="§End of a round and a new round: when a new round starts, players receive "
+            "shells and feet (plus what their income tiles give), boats are ready again and "
+            "new tokens are dealt; the game ends after round five.",
+    default_reason="the seed lists tile income among what a new round brings, and the game "
+                   "ends after round 5; it matters only for leftover resources "
+                   "(final_tie=resources)")
 laka_fruit = game.interpretation(
     "laka_fruit",
     question="Does Laka count fruit tiles in villages that are not valid?",
-    options={"all_villages": src("タイル効果の詳細", "ラカ: このタイルが置かれている村以外に置かれているフルーツ"
-                                                "タイルも得点の対象になります") + " (no condition on the villages, "
-                             "unlike Kanaloa's 有効な村に配置されたサーファー)",
-             "valid_villages": "INFERENCE by analogy with §タイル効果の詳細 カナロア and §ゲーム終了 "
-                               "(end effects count only in valid villages)"},
+    options={"all_villages": option(
+                 src("タイル効果の詳細", "ラカ: このタイルが置かれている村以外に置かれているフルーツ"
+                                    "タイルも得点の対象になります") + " (no condition on the "
+                 "villages, unlike Kanaloa's 有効な村に配置されたサーファー)",
+                 english="Laka: fruit tiles in villages other than its own also score."),
+             "valid_villages": "INFERENCE by analogy with §タイル効果の詳細 カナロア and "
+                               "§ゲーム終了 (end effects count only in valid villages)"},
     default="all_villages", source=src("タイル効果の詳細", "ラカ"),
-    reason="Laka's note names no condition, while the note beside it restricts Kanaloa to "
-           "valid villages; the contrast reads as no restriction")
+    english="§Tile effects: Laka also scores the fruit tiles in villages other than its own; "
+            "Kanaloa scores surfers in valid villages only.",
+    default_reason="Laka's note names no condition, while the note beside it restricts "
+                   "Kanaloa to valid villages; the contrast reads as no restriction")
 
 RULESET_ENGLISH = (f"{RESEARCH} (yucata, German rules page, listing the English rules' "
                    "deviations)")
@@ -1449,6 +1533,88 @@ game.check_examples(20, reason="a game is about 250 steps with ~60 properties ch
                                "each: 20 Hypothesis games keep `rulespec check hawaii` under "
                                "a minute; use --examples for a longer search")
 
+
+# =====================================================================================
+# How it looks (the report and --svg draw the state from this)
+# =====================================================================================
+PLACE_LABELS = {"cottages_1": "Cottages I", "cottages_2": "Cottages II",
+                "village_life": "Village life", "fruit_1": "Fruit I", "fruit_2": "Fruit II",
+                "sea": "Sea", "kahunas": "Kahunas", "tikis": "Tikis", "gods_1": "Gods I",
+                "gods_2": "Gods II"}
+TILE_COLOURS = {**{k: "#b07a4f" for k in COTTAGES}, "start_hut": "#7a4e2d",
+                "irrigation": "#3a9ca6", "hula": "#d9708f",
+                **{k: "#6aa84f" for k in FRUITS}, "surfer": "#4a86c5",
+                **{k: "#8e63b5" for k in GODS}, "boat": "#4a86c5", "kahuna": "#c9a227",
+                "tiki": "#8c5a3c"}
+TILE_TEXT = {"start_hut": "start", "shell_hut": "shell", "foot_hut": "foot",
+             "spear_hut": "spear", "exchange_hut": "exch.", "long_hut": "long hut",
+             "irrigation": "irrig.", "breadfruit": "bread", "coconut": "coco",
+             "banana": "banana"}
+# board positions as the rules' picture shows them: rows of 2-3-3-2 places, the beach below
+SPOT_XY = {8: (25, 0), 9: (75, 0), 5: (0, 25), 6: (50, 25), 7: (100, 25), 2: (0, 50),
+           3: (50, 50), 4: (100, 50), 0: (25, 75), 1: (75, 75), BEACH: (50, 100)}
+
+
+def _token_glyph(c):
+    spear = "⚔" if SPEAR[c] else ""
+    return view.glyph(f"{VALUE[c]}{spear}", "#f2d8a7",
+                      title=f"price token {VALUE[c]}{' with a spear' if SPEAR[c] else ''}")
+
+
+def _place_pieces(n):
+    places = [view.piece(if_(laid[Place[pl]], pos_of[Place[pl]], -1), PLACE_LABELS[pl],
+                         kind="tile", glyph=view.glyph(colour=TILE_COLOURS[PLACES[pl][0][0]]),
+                         chips=[view.chip(area_tok[a, c], _token_glyph(c)) for c in CODES])
+              for a, pl in enumerate(PLACE_NAMES)]
+    pawns = [view.piece(if_(p < N, pawn[p], -1), f"player {p}'s pawn", player=p)
+             for p in range(n)]
+    return places + pawns
+
+
+def _island_text(i):
+    what, value = ISLANDS[i]
+    return {"fruit": f"{value} fruit", "vp": f"{value} VP"}.get(
+        what, f"{value} II" if value in GIFT_KINDS or value == "boat" else value)
+
+
+def _village_tiles(p, v):
+    order = ["start_hut"] + COTTAGES + [n for n in NAMES if n not in COTTAGES + ["start_hut"]]
+    return [view.tile(has[p, v, Name[n]],
+                      view.glyph(TILE_TEXT.get(n, n), TILE_COLOURS[n], title=n.replace("_", " ")),
+                      width=START_HUT_WIDTH if n == "start_hut" else WIDTH.get(n, 1),
+                      badge=lvl2[p, v, Name[n]], badge_text="II")
+            for n in order]
+
+
+game.view(
+    view.counters("Round", {"round": round_, "phase": phase}),
+    view.place_map("Main board", pieces=_place_pieces,
+                   spots=[view.spot(k, "beach" if k == BEACH else f"position {k}", x, y)
+                          for k, (x, y) in SPOT_XY.items()],
+                   links=[(a, b) for a, bs in ADJACENT.items() for b in bs if a < b]),
+    view.slots("Pass area (next round's turn order)", count=5, value=lambda k: pass_tok[k],
+               glyphs={c: _token_glyph(c) for c in CODES}, owner=lambda k: pass_by[k],
+               labels=[str(k + 1) for k in range(5)]),
+    view.slots("Islands", count=DOCKS, value=lambda d: docks[DOCK_LIST[d]],
+               glyphs={Isl[i]: view.glyph(_island_text(i), "#a8d5e2", shape="square",
+                                          title=f"island: {ISLANDS[i][1]} ({ISLANDS[i][0]})")
+                       for i in ISLAND_NAMES},
+               labels=[f"{ISLAND_FEET[d]} feet" for d in range(DOCKS)]),
+    view.pile("Fishing cove", [view.chip(fish_pool[c], view.glyph(
+        f"{FISH[c]}", "#5b9bd5", title=f"fish token: {FISH[c]} fish") ) for c in CODES]),
+    view.counters("Resources", {
+        "shells": lambda p: shells[p], "feet": lambda p: feet[p], "fruit": lambda p: fruit[p],
+        "victory points": lambda p: vp[p], "round total": lambda p: round_total[p],
+        "boats, level I": lambda p: boats[p, Level.I],
+        "boats, level II": lambda p: boats[p, Level.II],
+        "canoe used": lambda p: canoe_used[p]}, player=True),
+    view.tableau("Villages", rows=VILLAGES, columns=COLUMNS, tiles=_village_tiles,
+                 marker=lambda p, v: kahunas[p] > v,
+                 marker_glyph=view.glyph("K", TILE_COLOURS["kahuna"], title="kahuna"),
+                 top=lambda p: tikis[p],
+                 top_glyph=view.glyph("T", TILE_COLOURS["tiki"], shape="square", title="tiki"),
+                 flag=lambda p, v: valid(p, v), player=True),
+)
 
 # =====================================================================================
 # What must always hold

@@ -395,3 +395,22 @@ def compile_python(spec: GameSpec, interpretation: dict[str, str]) -> CompiledGa
         invariants=tuple(ns[f"inv_{k}"] for k in range(len(spec.invariants))),
         conserved=tuple(ns[f"cons_{k}"] for k in range(len(spec.conservation))),
     )
+
+
+def compile_values(spec: GameSpec, interpretation: dict[str, str],
+                   exprs: list[Expr]) -> tuple[Callable[[tuple], Any], ...]:
+    """One function per expression over a state's cells (what a view reads to draw it).
+
+    The expressions may read fields and the interpretation, not action parameters.
+    """
+    layout = Layout.of(spec)
+    interp = {p.name: p.enum.index_of(interpretation[p.name]) for p in spec.interpretations}
+    em = _Emitter(spec, layout, interp)
+    base = _Ctx(interp)
+    for k, e in enumerate(exprs):
+        em.lines.append(f"def v_{k}(s):")
+        em.lines.append(f"    return {em.expr(e, base)}")
+    source = "\n".join(em.lines) + "\n"
+    ns: dict[str, Any] = {"_ck": _ck}
+    exec(compile(source, f"<rulespec:{spec.name}:values>", "exec"), ns)  # noqa: S102
+    return tuple(ns[f"v_{k}"] for k in range(len(exprs)))

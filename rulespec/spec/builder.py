@@ -9,6 +9,8 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Callable, Iterator, Sequence
 
+import attrs
+
 from ..ir.errors import SpecError
 from ..ir.location import Location, caller_location
 from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Labels, Type, const,
@@ -38,6 +40,19 @@ class _Players:
 
 
 PLAYERS = _Players()
+
+
+@attrs.frozen
+class Option:
+    """An interpretation option's source, with an English rendering of its quote."""
+
+    source: str
+    english: str | None = None
+
+
+def option(source: str, *, english: str | None = None) -> Option:
+    """An option of :meth:`Game.interpretation` with its source passage in English."""
+    return Option(source, english)
 
 
 class RuleBuilder:
@@ -183,6 +198,7 @@ class Game:
         self._shared_ties: Rule | None = None
         self._max_steps: tuple[int, str | None] | None = None
         self._check_examples = 100
+        self._view: Any = None
         self._np_field = Field("num_players", INT, lo, hi, (), lo, source,
                                self.where, "number of players in this game", True)
         self.num_players = Expr("num_players", (), INT)
@@ -324,10 +340,15 @@ class Game:
         self.assumptions.append(Assumption(name, value, reason, origin, where))
         return lift(value) if isinstance(value, (int, bool)) else value
 
-    def interpretation(self, name: str, *, question: str, options: dict[str, str],
-                       default: str, source: str, reason: str = "") -> Interpretation:
-        """Declare a point where the text allows more than one reading: each option with
-        the source that supports it, and the default with the ``reason`` it was chosen."""
+    def interpretation(self, name: str, *, question: str, options: dict[str, Any],
+                       default: str, source: str, english: str | None = None,
+                       default_reason: str | None = None) -> Interpretation:
+        """Declare a point where the text allows more than one reading.
+
+        ``options`` maps each option to its source, or to ``option(source, english=...)``
+        to store an English rendering of a quoted passage next to it; ``english`` does
+        the same for ``source``; ``default_reason`` says why the default is the default.
+        """
         where = caller_location()
         self._claim("interpretation", name, where)
         self._need_source("interpretation", name, source, where)
@@ -337,11 +358,14 @@ class Game:
         if default not in options:
             raise SpecError(f"default {default!r} is not one of the options {list(options)}",
                             element=f"interpretation {name}", where=where)
-        for opt, src in options.items():
+        sources = {k: v.source if isinstance(v, Option) else v for k, v in options.items()}
+        english_of = {k: v.english for k, v in options.items()
+                      if isinstance(v, Option) and v.english}
+        for opt, src in sources.items():
             self._need_source("interpretation option", f"{name}={opt}", src, where)
         e = Enum(f"{name}_option", list(options), source=source, where=where)
-        point = Interpretation(name, question, dict(options), default, source, where, e,
-                               None, reason)  # type: ignore[arg-type]
+        point = Interpretation(name, question, sources, default, source, where, e,  # type: ignore[arg-type]
+                               None, english, english_of, default_reason)
         node = Expr("interp", (point,), e.type)
         object.__setattr__(point, "node", node)
         self.interpretations.append(point)
@@ -370,6 +394,22 @@ class Game:
         rs = Ruleset(name, dict(options), source, where, doc)
         self.rulesets.append(rs)
         return rs
+
+    # --- how it looks -------------------------------------------------------------------
+    def view(self, *parts: Any) -> None:
+        """Declare how the state looks to a person: parts built with
+        :mod:`rulespec.spec.view` (grids, slots, tracks, counters, maps, tableaux, piles),
+        in reading order. The report and ``--svg`` draw every game from it."""
+        from .view import Deferred, View
+        where = caller_location()
+        built = []
+        for part in parts:
+            if not isinstance(part, Deferred):
+                raise SpecError(f"view parts come from rulespec.spec.view builders, got "
+                                f"{part!r}", element="view", where=where)
+            with _in_element("view"):
+                built.extend(part.parts(self.max_players))
+        self._view = View(tuple(built), where)
 
     # --- rules --------------------------------------------------------------------------
     def setup(self, *, source: str) -> Callable[[Callable], Callable]:
@@ -571,7 +611,8 @@ class Game:
             conservation=tuple(self.conservations), max_steps=self._max_steps[0],
             max_steps_source=self._max_steps[1], num_players_field=self._np_field,
             summary=self.summary, bmc_depth=self._bmc_depth,
-            check_examples=self._check_examples, rulesets=tuple(self.rulesets))
+            check_examples=self._check_examples, view=self._view,
+            rulesets=tuple(self.rulesets))
         validate(spec)
         return spec
 

@@ -61,7 +61,7 @@ class Interpretation:
     """A place where the text allows more than one reading.
 
     ``options`` maps each option to the source that supports it; rules test the reading in
-    force with :meth:`is_`. ``reason`` says why the default was chosen.
+    force with :meth:`is_`.
     """
 
     name: str
@@ -72,7 +72,12 @@ class Interpretation:
     where: Location | None
     enum: Enum
     node: Expr
-    reason: str = ""
+    #: the source passage in English, stored next to the quote (``source``)
+    english: str | None = None
+    #: each option's source passage in English, by option
+    option_english: dict[str, str] = attrs.field(factory=dict)
+    #: why the default is the default
+    default_reason: str | None = None
 
     def is_(self, option: str) -> Expr:
         """True under the given option."""
@@ -195,6 +200,8 @@ class GameSpec:
     summary: str = ""
     bmc_depth: int = 9
     check_examples: int = 100
+    #: how the state looks to a person (``game.view``); None: derived from the fields
+    view: Any = None
     rulesets: tuple[Ruleset, ...] = ()
 
     def action(self, name: str) -> Action:
