@@ -35,25 +35,26 @@ Playout = Callable[[random.Random], float]  # returns player 0's return
 
 
 # --- runners: each plays one random game to the end ------------------------------------
-def rulespec_api(name: str) -> Playout:
-    game = rulespec.load(name)
+def rulespec_api(name: str, players: int = 2, interpretation: dict | None = None) -> Playout:
+    game = rulespec.load(name, interpretation=interpretation)
 
     def playout(rng: random.Random) -> float:
-        s = game.initial_state()
+        s = game.initial_state(players)
         while not game.is_terminal(s):
             s = game.apply(s, rng.choice(game.legal_actions(s)))
         return game.scores(s)[0]
     return playout
 
 
-def rulespec_compiled(name: str) -> Playout:
-    c = rulespec.load(name).compiled
+def rulespec_compiled(name: str, players: int = 2, interpretation: dict | None = None
+                      ) -> Playout:
+    c = rulespec.load(name, interpretation=interpretation).compiled
     initial, terminal, legal, apply, scores = (c.initial, c.terminal, c.legal, c.apply,
                                                c.scores)
 
     def playout(rng: random.Random) -> float:
         choice = rng.choice
-        v = initial(2)
+        v = initial(players)
         while not terminal(v):
             key = choice(legal(v))
             v = apply[key[0]](v, *key[1:])
@@ -61,11 +62,11 @@ def rulespec_compiled(name: str) -> Playout:
     return playout
 
 
-def openspiel(game_name: str) -> Playout:
+def openspiel(game_name: str, params: dict | None = None) -> Playout:
     import pyspiel
     if game_name.startswith("python_"):
         from open_spiel.python.games import tic_tac_toe  # noqa: F401 - registers it
-    game = pyspiel.load_game(game_name)
+    game = pyspiel.load_game(game_name, params or {})
 
     def playout(rng: random.Random) -> float:
         choice = rng.choice
@@ -75,6 +76,9 @@ def openspiel(game_name: str) -> Playout:
         return state.returns()[0]
     return playout
 
+
+C8_READING = {"penalty": "openspiel_code"}
+HEX_SIZE = {"board_size": "5"}
 
 # label, factory, reference role ("py" / "cpp" / None)
 RUNNERS: dict[str, list[tuple[str, Callable[[], Playout], str | None]]] = {
@@ -88,6 +92,19 @@ RUNNERS: dict[str, list[tuple[str, Callable[[], Playout], str | None]]] = {
         ("rulespec API", lambda: rulespec_api("connect_four"), None),
         ("rulespec compiled", lambda: rulespec_compiled("connect_four"), None),
         ("OpenSpiel C++", lambda: openspiel("connect_four"), "cpp"),
+    ],
+    # OpenSpiel's defaults: 5 players; returns as its ScoreUp computes them. Chance outcomes
+    # are picked uniformly among the legal ones, like the other moves: every card left in
+    # the deck has one copy, so that is also their true distribution.
+    "crazy_eights": [
+        ("rulespec API", lambda: rulespec_api("crazy_eights", 5, C8_READING), None),
+        ("rulespec compiled", lambda: rulespec_compiled("crazy_eights", 5, C8_READING), None),
+        ("OpenSpiel C++", lambda: openspiel("crazy_eights"), "cpp"),
+    ],
+    "hex": [  # a 5x5 board (ours: the default board_size option)
+        ("rulespec API", lambda: rulespec_api("hex", 2, HEX_SIZE), None),
+        ("rulespec compiled", lambda: rulespec_compiled("hex", 2, HEX_SIZE), None),
+        ("OpenSpiel C++", lambda: openspiel("hex", {"board_size": 5}), "cpp"),
     ],
 }
 

@@ -160,6 +160,7 @@ def _info_doc(model: Model) -> dict[str, Any]:
     return {
         "name": spec.name, "title": spec.title, "source": spec.source,
         "players": [spec.min_players, spec.max_players], "max_steps": spec.max_steps,
+        "horizon": spec.horizon, "horizon_reason": spec.horizon_reason,
         "actions": [{"name": a.name, "chance": a.chance, "source": a.source,
                      "params": {p.name: p.domain.label for p in a.params},
                      "preconditions": [{"text": pre.text, "rule": to_english(pre.cond),
@@ -213,8 +214,10 @@ def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_al
     spec = model.spec
     players = (str(spec.min_players) if spec.min_players == spec.max_players
                else f"{spec.min_players}-{spec.max_players}")
+    length = (f"at most {spec.max_steps} steps" if spec.horizon is None else
+              f"no bound in the rules, play stops at {spec.horizon} steps")
     out.print(f"[bold]{escape(spec.title)}[/bold] ({escape(spec.name)}): {players} players, "
-              f"at most {spec.max_steps} steps")
+              f"{length}")
     out.para(f"source: {spec.source}", hang=2)
     out.print(f"\n[bold]Actions[/bold] ({len(doc['actions'])})")
     for a in doc["actions"]:
@@ -320,6 +323,8 @@ def play(game: str, players: int | None, seed: int, interpretation: Sequence[str
     n = players if players is not None else model.min_players
     _players_ok(model, n)
     final, steps = play_random(model, n, seed)
+    over = model.is_terminal(final)
+    truncated = not over and model.spec.horizon is not None  # cut at the horizon: no winner
     if svg_dir is not None:
         from .report.run import step_pictures
         drawn = step_pictures(model, n, [str(s.action) for s in steps], svg_dir)
@@ -328,8 +333,8 @@ def play(game: str, players: int | None, seed: int, interpretation: Sequence[str
            "interpretation": dict(model.interpretation),
            "steps": [{"player": "chance" if s.player == CHANCE else s.player,
                       "action": str(s.action)} for s in steps],
-           "terminal": model.is_terminal(final), "scores": model.scores(final),
-           "winners": model.winners(final)}
+           "terminal": over, "truncated": truncated, "scores": model.scores(final),
+           "winners": [] if truncated else model.winners(final)}
     if as_json:
         _emit_json(doc)
         return
@@ -337,6 +342,10 @@ def play(game: str, players: int | None, seed: int, interpretation: Sequence[str
     for i, s in enumerate(steps, 1):
         who = "chance" if s.player == CHANCE else f"player {s.player}"
         out.para(f"{i:4d}. {who:>9}: {s.action}", hang=17)
+    if truncated:
+        out.print(f"scores: {doc['scores']}   truncated at the horizon of "
+                  f"{model.spec.horizon} steps: no winner")
+        return
     out.print(f"scores: {doc['scores']}   winners: {doc['winners']}"
               + ("" if doc["terminal"] else "   (not over: step bound reached)"))
 
@@ -388,14 +397,29 @@ def check(game: str, props: Sequence[str], examples: int | None, seed: int,
                                    mode, trace_dir, workers, progress,
                                    SHRINK_BUDGET if shrink_budget is None else shrink_budget)
     code = exit_code(results)
+    cut = _truncated(model, results)
     if as_json:
         _emit_json({"game": model.name, "mode": mode, "examples": examples, "seed": seed,
                     "ruleset": ruleset, "interpretation": dict(model.interpretation),
-                    "results": [r.to_json() for r in results], "exit_code": code})
+                    **(cut or {}), "results": [r.to_json() for r in results],
+                    "exit_code": code})
         sys.exit(code)
     _print_results(model, results, f"{mode}, {examples} examples, seed {seed}",
                    verbose=verbose)
+    if cut is not None:
+        out.print(f"truncated: {cut['truncated']} of {cut['games']} games cut at the horizon "
+                  f"({cut['horizon']} steps): not over, no winner")
     sys.exit(code)
+
+
+def _truncated(model: Model, results: list) -> dict[str, int] | None:
+    """Games cut at the spec's horizon (the search that played the most games), if any."""
+    if model.spec.horizon is None:
+        return None
+    counted = [r for r in results if r.games is not None]
+    top = max(counted, key=lambda r: r.games, default=None)
+    return {"horizon": model.spec.horizon, "games": top.games if top else 0,
+            "truncated": top.truncated if top else 0}
 
 
 def _print_results(model: Model, results: list, how: str, with_checker: bool = False,

@@ -45,7 +45,10 @@ def test_check_passes_on_tic_tac_toe(capsys, tmp_path):
     code, out, _ = run(capsys, "check", "tic_tac_toe", "--examples", "30", "--json",
                        "--trace-dir", str(tmp_path))
     assert code == 0
-    assert {r["status"] for r in json.loads(out)["results"]} == {"PASSED"}
+    results = json.loads(out)["results"]
+    assert {r["status"] for r in results} == {"PASSED", "SKIPPED"}
+    assert [r["property"] for r in results if r["status"] == "SKIPPED"] == [
+        "legal_actions_follow_observation"]  # perfect information
 
 
 def test_check_catches_the_planted_bug_and_replay_reproduces_it(capsys, tmp_path):

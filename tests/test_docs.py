@@ -42,6 +42,26 @@ def test_the_guide_has_its_programs():
         assert topic in text, topic
 
 
+def test_each_language_feature_of_issue_10_has_a_section_with_a_program():
+    """Tables and ordinals, horizons, the kit, observations and connectivity each have a
+    section whose program runs (below) and asserts what it shows."""
+    text = GUIDE.read_text(encoding="utf-8")
+    for heading, needles in {
+            "## Tables keyed by an enum": ("game.table(", "ordinal("),
+            "## Games the rules do not bound: a horizon": ("game.horizon(", "truncated"),
+            "## The collections kit": ("Deck(", "Hands(", "Pile(", "Subsets(", "deck.draw("),
+            "## Hidden information: observations": ('visible="owner"', "model.observation("),
+            "## Connectivity": ("connected(", "component_size(")}.items():
+        assert heading in text, heading
+        section = text[text.index(heading):]
+        section = section[:section.index("\n## ", 1)]
+        program = next(p for p in GUIDE_PROGRAMS if any(c in section for _, c in p))
+        code = "".join(c for _, c in program)
+        for needle in needles:
+            assert needle in code, (heading, needle)
+        assert "assert " in code, heading
+
+
 @pytest.mark.parametrize("program", GUIDE_PROGRAMS,
                          ids=[f"line{p[0][0]}" for p in GUIDE_PROGRAMS])
 def test_every_snippet_of_the_guide_runs(program, tmp_path, monkeypatch):

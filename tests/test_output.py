@@ -55,7 +55,7 @@ def test_info_is_a_one_screen_overview_with_details_on_request(capsys):
     # one line per action, named in full
     for action in ("lay_place(", "buy_shell_hut(", "fish(", "pass_turn("):
         assert sum(line.lstrip().startswith(action) for line in lines) == 1
-    assert "more; --all lists them" in overview
+    assert "more; --all lists them" in " ".join(overview.split())  # wherever the line wraps
     _, detail, _ = run(capsys, "info", "hawaii", "--action", "fish")
     assert "requires: the boat(s) have not been used this round" in detail
     assert "means:" in detail

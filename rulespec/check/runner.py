@@ -6,6 +6,7 @@ import random
 from pathlib import Path
 from typing import Sequence
 
+import attrs
 from hypothesis import HealthCheck, Phase, given, seed as hyp_seed, settings
 from hypothesis import strategies as st
 from hypothesis.control import current_build_context
@@ -15,8 +16,8 @@ from ..runtime.model import Action, Model, State
 from ..runtime.play import seeded_chooser
 from ..runtime.trace import Trace, TraceWriteError, save_trace
 from .progress import QUIET, Progress
-from .property import Property, all_properties
-from .results import PASSED, UNKNOWN, VIOLATED, Result
+from .property import Property, all_properties, skip_reason
+from .results import PASSED, SKIPPED, UNKNOWN, VIOLATED, Result
 from .walk import RULES_EVALUATE, Violation, play_checked, raised, recheck, shortest
 
 HYPOTHESIS, RANDOM = "hypothesis", "random"
@@ -29,6 +30,17 @@ SHORTEN_BUDGET = 500
 
 class SearchError(Exception):
     """The search itself could not run (Hypothesis gave up): no verdict for what is left."""
+
+
+@attrs.define
+class Tally:
+    """Games a search played, and how many were cut at the spec's horizon (truncated)."""
+
+    games: int = 0
+    truncated: int = 0
+
+    def cut(self) -> None:
+        self.truncated += 1
 
 
 class _ShrinkBudgetSpent(KeyboardInterrupt):
@@ -52,8 +64,8 @@ def select(model: Model, names: Sequence[str] | None) -> list[Property]:
 
 def hypothesis_search(model: Model, props: Sequence[Property], examples: int, seed: int,
                       players: int | None, progress: Progress = QUIET, *,
-                      shrink_budget: int = SHRINK_BUDGET, rule_errors_end_game: bool = False
-                      ) -> tuple[Violation | None, str]:
+                      shrink_budget: int = SHRINK_BUDGET, rule_errors_end_game: bool = False,
+                      tally: Tally | None = None) -> tuple[Violation | None, str]:
     """Search for a violation with Hypothesis and shrink it.
 
     Returns ``(violation or None, note)``: the minimal violation Hypothesis found, or, when
@@ -83,8 +95,11 @@ def hypothesis_search(model: Model, props: Sequence[Property], examples: int, se
 
         def choose(state: State, legal: list[Action]) -> int:
             return 0 if len(legal) == 1 else data.draw(st.integers(0, len(legal) - 1))
+        if tally is not None:
+            tally.games += 1
         try:
-            play_checked(model, n, choose, props, rule_errors_end_game=rule_errors_end_game)
+            play_checked(model, n, choose, props, rule_errors_end_game=rule_errors_end_game,
+                         on_truncated=tally.cut if tally is not None else None)
         except Violation as v:
             last[:] = [v]  # the last failing run Hypothesis replays is the minimal one
             if not best or len(v.actions) <= len(best[0].actions):
@@ -109,7 +124,8 @@ def hypothesis_search(model: Model, props: Sequence[Property], examples: int, se
 
 def random_search(model: Model, props: Sequence[Property], examples: int, seed: int,
                   players: int | None, progress: Progress = QUIET, *,
-                  rule_errors_end_game: bool = False) -> tuple[Violation | None, str]:
+                  rule_errors_end_game: bool = False, tally: Tally | None = None
+                  ) -> tuple[Violation | None, str]:
     """Plain seeded random playouts (chance outcomes by their probabilities); no shrinking
     beyond cutting the trace at the failing step."""
     for i in range(examples):
@@ -117,8 +133,11 @@ def random_search(model: Model, props: Sequence[Property], examples: int, seed: 
         n = players if players is not None else rng.randint(model.min_players, model.max_players)
         choose = seeded_chooser(model, rng)
         progress.advance()
+        if tally is not None:
+            tally.games += 1
         try:
-            play_checked(model, n, choose, props, rule_errors_end_game=rule_errors_end_game)
+            play_checked(model, n, choose, props, rule_errors_end_game=rule_errors_end_game,
+                         on_truncated=tally.cut if tally is not None else None)
         except Violation as v:
             return v, ""
     return None, ""
@@ -139,10 +158,16 @@ def check_game(model: Model, *, property_names: Sequence[str] | None = None,
     its own verdict (each counterexample is minimal for its property). A property that
     raises is violated; a rule that raises is reported once as
     ``rules_evaluate_without_error`` and then ends the games that reach it.
+
+    A property the spec waives, or that does not apply to the game, is SKIPPED with the
+    reason. With a horizon, every verdict counts the games played and those truncated.
     """
     props = select(model, property_names)
-    remaining = list(props)
-    results: dict[str, Result] = {}
+    skipped = {p.name: why for p in props if (why := skip_reason(model, p)) is not None}
+    remaining = [p for p in props if p.name not in skipped]
+    results: dict[str, Result] = {p.name: Result(p.name, SKIPPED, mode, skipped[p.name],
+                                                 p.source) for p in props if p.name in skipped}
+    tally = Tally()
     rule_error = False
     searches = 0
     unknown = ""
@@ -155,10 +180,10 @@ def check_game(model: Model, *, property_names: Sequence[str] | None = None,
             if mode == HYPOTHESIS:
                 v, note = hypothesis_search(model, remaining, examples, seed, players, progress,
                                             shrink_budget=shrink_budget,
-                                            rule_errors_end_game=rule_error)
+                                            rule_errors_end_game=rule_error, tally=tally)
             else:
                 v, note = random_search(model, remaining, examples, seed, players, progress,
-                                        rule_errors_end_game=rule_error)
+                                        rule_errors_end_game=rule_error, tally=tally)
         except SearchError as err:
             unknown = str(err)
             break
@@ -184,13 +209,20 @@ def check_game(model: Model, *, property_names: Sequence[str] | None = None,
         remaining = [p for p in remaining if p.name != v.property]
         progress.note(f"{len(results)} violated; searching the other properties")
     out = []
+    horizon = model.spec.horizon
+    cut = (f"; {tally.truncated}/{tally.games} games truncated at {horizon} steps"
+           if horizon is not None else "")
     for p in props:
         found = results.get(p.name)
         if found is None and unknown and p in remaining:
             found = Result(p.name, UNKNOWN, mode, unknown, p.source, examples, seed)
-        out.append(found or Result(
-            p.name, PASSED, mode, f"{examples} {'playouts' if mode == RANDOM else 'examples'}",
-            p.source, examples, seed))
+        r = found or Result(
+            p.name, PASSED, mode,
+            f"{examples} {'playouts' if mode == RANDOM else 'examples'}{cut}",
+            p.source, examples, seed)
+        if horizon is not None and r.status != SKIPPED:
+            r = attrs.evolve(r, games=tally.games, truncated=tally.truncated)
+        out.append(r)
     if RULES_EVALUATE in results:
         out.append(results[RULES_EVALUATE])
     return out

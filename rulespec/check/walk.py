@@ -46,8 +46,12 @@ def _run(prop: Property, *args: object) -> str | None:
 def play_checked(model: Model, players: int, choose: Callable[[State, list[Action]], int],
                  properties: Sequence[Property], *,
                  on_step: Callable[[], None] | None = None,
-                 rule_errors_end_game: bool = False) -> int:
+                 rule_errors_end_game: bool = False,
+                 on_truncated: Callable[[], None] | None = None) -> int:
     """Play one game to its end (or ``max_steps`` + 1 steps), checking every property.
+
+    A game with a horizon stops after ``horizon`` steps: if it is not over, it is
+    *truncated* (``on_truncated`` is called) and end-of-game properties are not checked.
 
     ``choose(state, legal)`` returns an index into the legal actions (chance outcomes
     included).
@@ -76,7 +80,8 @@ def play_checked(model: Model, players: int, choose: Callable[[State, list[Actio
             return 0
         raise Violation(RULES_EVALUATE, f"setup failed: {raised(err)}", players, ()) from None
     check_state(state)
-    limit = model.spec.max_steps
+    horizon = model.spec.horizon
+    limit = model.spec.max_steps if horizon is None else horizon - 1
     steps = 0
     while steps <= limit:
         try:
@@ -106,6 +111,10 @@ def play_checked(model: Model, players: int, choose: Callable[[State, list[Actio
         check_state(state)
         if on_step is not None:
             on_step()
+    if horizon is not None and steps >= horizon and not model.is_terminal(state):
+        if on_truncated is not None:
+            on_truncated()
+        return steps
     for p in by_kind[END]:
         msg = _run(p, model, state, steps)
         if msg:

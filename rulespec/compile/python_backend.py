@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 import attrs
 
+from ..ir.closure import is_connected, size_of_component
 from ..ir.errors import SpecError
 from ..ir.intervals import interval
 from ..ir.nodes import BOOL, Domain, Expr
@@ -217,6 +218,42 @@ def _binder(kind: str) -> Callable[[_Emitter, Expr, _Ctx], str]:
     return emit
 
 
+def _enum_table(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
+    table, index = e.args
+    code = em.expr(index, ctx)
+    cast = bool if e.type == BOOL else int
+    if code.isdigit() and int(code) < len(table.values):  # a known member: its value
+        return repr(cast(table.values[int(code)]))
+    rng = interval(index, em.spec.max_players)
+    if rng is None or rng[0] < 0 or rng[1] >= len(table.values):
+        code = f"_ck({code}, {len(table.values)}, {('table ' + table.name)!r})"
+    return f"{tuple(cast(v) for v in table.values)!r}[{code}]"
+
+
+def _members(em: _Emitter, members: tuple, ctx: _Ctx) -> str:
+    return "(" + "".join(f"{em.expr(m, ctx)}, " for m in members) + ")"
+
+
+def _connected(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
+    graph, sources, targets, _ = e.args[:4]
+    return (f"_connected({graph.neighbours!r}, {sources!r}, {targets!r}, "
+            f"{_members(em, e.args[4:], ctx)})")
+
+
+def _component_size(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
+    graph, _, start = e.args[:3]
+    code = em.expr(start, ctx)
+    rng = interval(start, em.spec.max_players)
+    if rng is None or rng[0] < 0 or rng[1] >= graph.size:
+        code = f"_ck({code}, {graph.size}, {('nodes of ' + graph.name)!r})"
+    return f"_component({graph.neighbours!r}, {code}, {_members(em, e.args[3:], ctx)})"
+
+
+#: functions the generated code calls besides ``_ck`` (connectivity, see ir/closure.py)
+HELPERS: dict[str, Callable[..., Any]] = {"_connected": is_connected,
+                                          "_component": size_of_component}
+
+
 EXPR_TABLE: dict[str, Callable[[_Emitter, Expr, _Ctx], str]] = {
     "const": _const,
     "field": _field,
@@ -236,6 +273,10 @@ EXPR_TABLE: dict[str, Callable[[_Emitter, Expr, _Ctx], str]] = {
     "table": lambda em, e, ctx: _table(em, e, ctx),
     "exists": _binder("exists"), "forall": _binder("forall"), "sum": _binder("sum"),
     "count": _binder("count"),
+    "ordinal": lambda em, e, ctx: em.expr(e.args[0], ctx),  # a member is its position
+    "enum_table": _enum_table,
+    "connected": _connected,
+    "component_size": _component_size,
 }
 
 
@@ -381,7 +422,7 @@ def compile_python(spec: GameSpec, interpretation: dict[str, str]) -> CompiledGa
     source = "\n".join(L) + "\n"
     filename = f"<rulespec:{spec.name}:{','.join(f'{k}={v}' for k, v in sorted(interpretation.items()))}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    ns: dict[str, Any] = {"_ck": _ck}
+    ns: dict[str, Any] = {"_ck": _ck, **HELPERS}
     exec(compile(source, filename, "exec"), ns)  # noqa: S102 - our own generated code
     return CompiledGame(
         layout=layout, source=source, initial=ns["initial"],

@@ -32,6 +32,15 @@ def interval(e: Expr, max_players: int = 1) -> Interval | None:
     if op == "table":
         vals = [int(v) for v in e.args[0]]
         return (min(vals), max(vals))
+    if op == "ordinal":
+        return (0, len(e.args[0].type.enum) - 1)
+    if op == "enum_table":
+        if e.type.kind != "int":
+            return None
+        vals = e.args[0].values
+        return (min(vals), max(vals))
+    if op == "component_size":
+        return (0, e.args[0].size)
     if op == "ite":
         a, b = interval(e.args[1], max_players), interval(e.args[2], max_players)
         if a is None or b is None:

@@ -120,6 +120,7 @@ class Model:
         self._last_legal: tuple[tuple | None, list] = (None, [])
         self._codecs = {name: FieldCodec(slot) for name, slot in self.layout.slots.items()}
         self._all_actions: dict[str, Action] | None = None
+        self._observe: Any = None  # compiled on first use (compile/observation.py)
         # per action: (is chance, static parameter ranges or None, precondition functions)
         self._fast_checks = [
             (a.chance,
@@ -235,6 +236,30 @@ class Model:
         """True when tie-breaks leave several winners and the rules do not say they share."""
         best = self._ranked(self._own(state).values)[0]
         return len(best) > 1 and self.spec.shared_ties is None
+
+    def observation(self, state: State, player: int) -> dict[str, Any]:
+        """What ``player`` sees: every field by name (as ``state.to_json`` writes it), with
+        each cell the spec hides from them (``visible=``) as None."""
+        if not 0 <= player < state.values[0]:
+            raise ValueError(f"no player {player} in a {state.values[0]}-player game")
+        seen = self.observation_key(state, player)
+        out: dict[str, Any] = {}
+        for name, c in self._codecs.items():
+            cells = seen[c.offset:c.offset + c.size]
+            flat: list[Any] = [None if v is None else c.names[v] if c.kind == "enum"
+                               else bool(v) if c.kind == "bool" else v for v in cells]
+            for d in reversed(c.dims[1:]):
+                flat = [flat[i:i + d] for i in range(0, len(flat), d)]
+            out[name] = flat if c.dims else flat[0]
+        return out
+
+    def observation_key(self, state: State, player: int) -> tuple:
+        """The observation as a flat tuple (hidden cells None): equal for two states exactly
+        when ``player`` cannot tell them apart."""
+        if self._observe is None:
+            from ..compile.observation import compile_observation
+            self._observe = compile_observation(self.spec, self.interpretation)
+        return self._observe(state.values, player)
 
     def action_from_str(self, state: State, text: str) -> Action:
         """The action whose text is ``text`` (legal or not; ``apply`` says why not)."""

@@ -36,7 +36,8 @@ def play_random(model: Model, players: int, seed: int) -> tuple[State, list[Step
     choose = seeded_chooser(model, rng)
     state = model.initial_state(players)
     steps: list[Step] = []
-    for _ in range(model.spec.max_steps + 1):
+    horizon = model.spec.horizon  # a game the rules do not bound stops there (truncated)
+    for _ in range(model.spec.max_steps + 1 if horizon is None else horizon):
         legal = model.legal_actions(state)
         if not legal:
             break

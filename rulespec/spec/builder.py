@@ -7,14 +7,15 @@ A decorated rule function runs once, on symbolic parameters, to record its guard
 from __future__ import annotations
 
 import contextlib
+import itertools
 from typing import Any, Callable, Iterator, Sequence
 
 import attrs
 
 from ..ir.errors import SpecError
 from ..ir.location import Location, caller_location
-from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Labels, Type, const,
-                        domain_of, int_span, lift)
+from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Labels, Table, Type,
+                        const, domain_of, int_span, lift)
 from ..ir.statements import Assign, ForEach, If, Let
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
                        Invariant, Param, Precondition, Rule, Ruleset, Scoring, TieBreak)
@@ -197,6 +198,9 @@ class Game:
         self._scoring: Scoring | None = None
         self._shared_ties: Rule | None = None
         self._max_steps: tuple[int, str | None] | None = None
+        self._horizon: tuple[int, str] | None = None
+        self._waivers: dict[str, str] = {}
+        self.tables: list[Table] = []
         self._check_examples = 100
         self._view: Any = None
         self._np_field = Field("num_players", INT, lo, hi, (), lo, source,
@@ -271,7 +275,8 @@ class Game:
         return AtLeast(lo)
 
     def field(self, name: str, kind: Any, *, source: str, shape: Sequence[Any] = (),
-              initial: Any = None, doc: str = "", flow: bool = False) -> Any:
+              initial: Any = None, doc: str = "", flow: bool = False,
+              visible: Any = "all") -> Any:
         """Declare a state field.
 
         ``kind`` is ``bool``, an :class:`Enum`, ``range(lo, hi + 1)`` for a bounded int, or
@@ -279,6 +284,10 @@ class Game:
         made-up upper bound would be a claim the prover must then prove.
         ``shape`` lists array dimensions: ints, enums or ``PLAYERS``. Returns an expression
         for a scalar field, or the field (index it with ``[...]``) for an array.
+        ``visible`` says who sees it (``Model.observation``): ``"all"`` (default),
+        ``"owner"`` (a field whose first dimension is ``PLAYERS``: cell ``[p, ...]`` is
+        seen by player ``p`` only), ``"nobody"`` (a face-down deck), or a function
+        ``(observer, *index) -> bool expression`` for a part (the face-up slots of a row).
         """
         where = caller_location()
         self._claim("field", name, where)
@@ -318,9 +327,50 @@ class Game:
                                 "or PLAYERS",
                                 element=element, where=where)
         init = default if initial is None else _initial_value(initial, typ, lo, hi, element, where)
-        f = Field(name, typ, lo, hi, tuple(dims), init, source, where, doc, flow)
+        seen, observer = self._visibility(visible, tuple(dims), element, where)
+        f = Field(name, typ, lo, hi, tuple(dims), init, source, where, doc, flow, seen,
+                  observer)
         self.fields.append(f)
         return lift(f) if not dims else f
+
+    def _visibility(self, visible: Any, dims: tuple[Dim, ...], element: str,
+                    where: Location | None) -> tuple[Any, Expr | None]:
+        """A field's ``visible=``: a word, or one condition per cell of an observer."""
+        if isinstance(visible, str) and visible in ("all", "nobody"):
+            return visible, None
+        if isinstance(visible, str) and visible == "owner":
+            if not dims or not dims[0].players:
+                raise SpecError("visible='owner' needs PLAYERS as the first dimension (the "
+                                "owner of cell [p, ...] is player p)", element=element,
+                                where=where)
+            return visible, None
+        if not callable(visible):
+            raise SpecError(f"visible must be 'all', 'owner', 'nobody' or a function "
+                            f"(observer, *index) -> bool, got {visible!r}", element=element,
+                            where=where)
+        observer = Expr("var", ("observer", self.players()), INT)
+        conds = []
+        for idx in itertools.product(*(range(d.size) for d in dims)):
+            args = [d.enum[d.enum.members[i]] if d.enum is not None else const(i)
+                    for d, i in zip(dims, idx)]
+            with _in_element(element):
+                c = lift(visible(observer, *args))
+            if c.type != BOOL:
+                raise SpecError(f"a visibility condition must be a bool, got {c.type}",
+                                element=element, where=where)
+            conds.append(c)
+        return tuple(conds), observer
+
+    def table(self, name: str, mapping: Any, *, source: str) -> Table:
+        """A constant table keyed by an enum: ``{Card.fish: 3, Card.shell: 1, ...}`` gives
+        every member one value (ints, bools or members of one enum). Index it with a
+        member, known or not: ``cost[card]``; it compiles to one lookup, not an if-chain."""
+        where = caller_location()
+        self._claim("table", name, where)
+        self._need_source("table", name, source, where)
+        t = Table.of(name, mapping, source=source, where=where)
+        self.tables.append(t)
+        return t
 
     def constant(self, name: str, value: int, *, source: str) -> Expr:
         """A number printed in the rules."""
@@ -577,6 +627,26 @@ class Game:
         self._max_steps = (n, source)
         self._bmc_depth = bmc_depth if bmc_depth is not None else min(n, 9)
 
+    def horizon(self, n: int, *, reason: str, bmc_depth: int | None = None) -> None:
+        """For a game whose rules do not bound its length: play and check stop a game at
+        ``n`` steps and report it *truncated* (no winner, not a termination failure); the
+        termination property is SKIPPED with ``reason``. Use instead of :meth:`max_steps`.
+        """
+        where = caller_location()
+        if not isinstance(n, int) or isinstance(n, bool) or n <= 0 or not reason.strip():
+            raise SpecError("horizon needs a positive int and a reason (why the rules do not "
+                            "bound the game)", element="rule horizon", where=where)
+        self._horizon = (n, reason)
+        self._bmc_depth = bmc_depth if bmc_depth is not None else min(n, 9)
+
+    def waive(self, property_name: str, *, reason: str) -> None:
+        """Opt out of a generic property: it is reported SKIPPED, with ``reason``."""
+        where = caller_location()
+        if not property_name.isidentifier() or not reason.strip():
+            raise SpecError("waive needs a property name and a reason",
+                            element=f"waiver {property_name}", where=where)
+        self._waivers[property_name] = reason
+
     def check_examples(self, n: int, *, reason: str) -> None:
         """The default number of Hypothesis examples for ``rulespec check`` (100 if unset):
         long games afford fewer per minute. Say why."""
@@ -590,14 +660,19 @@ class Game:
     def build(self) -> GameSpec:
         """Validate everything and freeze the spec."""
         from .validate import validate
+        length = self._max_steps or self._horizon
         missing = [what for what, v in (("current_player", self._current_player),
                                         ("terminal", self._terminal),
                                         ("score", self._scoring),
-                                        ("max_steps", self._max_steps)) if v is None]
+                                        ("max_steps (or a horizon)", length)) if v is None]
         if missing:
             raise SpecError(f"the game does not declare: {', '.join(missing)}",
                             element=f"game {self.name}", where=caller_location())
-        assert self._current_player and self._terminal and self._scoring and self._max_steps
+        if self._max_steps and self._horizon:
+            raise SpecError("declare max_steps (the rules bound the game) or a horizon (they "
+                            "do not), not both", element=f"game {self.name}",
+                            where=caller_location())
+        assert self._current_player and self._terminal and self._scoring and length
         spec = GameSpec(
             name=self.name, title=self.title, min_players=self.min_players,
             max_players=self.max_players, source=self.source,
@@ -608,10 +683,12 @@ class Game:
             current_player=self._current_player, chance_node=self._chance_node,
             terminal=self._terminal, scoring=self._scoring, tie_breaks=tuple(self.tie_breaks),
             shared_ties=self._shared_ties, invariants=tuple(self.invariants),
-            conservation=tuple(self.conservations), max_steps=self._max_steps[0],
-            max_steps_source=self._max_steps[1], num_players_field=self._np_field,
+            conservation=tuple(self.conservations), max_steps=length[0],
+            max_steps_source=length[1], num_players_field=self._np_field,
             summary=self.summary, bmc_depth=self._bmc_depth,
             check_examples=self._check_examples, view=self._view,
+            horizon_reason=self._horizon[1] if self._horizon else None,
+            waivers=dict(self._waivers), tables=tuple(self.tables),
             rulesets=tuple(self.rulesets))
         validate(spec)
         return spec

@@ -7,7 +7,7 @@ from typing import Any
 import attrs
 
 from ..ir.location import Location
-from ..ir.nodes import Domain, Enum, Expr, Field
+from ..ir.nodes import Domain, Enum, Expr, Field, Table
 
 
 @attrs.frozen(eq=False)
@@ -202,7 +202,23 @@ class GameSpec:
     check_examples: int = 100
     #: how the state looks to a person (``game.view``); None: derived from the fields
     view: Any = None
+    #: when set, ``max_steps`` is a horizon: drivers stop there and call the game
+    #: truncated; the rules themselves do not bound the game (this says why)
+    horizon_reason: str | None = None
+    #: generic properties the spec opts out of: name -> reason (reported as SKIPPED)
+    waivers: dict[str, str] = attrs.field(factory=dict)
+    tables: tuple[Table, ...] = ()
     rulesets: tuple[Ruleset, ...] = ()
+
+    @property
+    def horizon(self) -> int | None:
+        """The step at which play stops a game the rules do not bound, else None."""
+        return self.max_steps if self.horizon_reason is not None else None
+
+    @property
+    def hidden_information(self) -> bool:
+        """Some field is not visible to every player."""
+        return any(f.visible != "all" for f in self.fields)
 
     def action(self, name: str) -> Action:
         for a in self.actions:
