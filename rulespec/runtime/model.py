@@ -486,9 +486,24 @@ def _same_actions(a: GameSpec, b: GameSpec) -> bool:
         (x.name, len(x.params)) for x in b.actions]
 
 
-def resolve_interpretation(spec: GameSpec, given: Mapping[str, str] | str | None) -> dict[str, str]:
-    """The option in force for every interpretation point (defaults filled in)."""
+def resolve_interpretation(spec: GameSpec, given: Mapping[str, str] | str | None,
+                           ruleset: str | None = None) -> dict[str, str]:
+    """The option in force for every interpretation point (defaults filled in).
+
+    ``ruleset`` names one of the spec's rulesets: its options replace the defaults, and
+    ``given`` may then choose points the ruleset leaves open (choosing another option for a
+    point it fixes is a conflict: ValueError).
+    """
     chosen = {p.name: p.default for p in spec.interpretations}
+    fixed: dict[str, str] = {}
+    if ruleset is not None:
+        try:
+            fixed = dict(spec.ruleset(ruleset).options)
+        except KeyError:
+            known = ", ".join(r.name for r in spec.rulesets) or "none"
+            raise ValueError(f"{spec.name} has no ruleset {ruleset!r} (rulesets: {known})"
+                             ) from None
+        chosen.update(fixed)
     if given is None:
         return chosen
     if isinstance(given, str):
@@ -515,6 +530,9 @@ def resolve_interpretation(spec: GameSpec, given: Mapping[str, str] | str | None
         if v not in options:
             raise ValueError(f"interpretation {k} has no option {v!r} "
                              f"(options: {', '.join(options)})")
+        if k in fixed and fixed[k] != v:
+            raise ValueError(f"ruleset {ruleset} sets {k}={fixed[k]}, which conflicts with "
+                             f"{k}={v}")
         chosen[k] = v
     return chosen
 
