@@ -3,28 +3,34 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test bench clean
+.PHONY: run test bench clean chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+$(VENV)/.installed: pyproject.toml setup.py | $(BIN)/python
 	$(BIN)/python -m pip install -q -e .
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-test: pyproject.toml setup.py | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $@ $(VENV)/.installed
 
-## run: install and run the main job (check every bundled game) with a readable summary
+## run: install and run the main job: every bundled game's rules-clarification report
 run: $(VENV)/.installed
 	$(BIN)/rulespec list
-	@for g in $$($(BIN)/rulespec list --names); do $(BIN)/rulespec check $$g || exit $$?; done
+	$(BIN)/rulespec report --all -o reports --budget quick --workers 2
 
-## test: install with the test extras and run the whole suite
-test: $(VENV)/.installed-test
+## test: install with the test extras (and Chromium for the report tests) and run the suite
+test: $(VENV)/.installed-test chromium
 	$(BIN)/python -m pytest -q
+
+## chromium: the browser the report tests open reports in (Debian's package)
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
+	    >/dev/null 2>&1 || echo "WARNING: could not install chromium: the browser tests will be skipped"; }
 
 ## bench: playout throughput against OpenSpiel, printed as ratios
 bench: $(VENV)/.installed-test

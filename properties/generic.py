@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from rulespec import CHANCE, TERMINAL, IllegalAction
-from rulespec.check.property import end_property, state_property, step_property
+from rulespec.check.property import Property, end_property, state_property, step_property
 
 GENERIC_SOURCE = "rulespec generic property (BRIEF.md: Properties)"
 #: how many non-legal action instances are tried per state
@@ -131,12 +132,81 @@ def winners_are_total(model: Any, before: Any, action: Any, after: Any) -> str |
     return None
 
 
-@end_property("terminates_within_declared_bound", source=GENERIC_SOURCE)
+def _unbounded(model: Any) -> str | None:
+    spec = model.spec
+    if spec.horizon is None:
+        return None
+    return (f"the rules do not bound the game ({spec.horizon_reason}); play stops at the "
+            f"horizon of {spec.horizon} steps and reports such games as truncated")
+
+
+@end_property("terminates_within_declared_bound", source=GENERIC_SOURCE, skip=_unbounded)
 def terminates_within_declared_bound(model: Any, state: Any, steps: int) -> str | None:
     """Every game ends within the spec's ``max_steps`` (chance steps included)."""
     if not model.is_terminal(state):
         return f"not over after {steps} steps (max_steps is {model.spec.max_steps})"
     return None
+
+
+OBSERVATION_SOURCE = ("rulespec generic property: a player's information state is a function "
+                      "of what they saw (OpenSpiel's information states; BRIEF.md: observation)")
+
+
+def _perfect_information(model: Any) -> str | None:
+    if model.spec.hidden_information:
+        return None
+    return ("perfect information: every field is visible to every player, so two states "
+            "look the same to the mover only if they are the same")
+
+
+def legal_actions_follow_observation() -> Property:
+    """A new instance of the observation property (it remembers what it saw: one per check).
+
+    The legal actions of the player to move depend only on what that player sees
+    (``visible=`` on each field): two states that look the same to the mover offer the same
+    actions. States are collected as play reaches them, across games; a state that looks
+    like an earlier one but offers other actions is a violation (a rule reads hidden
+    information: another player's hand, the order of the deck).
+    """
+    seen: dict[tuple, tuple[frozenset, tuple]] = {}
+
+    @state_property("legal_actions_follow_observation", source=OBSERVATION_SOURCE,
+                    skip=_perfect_information)
+    def check(model: Any, state: Any) -> str | None:
+        """The legal actions of the player to move are a function of their observation:
+        two reached states that look the same to the mover offer the same actions."""
+        player = model.current_player(state)
+        if player < 0:  # chance node or over: nobody chooses
+            return None
+        legal = frozenset(a.key for a in model.legal_actions(state))
+        key = (model.key, player, model.observation_key(state, player))
+        first = seen.setdefault(key, (legal, state.values))
+        if first[0] == legal:
+            return None
+        return _leak_message(model, player, legal, first[0], state.values, first[1])
+    return check
+
+
+def _leak_message(model: Any, player: int, here: frozenset, there: frozenset, values: tuple,
+                  other: tuple) -> str:
+    def show(keys: frozenset) -> str:
+        texts = sorted(str(model._action(k)) for k in keys)
+        return ", ".join(texts[:4]) + (" ..." if len(texts) > 4 else "") or "nothing"
+    def value(f: Any, v: Any) -> str:
+        return f.type.enum.name_of(v) if f.type.enum is not None else str(v)
+    names = []
+    for name, slot in model.layout.slots.items():
+        f = slot.field
+        for k, index in enumerate(itertools.product(*(range(d.size) for d in f.dims))):
+            i = slot.offset + k
+            if values[i] != other[i]:
+                at = ",".join(d.enum.name_of(x) if d.enum is not None else str(x)
+                              for d, x in zip(f.dims, index))
+                names.append(f"{name}[{at}]" if f.dims else name)
+                names[-1] += f" is {value(f, values[i])} here, {value(f, other[i])} there"
+    return (f"player {player} sees the same in two reached states but may take different "
+            f"actions: only here {show(here - there)}; only in the other {show(there - here)} "
+            f"(cells hidden from them that differ: {'; '.join(names[:4])})")
 
 
 GENERIC = [
@@ -149,3 +219,8 @@ GENERIC = [
     winners_are_total,
     terminates_within_declared_bound,
 ]
+
+
+def generic_properties() -> list[Property]:
+    """The generic properties, with a fresh observation property (it keeps state)."""
+    return [*GENERIC, legal_actions_follow_observation()]

@@ -1,45 +1,120 @@
 """The ``rulespec`` command line. Exit codes: 0 all good, 1 something violated or failed,
-2 bad usage or bad input (one clear line on stderr, never a traceback)."""
+2 bad usage or bad input (one clear line on stderr, never a traceback), 130 interrupted.
+
+Human output fits 100 columns and summarises long lists (``--verbose`` shows them whole);
+``--json`` prints one document with everything on stdout. Progress goes to stderr
+(``--quiet`` turns it off).
+"""
 
 from __future__ import annotations
 
 import json
 import os
 import sys
-from typing import Any, NoReturn, Sequence
+from pathlib import Path
+from typing import Any, Callable, NoReturn, Sequence
 
 import click
-from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from .check.budget import DEFAULT_RLIMIT, RLIMIT_PER_SECOND
+from .check.progress import Progress
+from .console import Out, counts, results_table, summarise, width, wrap
 from .ir.errors import SpecError
-from .runtime.model import IllegalAction, Model
+from .runtime.model import Model
 from .runtime.trace import TraceError
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False)
+out = Out()
+#: how many steps, scenarios or names a summary shows before "... (N more)"
+SHOWN = 12
 
 
 class BadInput(Exception):
     """Bad usage or input: exit 2 with this one line."""
 
 
-def _load(game: str, interpretation: Sequence[str] = ()) -> Model:
+def _load(game: str, interpretation: Sequence[str] = (), ruleset: str | None = None) -> Model:
     from .runtime.registry import load
     chosen = ",".join(interpretation) if interpretation else None
     try:
-        return load(game, interpretation=chosen)
-    except ValueError as e:
+        return load(game, interpretation=chosen, ruleset=ruleset)
+    except (ValueError, TypeError) as e:
         raise BadInput(str(e)) from None
+
+
+def _ruleset_option(fn: Callable) -> Callable:
+    """``--ruleset NAME``: a named bundle of interpretation options the spec declares
+    (``rulespec info`` lists them); ``--interpretation`` may add points it leaves open."""
+    return click.option("--ruleset", default=None, metavar="NAME",
+                        help="A named bundle of interpretation options (see `info`); "
+                             "--interpretation may choose the points it leaves open.")(fn)
+
+
+def _reading(model: Model) -> list[str]:
+    """The model's whole interpretation as K=V texts (for worker processes)."""
+    return [f"{k}={v}" for k, v in model.interpretation.items()]
 
 
 def _emit_json(doc: Any) -> None:
     click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _quiet_option(fn: Callable) -> Callable:
+    return click.option("--quiet", "-q", is_flag=True,
+                        help="No progress on stderr.")(fn)
+
+
+def _verbose_option(fn: Callable) -> Callable:
+    return click.option("--verbose", "-v", is_flag=True,
+                        help="Show long lists whole instead of summarised.")(fn)
+
+
+def _players_ok(model: Model, players: int | None) -> None:
+    if players is not None and not model.min_players <= players <= model.max_players:
+        raise BadInput(f"{model.name} is for {model.min_players}-{model.max_players} players, "
+                       f"not {players}")
+
+
+def _steps(texts: Sequence[str], verbose: bool) -> str:
+    """Actions as one line; a long trace shows its first 3 and last 9 (where the violation
+    is), with a count of the rest."""
+    if verbose or len(texts) <= SHOWN:
+        return ", ".join(texts) or "(setup)"
+    head, tail = list(texts[:3]), list(texts[-(SHOWN - 3):])
+    hidden = len(texts) - len(head) - len(tail)
+    return (", ".join(head) + f", ... ({hidden} more; --verbose or the trace has them all) "
+            "..., " + ", ".join(tail))
+
+
+class _Command(click.Command):
+    """A command that refuses an option given twice with different values (click would
+    silently keep the last): ``--players 2 --players 3`` is an error, not 3 players."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        for param in self.params:
+            if not isinstance(param, click.Option) or param.multiple or param.is_flag:
+                continue
+            seen: list[str] = []
+            for i, arg in enumerate(args):
+                if arg == "--":
+                    break
+                for opt in param.opts:
+                    if arg == opt and i + 1 < len(args):
+                        seen.append(args[i + 1])
+                    elif arg.startswith(opt + "=") and opt.startswith("--"):
+                        seen.append(arg[len(opt) + 1:])
+            if len(set(seen)) > 1:
+                raise click.UsageError(f"{param.opts[0]} is given {len(seen)} times "
+                                       f"({', '.join(seen)}): give it once", ctx=ctx)
+        return super().parse_args(ctx, args)
+
+
+class _Group(click.Group):
+    command_class = _Command
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"],
+                                           "max_content_width": 100})
 @click.version_option(package_name="rulespec")
 def cli() -> None:
     """Board-game rules as a checkable spec: list, inspect, play, check, replay."""
@@ -51,6 +126,8 @@ def cli() -> None:
 @click.option("--names", is_flag=True, help="Only the game names, one per line.")
 def list_cmd(as_json: bool, names: bool) -> None:
     """List the bundled games."""
+    from rich.table import Table
+
     from .runtime.registry import available_games, load_spec
     games = available_games()
     if names:
@@ -62,29 +139,29 @@ def list_cmd(as_json: bool, names: bool) -> None:
                      "actions": len(s.actions), "interpretations": len(s.interpretations),
                      "assumptions": len(s.assumptions)} for s in specs])
         return
-    table = Table(title="Bundled games")
+    table = Table(title="Bundled games", title_justify="left")
     for col in ("game", "title", "players", "actions", "interpretations", "assumptions"):
-        table.add_column(col)
+        table.add_column(col, overflow="fold")
     for s in specs:
         players = str(s.min_players) if s.min_players == s.max_players else \
             f"{s.min_players}-{s.max_players}"
-        table.add_row(s.name, s.title, players, str(len(s.actions)),
+        table.add_row(escape(s.name), escape(s.title), players, str(len(s.actions)),
                       str(len(s.interpretations)), str(len(s.assumptions)))
-    out.print(table)
+    out.table(table)
 
 
-@cli.command()
-@click.argument("game")
-@click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
-def info(game: str, as_json: bool) -> None:
-    """Players, actions, properties, interpretation points and assumptions of GAME."""
+def _value(v: Any) -> Any:
+    return v if isinstance(v, (int, str, bool, list, dict, type(None))) else repr(v)
+
+
+def _info_doc(model: Model) -> dict[str, Any]:
     from .check.property import all_properties
     from .ir.english import to_english
-    model = _load(game)
     spec = model.spec
-    doc = {
+    return {
         "name": spec.name, "title": spec.title, "source": spec.source,
         "players": [spec.min_players, spec.max_players], "max_steps": spec.max_steps,
+        "horizon": spec.horizon, "horizon_reason": spec.horizon_reason,
         "actions": [{"name": a.name, "chance": a.chance, "source": a.source,
                      "params": {p.name: p.domain.label for p in a.params},
                      "preconditions": [{"text": pre.text, "rule": to_english(pre.cond),
@@ -94,36 +171,137 @@ def info(game: str, as_json: bool) -> None:
                         "checked_by": "python" if p.python_only else "python, z3"}
                        for p in all_properties(model)],
         "interpretations": [{"name": i.name, "question": i.question, "default": i.default,
+                             "default_reason": i.default_reason, "english": i.english,
                              "options": [{"name": o, "source": s} for o, s in i.options.items()]}
                             for i in spec.interpretations],
-        "assumptions": [{"name": a.name, "value": a.value if isinstance(a.value, (int, str, bool, list, dict)) else repr(a.value),
-                         "reason": a.reason, "origin": a.origin} for a in spec.assumptions],
+        "rulesets": [{"name": r.name, "source": r.source, "doc": r.doc,
+                      "options": dict(r.options)} for r in spec.rulesets],
+        "assumptions": [{"name": a.name, "value": _value(a.value), "reason": a.reason,
+                         "origin": a.origin} for a in spec.assumptions],
     }
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--action", "action_names", multiple=True, metavar="NAME",
+              help="Everything about this action: parameters, preconditions and sources.")
+@click.option("--assumptions", "show_assumptions", is_flag=True,
+              help="Every assumption with its value, reason and origin.")
+@click.option("--all", "show_all", is_flag=True, help="Every detail of every part.")
+@click.option("--json", "as_json", is_flag=True, help="Everything, as one JSON document.")
+def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_all: bool,
+         as_json: bool) -> None:
+    """An overview of GAME: players, actions, properties, interpretation points and
+    assumptions (one screen; --action, --assumptions and --all give the details)."""
+    model = _load(game)
+    doc = _info_doc(model)
     if as_json:
         _emit_json(doc)
         return
-    out.print(f"[bold]{spec.title}[/bold] ({spec.name}), {spec.min_players}-{spec.max_players} "
-              f"players, at most {spec.max_steps} steps")
-    out.print(f"source: {spec.source}")
-    out.print("\n[bold]Actions[/bold]")
+    known = {a["name"]: a for a in doc["actions"]}
+    unknown = [n for n in action_names if n not in known]
+    if unknown:
+        raise BadInput(f"{model.name} has no action {', '.join(map(repr, unknown))} "
+                       f"(actions: {', '.join(known)})")
+    if action_names and not show_all:
+        for name in action_names:
+            _print_action(known[name], full=True)
+        if show_assumptions:
+            _print_assumptions(doc, full=True)
+        return
+    if show_assumptions and not show_all:
+        _print_assumptions(doc, full=True)
+        return
+    spec = model.spec
+    players = (str(spec.min_players) if spec.min_players == spec.max_players
+               else f"{spec.min_players}-{spec.max_players}")
+    length = (f"at most {spec.max_steps} steps" if spec.horizon is None else
+              f"no bound in the rules, play stops at {spec.horizon} steps")
+    out.print(f"[bold]{escape(spec.title)}[/bold] ({escape(spec.name)}): {players} players, "
+              f"{length}")
+    out.para(f"source: {spec.source}", hang=2)
+    out.print(f"\n[bold]Actions[/bold] ({len(doc['actions'])})")
     for a in doc["actions"]:
-        params = ", ".join(f"{k} in {v}" for k, v in a["params"].items())
-        kind = "chance" if a["chance"] else "action"
-        out.print(escape(f"  {a['name']}({params}) — {kind}; {a['source']}"))
-        for pre in a["preconditions"]:
-            out.print(escape(f"    requires: {pre['text']}  [{pre['source']}]"))
-    out.print("\n[bold]Properties[/bold]")
-    for p in doc["properties"]:
-        out.print(f"  {p['name']} ({p['kind']}; {p['checked_by']})")
-    out.print("\n[bold]Interpretation points[/bold]" + ("" if doc["interpretations"] else ": none"))
-    for i in doc["interpretations"]:
-        out.print(escape(f"  {i['name']}: {i['question']} (default: {i['default']})"))
-        for o in i["options"]:
-            out.print(escape(f"    {o['name']}: {o['source']}"))
-    out.print("\n[bold]Assumptions[/bold]" + ("" if doc["assumptions"] else ": none"))
-    for a in doc["assumptions"]:
-        out.print(escape(f"  {a['name']} = {a['value']}: {a['reason']}"
-                         + (f" (origin: {a['origin']})" if a["origin"] else "")))
+        _print_action(a, full=show_all)
+    props = doc["properties"]
+    kinds: dict[str, int] = {}
+    for p in props:
+        kinds[p["kind"]] = kinds.get(p["kind"], 0) + 1
+    out.print(f"\n[bold]Properties[/bold] ({len(props)}: "
+              + ", ".join(f"{v} on {'every ' if k != 'end' else 'the '}{k}" for k, v in kinds.items())
+              + ")")
+    names = [p["name"] for p in props]
+    if show_all:
+        for p in props:
+            out.para(f"{p['name']} ({p['kind']}; checked by {p['checked_by']}): {p['source']}",
+                     indent=2)
+    else:
+        out.para(summarise(names, SHOWN, more="--all lists them"), indent=2, hang=2)
+    out.print("\n[bold]Interpretation points[/bold]"
+              + (f" ({len(doc['interpretations'])})" if doc["interpretations"] else ": none"))
+    if not show_all and len(doc["interpretations"]) > 4:   # one screen: names and options
+        out.para(", ".join(f"{i['name']} ({'/'.join(o['name'] for o in i['options'])})"
+                           for i in doc["interpretations"]) + " (default first)",
+                 indent=2, hang=2)
+    for i in doc["interpretations"] if show_all or len(doc["interpretations"]) <= 4 else ():
+        opts = ", ".join(o["name"] for o in i["options"])
+        out.para(f"{i['name']}: {i['question']} ({opts}; default {i['default']})", indent=2)
+        if show_all:
+            for o in i["options"]:
+                out.para(f"{o['name']}: {o['source']}", indent=6)
+            if i["default_reason"]:
+                out.para(f"why {i['default']} by default: {i['default_reason']}", indent=6)
+    rulesets = [(r, ", ".join(f"{k}={v}" for k, v in r["options"].items()))
+                for r in doc["rulesets"]]
+    if rulesets and not show_all:
+        out.para("rulesets: " + "; ".join(f"{r['name']} ({opts})" for r, opts in rulesets),
+                 indent=2, hang=2)
+    elif rulesets:
+        out.print(f"\n[bold]Rulesets[/bold] ({len(rulesets)})")
+        for r, opts in rulesets:
+            out.para(f"{r['name']}: {opts}", indent=2)
+            if r["doc"]:
+                out.para(r["doc"], indent=6)
+            out.para(f"source: {r['source']}", indent=6)
+    if show_all:
+        _print_assumptions(doc, full=True)
+    else:
+        _print_assumptions(doc, full=False)
+        out.para(f"details: rulespec info {game} --action NAME | --assumptions | --all | --json")
+
+
+def _print_action(a: dict[str, Any], full: bool) -> None:
+    kind = "chance outcome" if a["chance"] else "action"
+    params = ", ".join(f"{k} in {v}" for k, v in a["params"].items())
+    n = len(a["preconditions"])
+    if not full:
+        head = f"  {a['name']}({params})"
+        tail = f" — {kind}, {n} precondition{'s' if n != 1 else ''}"
+        room = width() - len(tail)
+        if len(head) > room:
+            head = head[:room - 4] + "...)"
+        out.print(escape(head + tail))
+        return
+    out.para(f"{a['name']}({params}) — {kind}", indent=2)
+    out.para(f"source: {a['source']}", indent=4)
+    for pre in a["preconditions"]:
+        out.para(f"requires: {pre['text']} [{pre['source']}]", indent=4)
+        out.para(f"means: {pre['rule']}", indent=8)
+
+
+def _print_assumptions(doc: dict[str, Any], full: bool) -> None:
+    items = doc["assumptions"]
+    out.print("\n[bold]Assumptions[/bold]" + (f" ({len(items)})" if items else ": none"))
+    if not full:
+        if items:
+            out.para(", ".join(a["name"] for a in items), indent=2, hang=2)
+        return
+    for a in items:
+        value = json.dumps(a["value"], ensure_ascii=False)
+        out.para(f"{a['name']} = {value}", indent=2)
+        out.para(f"why: {a['reason']}", indent=6)
+        if a["origin"]:
+            out.para(f"origin: {a['origin']}", indent=6)
 
 
 # --- play -------------------------------------------------------------------------------
@@ -133,31 +311,42 @@ def info(game: str, as_json: bool) -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for every choice.")
 @click.option("--interpretation", multiple=True, metavar="K=V",
               help="Choose an option of an interpretation point (repeatable).")
+@_ruleset_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
+@click.option("--svg", "svg_dir", default=None, metavar="DIR",
+              help="Also draw the state after each step: DIR/step-NNN.svg.")
 def play(game: str, players: int | None, seed: int, interpretation: Sequence[str],
-         as_json: bool) -> None:
+         ruleset: str | None, as_json: bool, svg_dir: str | None) -> None:
     """Play one seeded random game of GAME and print its trace."""
     from .runtime.model import CHANCE
     from .runtime.play import play_random
-    model = _load(game, interpretation)
+    model = _load(game, interpretation, ruleset)
     n = players if players is not None else model.min_players
-    if not model.min_players <= n <= model.max_players:
-        raise BadInput(f"{model.name} is for {model.min_players}-{model.max_players} players, "
-                       f"not {n}")
+    _players_ok(model, n)
     final, steps = play_random(model, n, seed)
-    doc = {"game": model.name, "players": n, "seed": seed,
+    over = model.is_terminal(final)
+    truncated = not over and model.spec.horizon is not None  # cut at the horizon: no winner
+    if svg_dir is not None:
+        from .report.run import step_pictures
+        drawn = step_pictures(model, n, [str(s.action) for s in steps], svg_dir)
+        click.echo(f"{len(drawn)} pictures in {svg_dir}/", err=True)
+    doc = {"game": model.name, "players": n, "seed": seed, "ruleset": ruleset,
            "interpretation": dict(model.interpretation),
            "steps": [{"player": "chance" if s.player == CHANCE else s.player,
                       "action": str(s.action)} for s in steps],
-           "terminal": model.is_terminal(final), "scores": model.scores(final),
-           "winners": model.winners(final)}
+           "terminal": over, "truncated": truncated, "scores": model.scores(final),
+           "winners": [] if truncated else model.winners(final)}
     if as_json:
         _emit_json(doc)
         return
-    out.print(f"[bold]{model.spec.title}[/bold], {n} players, seed {seed}")
+    out.print(f"[bold]{escape(model.spec.title)}[/bold], {n} players, seed {seed}")
     for i, s in enumerate(steps, 1):
         who = "chance" if s.player == CHANCE else f"player {s.player}"
-        out.print(escape(f"{i:4d}. {who:>9}: {s.action}"))
+        out.para(f"{i:4d}. {who:>9}: {s.action}", hang=17)
+    if truncated:
+        out.print(f"scores: {doc['scores']}   truncated at the horizon of "
+                  f"{model.spec.horizon} steps: no winner")
+        return
     out.print(f"scores: {doc['scores']}   winners: {doc['winners']}"
               + ("" if doc["terminal"] else "   (not over: step bound reached)"))
 
@@ -177,22 +366,26 @@ def play(game: str, players: int | None, seed: int, interpretation: Sequence[str
               help="Plain seeded random playouts (fast, no shrinking) instead of Hypothesis.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to spread the properties over.")
+@click.option("--shrink-budget", type=click.IntRange(min=0), default=None,
+              help="Test runs Hypothesis may spend shrinking each violation (default 500); "
+                   "past it the shortest trace seen is reported.")
 @click.option("--interpretation", multiple=True, metavar="K=V")
+@_ruleset_option
 @click.option("--trace-dir", default="traces", show_default=True,
               help="Where counterexample traces are saved.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
+@_quiet_option
+@_verbose_option
 def check(game: str, props: Sequence[str], examples: int | None, seed: int,
-          players: int | None,
-          plain_random: bool, workers: int, interpretation: Sequence[str], trace_dir: str,
-          as_json: bool) -> None:
+          players: int | None, plain_random: bool, workers: int, shrink_budget: int | None,
+          interpretation: Sequence[str], ruleset: str | None, trace_dir: str, as_json: bool,
+          quiet: bool, verbose: bool) -> None:
     """Check GAME's properties by legal play; a violation is shrunk and saved as a trace."""
     from .check.parallel import check_in_workers
     from .check.results import exit_code
-    from .check.runner import HYPOTHESIS, RANDOM, select
-    model = _load(game, interpretation)
-    if players is not None and not model.min_players <= players <= model.max_players:
-        raise BadInput(f"{model.name} is for {model.min_players}-{model.max_players} players, "
-                       f"not {players}")
+    from .check.runner import HYPOTHESIS, RANDOM, SHRINK_BUDGET, select
+    model = _load(game, interpretation, ruleset)
+    _players_ok(model, players)
     try:
         names = [p.name for p in select(model, props)]
     except ValueError as e:
@@ -200,40 +393,49 @@ def check(game: str, props: Sequence[str], examples: int | None, seed: int,
     mode = RANDOM if plain_random else HYPOTHESIS
     if examples is None:
         examples = model.spec.check_examples
-    results = check_in_workers(game, list(interpretation), names, examples, seed, players, mode,
-                               trace_dir, workers, progress=not as_json)
+    with Progress(f"checking {model.name}", quiet=quiet) as progress:
+        results = check_in_workers(game, _reading(model), names, examples, seed, players,
+                                   mode, trace_dir, workers, progress,
+                                   SHRINK_BUDGET if shrink_budget is None else shrink_budget)
     code = exit_code(results)
+    cut = _truncated(model, results)
     if as_json:
         _emit_json({"game": model.name, "mode": mode, "examples": examples, "seed": seed,
-                    "results": [r.to_json() for r in results], "exit_code": code})
+                    "ruleset": ruleset, "interpretation": dict(model.interpretation),
+                    **(cut or {}), "results": [r.to_json() for r in results],
+                    "exit_code": code})
         sys.exit(code)
-    _print_results(model, results, f"{mode}, {examples} examples, seed {seed}")
+    _print_results(model, results, f"{mode}, {examples} examples, seed {seed}",
+                   verbose=verbose)
+    if cut is not None:
+        out.print(f"truncated: {cut['truncated']} of {cut['games']} games cut at the horizon "
+                  f"({cut['horizon']} steps): not over, no winner")
     sys.exit(code)
 
 
-def _print_results(model: Model, results: list, how: str, with_checker: bool = False) -> None:
-    style = {"PASSED": "green", "PROVED": "green", "VIOLATED": "bold red", "UNKNOWN": "yellow",
-             "SKIPPED": "dim"}
-    table = Table(title=f"{model.spec.title}: {how}")
-    table.add_column("property")
-    if with_checker:
-        table.add_column("how")
-    table.add_column("result")
-    table.add_column("detail")
-    for r in results:
-        cells = [r.property] + ([r.checker] if with_checker else [])
-        table.add_row(*map(escape, cells), f"[{style[r.status]}]{r.status}[/]", escape(r.detail))
-    out.print(table)
+def _truncated(model: Model, results: list) -> dict[str, int] | None:
+    """Games cut at the spec's horizon (the search that played the most games), if any."""
+    if model.spec.horizon is None:
+        return None
+    counted = [r for r in results if r.games is not None]
+    top = max(counted, key=lambda r: r.games, default=None)
+    return {"horizon": model.spec.horizon, "games": top.games if top else 0,
+            "truncated": top.truncated if top else 0}
+
+
+def _print_results(model: Model, results: list, how: str, with_checker: bool = False,
+                   verbose: bool = False) -> None:
+    out.table(results_table(f"{model.spec.title}: {how}", results, with_checker=with_checker))
     for r in results:
         if r.trace is not None:
-            out.print(f"[bold red]{escape(r.property)}[/] minimal counterexample "
-                      f"({len(r.trace)} step(s)): {escape(', '.join(r.trace) or '(setup)')}")
-            out.print(escape(f"  saved to {r.trace_path}; replay with: rulespec replay "
-                             f"{r.trace_path}"))
-    counts: dict[str, int] = {}
-    for r in results:
-        counts[r.status] = counts.get(r.status, 0) + 1
-    out.print("summary: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+            out.para(f"{r.property}: counterexample of {len(r.trace)} step(s): "
+                     f"{_steps(r.trace, verbose)}", style="bold red")
+            if r.trace_path:
+                out.para(f"saved to {r.trace_path}; replay with: rulespec replay "
+                         f"{r.trace_path}", indent=2)
+        if getattr(r, "trace_error", None):
+            out.para(f"trace not saved: {r.trace_error}", indent=2, style="yellow")
+    out.print(counts(results))
 
 
 # --- prove ------------------------------------------------------------------------------
@@ -256,21 +458,21 @@ def _print_results(model: Model, results: list, how: str, with_checker: bool = F
               help="Processes for the proofs (default: the machine's CPUs, at most 4). "
                    "The verdicts do not depend on it.")
 @click.option("--interpretation", multiple=True, metavar="K=V")
+@_ruleset_option
 @click.option("--trace-dir", default="traces", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
-@click.option("--verbose", "-v", is_flag=True,
-              help="Every result with its detail (the dead rules too).")
+@_quiet_option
+@_verbose_option
 def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
           depth: int | None, workers: int | None, interpretation: Sequence[str],
-          trace_dir: str, as_json: bool, quiet: bool, verbose: bool) -> None:
+          ruleset: str | None, trace_dir: str, as_json: bool, quiet: bool,
+          verbose: bool) -> None:
     """Prove GAME's invariants, conservation laws and laws with Z3 (step proofs,
     induction, bounded model checking, dead rules)."""
-    from .check.progress import Progress
     from .check.prove import prove as prove_run
     from .check.prove_text import lines
     from .check.results import exit_code
-    model = _load(game, interpretation)
+    model = _load(game, interpretation, ruleset)
     try:
         with Progress(f"proving {model.name}", quiet=quiet) as progress:
             run = prove_run(model, property_names=props or None, rlimit=rlimit,
@@ -283,6 +485,7 @@ def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
     code = exit_code(results)
     if as_json:
         _emit_json({"game": model.name, "rlimit": rlimit, "timeout": timeout,
+                    "ruleset": ruleset, "interpretation": dict(model.interpretation),
                     "rlimit_spent": run.rlimit, "jobs": run.jobs, "stopped": run.stopped,
                     "results": [r.to_json() for r in results], "exit_code": code})
         sys.exit(code)
@@ -291,173 +494,354 @@ def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
     for style, line in lines(title, results, verbose):
         out.print(f"[{style}]{escape(line)}[/]" if style else escape(line))
     if run.stopped:
-        err.print(f"rulespec: {escape(run.stopped)}")
+        click.echo(f"rulespec: {run.stopped}", err=True)
     sys.exit(code)
 
 
 # --- diff -------------------------------------------------------------------------------
 @cli.command("diff")
 @click.argument("game")
-@click.option("--interpretation", "reading_a", multiple=True, required=True, metavar="K=A",
-              help="The first reading (repeatable).")
-@click.option("--against", "reading_b", multiple=True, required=True, metavar="K=B",
-              help="The second reading (repeatable).")
-@click.option("--depth", type=click.IntRange(min=1), default=6, show_default=True,
-              help="Most steps after setup to search.")
-@click.option("--setups", type=click.IntRange(min=1), default=8, show_default=True,
+@click.option("--interpretation", "reading_a", multiple=True, metavar="K=A",
+              help="Reading A: an option of a point (repeatable), over --ruleset if given.")
+@_ruleset_option
+@click.option("--against", "reading_b", multiple=True, required=True, metavar="NAME|K=B",
+              help="Reading B: a ruleset NAME, and/or K=B options over reading A (repeatable).")
+@click.option("--from", "start", default=None, metavar="FILE[#NAME]",
+              help="Start from a scenario's given situation instead of the setup.")
+@click.option("--depth", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Most actions after the start to search.")
+@click.option("--setups", type=click.IntRange(min=1), default=2, show_default=True,
               help="Setups sampled per player count when the setup is random.")
 @click.option("--games", type=click.IntRange(min=0), default=50, show_default=True,
-              help="Random games played in lockstep to measure whether it matters.")
+              help="Random games in lockstep: how often the readings part and the winner "
+                   "changes (95 % intervals).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--out-dir", default="traces", show_default=True,
               help="Where the difference is saved as a scenario file.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
-def diff_cmd(game: str, reading_a: Sequence[str], reading_b: Sequence[str], depth: int,
-             setups: int, games: int, seed: int, out_dir: str, as_json: bool) -> None:
-    """The smallest situation where two interpretations of GAME differ."""
+@_quiet_option
+@_verbose_option
+def diff_cmd(game: str, reading_a: Sequence[str], ruleset: str | None,
+             reading_b: Sequence[str], start: str | None, depth: int, setups: int,
+             games: int, seed: int, out_dir: str, as_json: bool, quiet: bool,
+             verbose: bool) -> None:
+    """Where two readings of GAME part: the simplest difference, explained in rule terms,
+    and how much it matters."""
     from .check.diff import diff
-    ma, mb = _load(game, reading_a), _load(game, reading_b)
+    if not reading_a and ruleset is None:
+        raise BadInput("name reading A with --ruleset NAME and/or --interpretation K=A")
+    ma = _load(game, reading_a, ruleset)
+    b_rulesets = [x for x in reading_b if "=" not in x]
+    b_options = [x for x in reading_b if "=" in x]
+    if len(b_rulesets) > 1:
+        raise BadInput(f"--against names more than one ruleset: {', '.join(b_rulesets)}")
+    if b_rulesets:   # B is that ruleset, with its own K=B options
+        mb = _load(game, b_options, b_rulesets[0])
+    else:            # B is reading A with the K=B options changed
+        over = dict(ma.interpretation)
+        for x in b_options:
+            k, v = x.split("=", 1)
+            if k.strip() not in over:
+                _load(game, [x])  # the same one-line error as for reading A
+            over[k.strip()] = v.strip()
+        mb = _load(game, [f"{k}={v}" for k, v in over.items()])
     if ma.interpretation == mb.interpretation:
         raise BadInput("the two readings are the same: --against must change an "
                        "interpretation point")
-    report = diff(ma, mb, depth=depth, setups=setups, games=games, seed=seed,
-                  scenario_dir=out_dir)
-    d, ls = report.difference, report.lockstep
-    doc = {"game": report.game, "a": report.a, "b": report.b, "status": report.status,
-           "detail": report.detail, "nodes": report.nodes,
-           "difference": None if d is None else {
-               "players": d.players, "actions": list(d.actions), "setup_steps": d.setup_steps,
-               "kind": d.kind, "only_a": list(d.only_a), "only_b": list(d.only_b),
-               "fields": {k: list(v) for k, v in d.fields.items()}},
-           "scenario": report.scenario_path,
-           "lockstep": None if ls is None else {"games": ls.games, "parted": ls.parted,
-                                                "winners_differ": ls.winners_differ,
-                                                "seed": ls.seed}}
+    label_a = " + ".join(([f"ruleset {ruleset}"] if ruleset else []) + list(reading_a))
+    label_b = " + ".join([f"ruleset {b}" for b in b_rulesets] + b_options)
+    try:
+        with Progress(f"diff {ma.name}", quiet=quiet or as_json) as progress:
+            report = diff(ma, mb, depth=depth, setups=setups, games=games, seed=seed,
+                          scenario_dir=out_dir, start=start, labels=(label_a, label_b),
+                          progress=progress)
+    except ValueError as e:
+        raise BadInput(str(e)) from None
+    code = 0 if report.status in ("PROVED", "PASSED") else 1  # like diff(1): 1 = differ
     if as_json:
-        _emit_json(doc)
-    else:
-        a = ", ".join(f"{k}={v}" for k, v in report.a.items())
-        b = ", ".join(f"{k}={v}" for k, v in report.b.items())
-        out.print(f"[bold]{ma.spec.title}[/bold]: {a}  vs  {b}")
-        colour = "bold red" if report.status == "VIOLATED" else "green"
-        verdict = "DIFFER" if report.status == "VIOLATED" else report.status
-        out.print(f"[{colour}]{verdict}[/]: {escape(report.detail)}")
-        if d is not None:
-            out.print(f"  {d.players} players; setup: {d.setup_steps} chance step(s)")
-            for i, text in enumerate(d.actions, 1):
-                mark = "setup" if i <= d.setup_steps else f"{i - d.setup_steps}"
-                out.print(escape(f"  {mark:>6}. {text}"))
-            if d.only_a:
-                out.print(escape(f"  legal only under {a}: {', '.join(d.only_a)}"))
-            if d.only_b:
-                out.print(escape(f"  legal only under {b}: {', '.join(d.only_b)}"))
-            for k, (va, vb) in d.fields.items():
-                out.print(escape(f"  {k}: {va} under {a}, {vb} under {b}"))
-            out.print(f"  saved as a scenario: {report.scenario_path}")
-        if ls is not None:
-            out.print(f"does it matter? in {ls.games} random games played in lockstep the "
-                      f"readings parted in {ls.parted} and the winners differed in "
-                      f"{ls.winners_differ}")
-    sys.exit(0 if report.status in ("PROVED", "PASSED") else 1)  # like diff(1): 1 = differ
+        _emit_json(report.to_json())
+        sys.exit(code)
+    _print_diff(report, verbose)
+    sys.exit(code)
+
+
+def _print_diff(report: Any, verbose: bool) -> None:
+    colour = "bold red" if report.status == "VIOLATED" else "green"
+    verdict = "DIFFER" if report.status == "VIOLATED" else report.status
+    out.para(f"{report.a_label}  against  {report.b_label}")
+    out.para(f"{verdict}: {report.detail}", style=colour)
+    out.para(f"the readings part on {len(report.points)} point(s):")
+    for p in report.points:
+        out.para(f"{p.point}: {p.question}", indent=2)
+        out.para(f"{p.a} (A): {p.a_source}", indent=4)
+        out.para(f"{p.b} (B): {p.b_source}", indent=4)
+    d = report.difference
+    if d is not None:
+        out.print("[bold]the difference[/bold]")
+        own = {f"{p.point}:" for p in report.points}
+        sources = {f"{x}: " for p in report.points for x in (p.a, p.b)}
+        for line in d.explanation:   # the points were listed above
+            if line.split(" ")[0] in own or line.strip().startswith(tuple(sources)):
+                continue
+            if d.given and not verbose and "setup step(s)" in line:
+                out.para(line, indent=2)
+                out.para(f"setup: {_steps(list(d.given), verbose)}", indent=4)
+                continue
+            body = line.lstrip(" ")
+            out.para(body, indent=2 + len(line) - len(body))
+        if report.scenario_path:
+            out.para("saved as a scenario (run it with `rulespec scenario`):", indent=2)
+            out.para(report.scenario_path, indent=4)
+        if report.scenario_error:
+            out.para(f"scenario not saved: {report.scenario_error}", indent=2, style="yellow")
+    im = report.impact
+    if im is not None:
+        out.para(f"does it matter? {im.games} random games in lockstep (seed {im.seed}, "
+                 f"{min(im.players)}-{max(im.players)} players):")
+        out.para(f"the readings parted in {im.parted}", indent=2)
+        out.para(f"the winner changed in {im.winner_changed}", indent=2)
 
 
 # --- scenario / replay ------------------------------------------------------------------
+def _scenario_files(files: Sequence[str]) -> list[str]:
+    """The files to run: a bundled game's name stands for all of its scenario files."""
+    from .runtime.registry import available_games, models_dir
+    expanded: list[str] = []
+    for f in files:
+        if f in available_games() and not Path(f).exists():
+            found = sorted(str(p) for p in (models_dir() / f / "scenarios").glob("*.toml"))
+            if not found:
+                raise BadInput(f"{f} has no scenario files (none in its scenarios/ folder); "
+                               "give scenario .toml files")
+            expanded += found
+        else:
+            expanded.append(f)
+    return expanded
+
+
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.option("--trace-dir", default="traces", show_default=True,
               help="Where a failed scenario's actions are saved as a trace.")
+@click.option("--states", is_flag=True,
+              help="With --json: include each scenario's start and final states.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
-def scenario(files: Sequence[str], trace_dir: str, as_json: bool) -> None:
+@_quiet_option
+@_verbose_option
+def scenario(files: Sequence[str], trace_dir: str, states: bool, as_json: bool, quiet: bool,
+             verbose: bool) -> None:
     """Run given/when/then scenario files (TOML; see docs/scenarios.md). A bundled game's
     name stands for all of its scenario files."""
-    from pathlib import Path
-
-    from .check.scenario import ScenarioFileError, run_scenario_file
-    from .runtime.registry import available_games, models_dir
-    from .runtime.trace import save_trace
-    all_results = []
-    expanded: list[str] = []
-    for f in files:
-        if not Path(f).exists() and f in available_games():
-            expanded += sorted(str(p) for p in (models_dir() / f / "scenarios").glob("*.toml"))
-        else:
-            expanded.append(f)
+    from .check.scenario import ScenarioFileError, load_scenario_file, run_scenario
+    from .runtime.trace import TraceWriteError, save_trace
+    expanded = _scenario_files(files)
+    loaded = []
     for f in expanded:
         try:
-            all_results.append((f, run_scenario_file(f)))
+            loaded.append(load_scenario_file(f))
         except ScenarioFileError as e:
             raise BadInput(str(e)) from None
+    all_results = []
+    total = sum(len(sf.scenarios) for sf in loaded)
+    with Progress("scenarios", total=total, quiet=quiet) as progress:
+        for f, sf in zip(expanded, loaded):
+            rs = []
+            for sc in sf.scenarios:
+                progress.note(sc.name[:40])
+                try:
+                    rs.append(run_scenario(sf, sc))
+                except ScenarioFileError as e:
+                    raise BadInput(str(e)) from None
+                progress.advance()
+            all_results.append((f, rs))
     saved: dict[int, str] = {}
+    unsaved: dict[int, str] = {}
     for _, rs in all_results:
         for r in rs:
             trace = r.to_trace() if r.status != "PASSED" else None
             if trace is not None:
                 slug = "".join(ch if ch.isalnum() else "-" for ch in r.name)[:60]
-                saved[id(r)] = str(save_trace(trace, Path(trace_dir) / f"{r.game}-scenario-{slug}.json"))
+                try:
+                    saved[id(r)] = str(save_trace(
+                        trace, Path(trace_dir) / f"{r.game}-scenario-{slug}.json"))
+                except TraceWriteError as e:
+                    unsaved[id(r)] = str(e)
     failed = sum(1 for _, rs in all_results for r in rs if r.status != "PASSED")
+    code = 1 if failed else 0
     if as_json:
         _emit_json({"files": [{"file": f, "scenarios": [
-            {**r.to_dict(), "trace_path": saved.get(id(r))} for r in rs]}
-            for f, rs in all_results], "failed": failed})
-        sys.exit(1 if failed else 0)
+            {**r.to_dict(states=states), "trace_path": saved.get(id(r)),
+             **({"trace_error": unsaved[id(r)]} if id(r) in unsaved else {})} for r in rs]}
+            for f, rs in all_results], "passed": total - failed, "failed": failed})
+        sys.exit(code)
     for f, rs in all_results:
-        out.print(f"[bold]{f}[/bold]")
+        bad = [r for r in rs if r.status != "PASSED"]
+        out.para(f"{f}: {len(rs) - len(bad)} passed, {len(bad)} failed", style="bold")
         for r in rs:
+            if r.status == "PASSED" and not verbose:
+                continue
             colour = "green" if r.status == "PASSED" else "bold red"
             out.print(f"  [{colour}]{r.status}[/] {escape(r.name)}")
             for msg in r.failures:
-                out.print(escape(f"      {msg}"))
+                out.para(msg, indent=6)
             if id(r) in saved:
-                out.print(f"      trace saved to {saved[id(r)]}")
-    total = sum(len(rs) for _, rs in all_results)
+                out.para(f"trace saved to {saved[id(r)]}", indent=6)
+            if id(r) in unsaved:
+                out.para(f"trace not saved: {unsaved[id(r)]}", indent=6, style="yellow")
     out.print(f"{total - failed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    sys.exit(code)
 
 
 @cli.command()
 @click.argument("trace_file", metavar="TRACE.json", type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
-def replay(trace_file: str, as_json: bool) -> None:
-    """Replay a saved trace step by step and re-check the properties on it."""
+@_quiet_option
+@_verbose_option
+@click.option("--svg", "svg_dir", default=None, metavar="DIR",
+              help="Also draw the state after each step: DIR/step-NNN.svg.")
+def replay(trace_file: str, as_json: bool, quiet: bool, verbose: bool,
+           svg_dir: str | None) -> None:
+    """Replay a saved trace step by step and re-check the properties on it (with the spec
+    that produced it: a spec that changed since is refused)."""
     from .check.property import all_properties
     from .check.walk import recheck
-    from .runtime.model import CHANCE
-    from .runtime.trace import load_trace
+    from .runtime.model import CHANCE, IllegalAction
+    from .runtime.trace import load_trace, trace_model
     trace = load_trace(trace_file)
-    model = _load(trace.spec_path or trace.game,
-                  [f"{k}={v}" for k, v in trace.interpretation.items()])
+    try:
+        model = trace_model(trace, trace_file)
+    except (ValueError, TypeError) as e:
+        if isinstance(e, TraceError):
+            raise
+        raise BadInput(f"{trace_file}: {e}") from None
     if not model.min_players <= trace.players <= model.max_players:
         raise BadInput(f"{trace_file}: {trace.players} players is outside "
                        f"{model.min_players}-{model.max_players}")
-    state = model.initial_state(trace.players)
     lines = []
-    for i, text in enumerate(trace.actions, 1):
+    with Progress(f"replaying {model.name}", total=len(trace.actions), quiet=quiet) as progress:
+        state = model.initial_state(trace.players)
+        for i, text in enumerate(trace.actions, 1):
+            try:
+                action = model.action_from_str(state, text)
+            except ValueError as e:
+                raise BadInput(f"{trace_file}: step {i}: {e}") from None
+            who = model.current_player(state)
+            lines.append({"step": i, "player": "chance" if who == CHANCE else who,
+                          "action": text})
+            try:
+                state = model.apply(state, action)
+            except IllegalAction as e:
+                raise BadInput(f"{trace_file}: step {i}: {e}") from None
+            except Exception:  # noqa: BLE001 - a rule error: recheck reports it
+                break
+            progress.advance()
+        progress.note("checking the properties")
+        v = recheck(model, trace.players, trace.actions, all_properties(model))
+    if svg_dir is not None:
+        from .report.run import step_pictures
         try:
-            action = model.action_from_str(state, text)
-        except ValueError as e:
-            raise BadInput(f"{trace_file}: step {i}: {e}") from None
-        who = model.current_player(state)
-        try:
-            state = model.apply(state, action)
-        except IllegalAction as e:
-            raise BadInput(f"{trace_file}: step {i}: {e}") from None
-        lines.append({"step": i, "player": "chance" if who == CHANCE else who, "action": text})
-    v = recheck(model, trace.players, trace.actions, all_properties(model))
-    doc = {"game": model.name, "players": trace.players, "steps": lines,
+            drawn = step_pictures(model, trace.players, trace.actions, svg_dir)
+        except (ValueError, IllegalAction) as e:
+            raise BadInput(f"{trace_file}: {e}") from None
+        click.echo(f"{len(drawn)} pictures in {svg_dir}/", err=True)
+    doc = {"game": model.name, "players": trace.players, "spec_path": trace.spec_path,
+           "steps": lines,
            "violation": None if v is None else {"property": v.property, "message": v.message,
                                                 "after_steps": len(v.actions)}}
+    code = 1 if v is not None else 0
     if as_json:
         _emit_json(doc)
+        sys.exit(code)
+    shown = lines if verbose or len(lines) <= 3 * SHOWN else lines[-2 * SHOWN:]
+    if len(shown) < len(lines):
+        out.print(f"  ... {len(lines) - len(shown)} earlier step(s) (--verbose shows them)")
+    for line in shown:
+        who = line["player"] if line["player"] == "chance" else f"player {line['player']}"
+        out.para(f"{line['step']:4d}. {who:>9}: {line['action']}", hang=17)
+    if v is None:
+        out.print("[green]no property is violated on this trace[/]")
     else:
-        for line in lines:
-            who = line["player"] if line["player"] == "chance" else f"player {line['player']}"
-            out.print(escape(f"{line['step']:4d}. {who:>9}: {line['action']}"))
-        if v is None:
-            out.print("[green]no property is violated on this trace[/]")
-        else:
-            out.print(f"[bold red]VIOLATED[/] {escape(v.property)}: {escape(v.message)} "
-                      f"(after step {len(v.actions)})")
-    sys.exit(1 if v is not None else 0)
+        out.para(f"VIOLATED {v.property}: {v.message} (after step {len(v.actions)})",
+                 style="bold red")
+    sys.exit(code)
+
+
+@cli.command()
+@click.argument("trace_file", metavar="TRACE.json", type=click.Path())
+@click.option("--step", "step", type=click.IntRange(min=0), default=None,
+              help="Draw the state after this step (0: the setup; default: the last).")
+@click.option("-o", "--output", default=None, metavar="FILE.svg",
+              help="Write the picture here (default: print it on stdout).")
+def show(trace_file: str, step: int | None, output: str | None) -> None:
+    """Draw one state of a trace as SVG, from the game's declared view."""
+    from .report.run import picture_after
+    from .runtime.model import IllegalAction
+    from .runtime.trace import load_trace, trace_model
+    trace = load_trace(trace_file)
+    try:
+        model = trace_model(trace, trace_file)
+    except (ValueError, TypeError) as e:
+        if isinstance(e, TraceError):
+            raise
+        raise BadInput(f"{trace_file}: {e}") from None
+    n = len(trace.actions) if step is None else step
+    if n > len(trace.actions):
+        raise BadInput(f"{trace_file}: step {n} is past the end ({len(trace.actions)} steps)")
+    if not model.min_players <= trace.players <= model.max_players:
+        raise BadInput(f"{trace_file}: {trace.players} players is outside "
+                       f"{model.min_players}-{model.max_players}")
+    try:
+        svg = picture_after(model, trace.players, trace.actions, n)
+    except (ValueError, IllegalAction) as e:
+        raise BadInput(f"{trace_file}: {e}") from None
+    if output is None:
+        click.echo(svg, nl=False)
+    else:
+        from .report.render import write_atomically
+        write_atomically(output, svg)
+        click.echo(f"wrote {output}", err=True)
+
+
+# --- report -----------------------------------------------------------------------------
+@cli.command()
+@click.argument("games", nargs=-1)
+@click.option("--all", "all_games", is_flag=True, help="Every bundled game.")
+@click.option("-o", "--out-dir", default="reports", show_default=True,
+              help="Where GAME.html, GAME.md, GAME.json and index.html are written.")
+@click.option("--budget", "budget_name", type=click.Choice(["quick", "full"]), default="quick",
+              show_default=True, help="How much checking: counts in docs/reports.md.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Games reported side by side in this many processes.")
+@_quiet_option
+def report(games: Sequence[str], all_games: bool, out_dir: str, budget_name: str,
+           workers: int, quiet: bool) -> None:
+    """Write the rules-clarification report of each GAME (HTML, Markdown, JSON)."""
+    import time
+
+    from .report.budget import BUDGETS
+    from .report.run import report_games
+    from .runtime.registry import available_games, spec_path
+    if all_games == bool(games):
+        raise BadInput("name the games to report, or give --all (not both)")
+    refs = list(available_games()) if all_games else list(games)
+    for g in refs:
+        try:
+            spec_path(g)
+        except ValueError as e:
+            raise BadInput(str(e)) from None
+        _load(g)  # a malformed spec fails here, with its file and line
+    start = time.perf_counter()
+    done = report_games(refs, BUDGETS[budget_name], out_dir, workers,
+                        progress=lambda msg: None if quiet else click.echo(msg, err=True))
+    for d in done:
+        if "error" in d:
+            click.echo(f"{d['game']}: the report could not be made: {d['error']}", err=True)
+            continue
+        found = ", ".join(f"{n} {s}" for s, n in d["counts"].items() if n)
+        out.print(escape(f"{d['game']}: {found}"))
+    out.print(escape(f"reports ({budget_name} budget, {time.perf_counter() - start:.0f} s) "
+                     f"in {os.path.abspath(out_dir)}/index.html"))
+    sys.exit(1 if any("error" in d for d in done) else 0)
 
 
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", None) or getattr(
@@ -466,6 +850,9 @@ _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", None) or getat
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     """Entry point: run the CLI, turning bad input into one line and exit code 2."""
+    from .check.progress import interrupt_on_sigint
+    if argv is None:  # the command itself, not a test calling main([...])
+        interrupt_on_sigint()
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="rulespec",
                  standalone_mode=False)
@@ -484,11 +871,18 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         _fail(str(e))
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
+    except BrokenPipeError:  # `rulespec ... | head`: the reader left; say nothing more
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
     sys.exit(0)
 
 
 def _fail(message: str) -> NoReturn:
-    click.echo(f"rulespec: error: {message}", err=True)
+    lines = message.splitlines() or [""]
+    text = " ".join(line.strip() for line in lines)
+    if len(text) > 2000:
+        text = text[:1997] + "..."
+    click.echo(f"rulespec: error: {text}", err=True)
     sys.exit(2)
 
 

@@ -30,6 +30,8 @@ from hypothesis import strategies as st
 import rulespec
 from rulespec.compile import smt_terms as T
 from rulespec.compile.smt_backend import Checked, SmtGame, compile_smt
+from rulespec.ir.nodes import OPERATIONS
+from rulespec.ir.walk import statement_exprs, walk
 
 #: at most this many in-domain parameter tuples are checked exhaustively at a state;
 #: beyond it, every legal one and a drawn sample of the others.
@@ -37,10 +39,16 @@ EXHAUSTIVE = 64
 ILLEGAL_SAMPLE = 8
 
 
+#: fixture specs that exercise the language beyond the bundled games (the collections kit,
+#: a horizon, hidden information)
+FIXTURES = ["tests/fixtures/kit_market", "tests/fixtures/horizon_toy",
+            "tests/fixtures/observation_leak"]
+
+
 def _cases() -> list[tuple[str, tuple[tuple[str, str], ...]]]:
-    """Every bundled game under its defaults and under each non-default option."""
+    """Every bundled game and fixture under its defaults and under each non-default option."""
     out = []
-    for name in rulespec.available_games():
+    for name in [*rulespec.available_games(), *FIXTURES]:
         out.append((name, ()))
         try:
             spec = rulespec.load_spec(name)
@@ -58,7 +66,30 @@ CASES = _cases()
 
 def _case_id(case: tuple[str, tuple]) -> str:
     name, interp = case
-    return name + "".join(f"[{k}={v}]" for k, v in interp)
+    return name.rsplit("/", 1)[-1] + "".join(f"[{k}={v}]" for k, v in interp)
+
+
+def _operations(spec: Any) -> set[str]:
+    """Every IR operation a spec's rules, flow, scoring and properties use."""
+    exprs: list[Any] = [spec.terminal.expr, spec.current_player.expr, spec.scoring.score]
+    exprs += [spec.chance_node.expr] if spec.chance_node else []
+    exprs += [tb.key for tb in spec.tie_breaks] + [i.cond for i in spec.invariants]
+    exprs += [c.total for c in spec.conservation] + list(statement_exprs(spec.setup))
+    for a in spec.actions:
+        exprs += [pre.cond for pre in a.preconditions] + list(statement_exprs(a.effects))
+        exprs += [a.weight] if a.weight is not None else []
+    return {n.op for e in exprs for n in walk(e)}
+
+
+def test_the_cases_use_every_operation_of_the_ir():
+    """Every IR operation -- tables, ordinals and connectivity included -- occurs in some
+    game or fixture checked here, so the equivalence test covers all of them."""
+    used: set[str] = set()
+    for name, _ in CASES:
+        used |= _operations(rulespec.load_spec(name))
+    assert OPERATIONS - used == set()
+    assert {"enum_table", "ordinal", "connected"} <= _operations(rulespec.load_spec("hex")) | \
+        _operations(rulespec.load_spec("crazy_eights"))
 
 
 class Symbolic:

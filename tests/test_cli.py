@@ -45,7 +45,10 @@ def test_check_passes_on_tic_tac_toe(capsys, tmp_path):
     code, out, _ = run(capsys, "check", "tic_tac_toe", "--examples", "30", "--json",
                        "--trace-dir", str(tmp_path))
     assert code == 0
-    assert {r["status"] for r in json.loads(out)["results"]} == {"PASSED"}
+    results = json.loads(out)["results"]
+    assert {r["status"] for r in results} == {"PASSED", "SKIPPED"}
+    assert [r["property"] for r in results if r["status"] == "SKIPPED"] == [
+        "legal_actions_follow_observation"]  # perfect information
 
 
 def test_check_catches_the_planted_bug_and_replay_reproduces_it(capsys, tmp_path):
@@ -103,9 +106,9 @@ def test_no_traceback_from_the_installed_entry_point():
 
 def test_info_prints_sources_in_brackets_literally(capsys):
     """Regression: rich read "[source]" as markup and swallowed every cited source."""
-    code, out, _ = run(capsys, "info", "tic_tac_toe")
+    code, out, _ = run(capsys, "info", "tic_tac_toe", "--action", "mark")
     assert code == 0
-    assert "requires: the cell is empty  [tic-tac-toe common rules" in out
+    assert "requires: the cell is empty [tic-tac-toe common rules" in out
 
 
 def test_scenario_takes_a_bundled_games_name_for_all_its_files(capsys, tmp_path):

@@ -13,7 +13,7 @@ import rulespec
 from rulespec.runtime.model import State
 from rulespec.runtime.play import seeded_chooser
 
-from properties import hawaii as H
+from rulespec.properties import hawaii as H
 
 
 @pytest.fixture(scope="module")
@@ -209,6 +209,7 @@ class ScoresInvalidVillages:
 
     def __init__(self, game):
         self.game = game
+        self.interpretation = game.interpretation
 
     def is_terminal(self, state):
         return self.game.is_terminal(state)
@@ -254,7 +255,7 @@ def test_end_scoring_recomputation_counts_a_valid_village(game, played):
 def test_tile_numbers_of_the_properties_match_the_specs_tile_effects_assumption():
     """The end-scoring recomputation restates tile values; they must be the spec's."""
     from rulespec import load_spec
-    import properties.hawaii as hp
+    import rulespec.properties.hawaii as hp
     text = next(a.value for a in load_spec("hawaii").assumptions if a.name == "tile_effects")
     for kind, (one, two) in [("long_hut", hp.LONG_VP), ("hula", hp.HULA_VP),
                              ("spear_hut", hp.SPEAR_HUT_VP), ("kane", hp.KANE_VP),

@@ -52,6 +52,17 @@ CASES = {
                       + GOOD_ACTION.replace("rule.set(board[i], Mark.x)",
                                             "rule.set(alien, True)"),
                       "unknown field 'alien'"),
+    "table_missing_member": ('cost = game.table("cost", {Mark.empty: 1}, source=SRC)\n'
+                             + GOOD_ACTION, "in table cost: no value for x"),
+    "table_indexed_by_an_int": ('cost = game.table("cost", {Mark.empty: 1, Mark.x: 2}, '
+                                'source=SRC)\nbad = cost[turn]\n' + GOOD_ACTION,
+                                "table cost is indexed by a Mark, got int"),
+    "owner_field_without_players": ('h = game.field("h", bool, shape=(3,), visible="owner", '
+                                    'source=SRC)\n' + GOOD_ACTION, "needs PLAYERS"),
+    "horizon_and_max_steps": ('game.horizon(5, reason="no rule ends it")\n' + GOOD_ACTION,
+                              "max_steps (the rules bound the game) or a horizon"),
+    "horizon_without_reason": ('game.horizon(5, reason=" ")\n' + GOOD_ACTION,
+                               "horizon needs a positive int and a reason"),
 }
 
 

@@ -7,7 +7,7 @@ falls to the lowest empty cell of that column; four of a mark in a row -- horizo
 vertically or diagonally -- wins (+1/-1); a full board without a line is a draw (0/0).
 """
 
-from rulespec.spec import Game, all_of, any_of, count, forall, if_, implies
+from rulespec.spec import Game, all_of, any_of, count, forall, if_, implies, view
 
 RULES = "Connect Four common rules (OpenSpiel connect_four.cc)"
 
@@ -160,5 +160,15 @@ game.conservation("cells_filled_one_per_move",
                   moves + count(range(CELLS), lambda i: _cell(i) == Mark.empty),
                   source=f"{RULES}: each turn fills exactly one empty cell",
                   doc="moves made + empty cells stays 42")
+
+# --- how it looks: the upright grid, row 0 at the bottom ---------------------------------
+game.view(
+    view.grid("Board", rows=ROWS, cols=COLS, cell=lambda r, c: board[r, c], bottom_up=True,
+              col_labels=[str(c) for c in range(COLS)], colour="#1f5fbf",
+              glyphs={Mark.empty: view.glyph("", "#ffffff", title="empty"),
+                      Mark.x: view.glyph("", "#D55E00", title="x: player 0"),
+                      Mark.o: view.glyph("", "#F0E442", title="o: player 1")}),
+    view.counters("Turn", {"to move": to_move, "moves": moves, "winner": winner}),
+)
 
 SPEC = game.build()

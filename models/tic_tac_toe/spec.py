@@ -5,7 +5,7 @@ Source: the common rules of tic-tac-toe, as OpenSpiel's ``tic_tac_toe`` plays th
 ``3*row + col`` marks a cell, three in a row wins (+1/-1), a full board is a draw (0/0).
 """
 
-from rulespec.spec import Game, all_of, any_of, count, if_
+from rulespec.spec import Game, all_of, any_of, count, if_, view
 
 RULES = "tic-tac-toe common rules (OpenSpiel tic_tac_toe.cc)"
 
@@ -78,5 +78,13 @@ game.conservation("cells_filled_one_per_move",
                   moves + count(range(9), lambda i: board[i // 3, i % 3] == Mark.empty),
                   source=f"{RULES}: each turn fills exactly one empty cell",
                   doc="moves made + empty cells stays 9")
+
+# --- how it looks ----------------------------------------------------------------------
+game.view(
+    view.grid("Board", rows=3, cols=3, cell=lambda r, c: board[r, c],
+              glyphs={Mark.x: view.glyph("X", "#D55E00", shape="none", title="x: player 0"),
+                      Mark.o: view.glyph("O", "#0072B2", shape="none", title="o: player 1")}),
+    view.counters("Turn", {"to move": to_move, "moves": moves, "winner": winner}),
+)
 
 SPEC = game.build()

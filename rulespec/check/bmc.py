@@ -20,7 +20,7 @@ import z3
 
 from ..compile.smt_backend import SmtGame
 from ..runtime.model import Model
-from ..runtime.trace import Trace, save_trace
+from ..runtime.trace import Trace, TraceWriteError, save_trace
 from .property import all_properties
 from .results import UNKNOWN, VIOLATED, Result
 from .solvers import check, limited
@@ -138,16 +138,16 @@ def _violations(model: Model, path: "_Unrolling", m: z3.ModelRef, i: int, n: int
     for name in failed:
         why = (v.message if v else "Z3 found a violation the Python backend does not "
                "reproduce (backend mismatch)")
-        trace = Trace(model.name, n, tuple(texts), dict(model.interpretation), name,
-                      v.message if v else "found by Z3")
+        trace = Trace.of(model, n, texts, name, v.message if v else "found by Z3")
+        saved: str | None = None
+        error: str | None = None
         try:
-            saved: str | None = str(save_trace(trace, Path(trace_dir)
-                                               / f"{model.name}-{name}-z3.json"))
-        except OSError as err:  # the verdict stands; say where writing failed
-            saved, why = None, f"{why} (trace not saved: {err})"
+            saved = str(save_trace(trace, Path(trace_dir) / f"{model.name}-{name}-z3.json"))
+        except TraceWriteError as err:  # the verdict stands; the result says where it failed
+            error = str(err)
         found[name] = Result(name, VIOLATED if v is not None else UNKNOWN, CHECKER,
                              f"reachable in {i} step(s) with {n} players: {why}",
-                             None, None, None, texts, saved)
+                             None, None, None, texts, saved, error)
 
 
 class _Unrolling:

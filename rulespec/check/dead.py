@@ -296,15 +296,21 @@ def score_rules(smt: SmtGame, played: Played, rlimit: int) -> list[Result]:
     for line, conds in by_line.items():
         name = f"rule_can_apply:score@{line}"
         try:
+            checked = [smt.evaluate(e.args[0], s, {var: p}) for e in conds]
+            # a condition decided by the interpretation alone (``if_(point.is_(...), ..)``)
+            # switches between readings: under this one, its other side is not a rule
+            kept = [k for k, c in enumerate(checked) if not _decided(c)]
+            if not kept:
+                continue
+            conds, checked = [conds[k] for k in kept], [checked[k] for k in kept]
             seen: set[bool] = set()  # the sides taken at the end of a played game
             for values in played.finals:
                 final = smt.concrete_state(values)
                 for k in range(values[0]):
                     for e in conds:
                         c = smt.evaluate(e.args[0], final, {var: k})
-                        if z3.is_false(c.error) and (z3.is_true(c.value) or z3.is_false(c.value)):
+                        if _decided(c):
                             seen.add(z3.is_true(c.value))
-            checked = [smt.evaluate(e.args[0], s, {var: p}) for e in conds]
         except Unsupported as err:
             out.append(Result(name, SKIPPED, CHECKER, f"no Z3 encoding: {err}",
                               spec.scoring.source))
@@ -334,6 +340,11 @@ def score_rules(smt: SmtGame, played: Played, rlimit: int) -> list[Result]:
                                "this scoring clause never applies at the end of a game",
                                "applies at the end of a random game"))
     return out
+
+
+def _decided(c: Any) -> bool:
+    """True if a condition has the same value, without error, in every state."""
+    return z3.is_false(c.error) and (z3.is_true(c.value) or z3.is_false(c.value))
 
 
 def _under_binder(root: Expr, target: Expr) -> bool:

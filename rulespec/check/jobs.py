@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import gc
 import time
 from typing import Any, Callable, Sequence
 
@@ -51,11 +52,26 @@ def cell_count(model: Model, smt: SmtGame) -> int:
 
 
 def run_job(model: Model, fn: Callable[..., Any], args: tuple) -> tuple[Any, int]:
-    """Run a job on a new Z3 context: its answer and the resource units it spent."""
-    with own_context():
-        smt = compile_smt(model.spec, model.interpretation)
-        out = fn(model, smt, *args)
-        return out, spent(z3.Solver())
+    """Run a job on a new Z3 context: its answer and the resource units it spent.
+
+    Python's cyclic garbage collector is off while the job runs. Z3 gives the id of a
+    freed term to the next new one, and its search follows term ids; when the collector
+    frees terms depends on what the process allocated before (another job, a test, the
+    parent of a forked worker), so with it on, the same job spent a few more or fewer
+    units in another process. Reference counting alone frees terms at the same points
+    every time."""
+    enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        with own_context():
+            smt = compile_smt(model.spec, model.interpretation)
+            out = fn(model, smt, *args)
+            return out, spent(z3.Solver())
+    finally:
+        if enabled:
+            gc.enable()
+        gc.collect()
 
 
 def _init_worker(spec_file: str | None, interpretation: dict[str, str]) -> None:

@@ -63,6 +63,9 @@ def lines(title: str, results: Sequence[Result], verbose: bool = False,
                     f"counterexample, {len(r.trace)} step(s): {steps}", width, 14, 18)]
             if r.trace_path:
                 out += [(None, " " * 14 + f"replay with: rulespec replay {r.trace_path}")]
+            if r.trace_error:  # the verdict stands without the file
+                out += [("yellow", t) for t in _wrap(f"trace not saved: {r.trace_error}",
+                                                     width, 14, 18)]
     dead = [r for r in results if r.property.startswith(DEAD)]
     if dead and not verbose:
         counts = Counter(r.status for r in dead)

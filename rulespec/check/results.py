@@ -28,6 +28,12 @@ class Result:
     seed: int | None = None
     trace: list[str] | None = None
     trace_path: str | None = None
+    #: why the counterexample could not be saved (the verdict stands without the file)
+    trace_error: str | None = None
+    #: games played by the search that gave this verdict, and how many of them were cut
+    #: at the spec's horizon (truncated: no end, no winner); None without a horizon
+    games: int | None = None
+    truncated: int | None = None
 
     def __attrs_post_init__(self) -> None:
         if self.status not in STATUSES:

@@ -4,20 +4,49 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Sequence
 
+import attrs
 from hypothesis import HealthCheck, Phase, given, seed as hyp_seed, settings
 from hypothesis import strategies as st
-from hypothesis.errors import HypothesisException
+from hypothesis.control import current_build_context
+from hypothesis.errors import Flaky, HypothesisException
 
 from ..runtime.model import Action, Model, State
 from ..runtime.play import seeded_chooser
-from ..runtime.trace import Trace, save_trace
-from .property import Property, all_properties
-from .results import PASSED, VIOLATED, Result
-from .walk import RULES_EVALUATE, Violation, play_checked, recheck
+from ..runtime.trace import Trace, TraceWriteError, save_trace
+from .progress import QUIET, Progress
+from .property import Property, all_properties, skip_reason
+from .results import PASSED, SKIPPED, UNKNOWN, VIOLATED, Result
+from .walk import RULES_EVALUATE, Violation, play_checked, raised, recheck, shortest
 
 HYPOTHESIS, RANDOM = "hypothesis", "random"
+#: test runs Hypothesis may spend shrinking one violation (a count, so the same seed gives
+#: the same trace on any machine); past it the smallest violation seen so far is reported
+SHRINK_BUDGET = 500
+#: states a breadth-first search visits for a shorter trace than the search found
+SHORTEN_BUDGET = 500
+
+
+class SearchError(Exception):
+    """The search itself could not run (Hypothesis gave up): no verdict for what is left."""
+
+
+@attrs.define
+class Tally:
+    """Games a search played, and how many were cut at the spec's horizon (truncated)."""
+
+    games: int = 0
+    truncated: int = 0
+
+    def cut(self) -> None:
+        self.truncated += 1
+
+
+class _ShrinkBudgetSpent(KeyboardInterrupt):
+    """Internal: stops Hypothesis's shrinker. Hypothesis lets an interrupt through at once
+    without recording the run (any other exception would be a test outcome, or make the
+    runs look inconsistent); ``hypothesis_search`` catches it before anyone else can."""
 
 
 def select(model: Model, names: Sequence[str] | None) -> list[Property]:
@@ -34,10 +63,17 @@ def select(model: Model, names: Sequence[str] | None) -> list[Property]:
 
 
 def hypothesis_search(model: Model, props: Sequence[Property], examples: int, seed: int,
-                      players: int | None, on_example: Callable[[], None] | None = None
-                      ) -> Violation | None:
-    """Search for a violation with Hypothesis; returns the shrunk (minimal) one, or None."""
-    found: dict[str, Violation] = {}
+                      players: int | None, progress: Progress = QUIET, *,
+                      shrink_budget: int = SHRINK_BUDGET, rule_errors_end_game: bool = False,
+                      tally: Tally | None = None) -> tuple[Violation | None, str]:
+    """Search for a violation with Hypothesis and shrink it.
+
+    Returns ``(violation or None, note)``: the minimal violation Hypothesis found, or, when
+    shrinking spent ``shrink_budget`` test runs, the shortest one seen (``note`` says so).
+    """
+    last: list[Violation] = []
+    best: list[Violation] = []
+    shrinking = [0]
 
     @settings(max_examples=examples, database=None, deadline=None, derandomize=False,
               suppress_health_check=list(HealthCheck), print_blob=False,
@@ -46,91 +82,163 @@ def hypothesis_search(model: Model, props: Sequence[Property], examples: int, se
     @hyp_seed(seed)
     @given(st.data())
     def run(data: st.DataObject) -> None:
+        if best and not current_build_context().is_final:  # shrinking the first failure
+            shrinking[0] += 1
+            if shrinking[0] > shrink_budget:
+                raise _ShrinkBudgetSpent
+            progress.note(f"shrinking {best[0].property}: {len(best[0].actions)} steps "
+                          f"(try {shrinking[0]}/{shrink_budget})")
+        else:
+            progress.advance()
         n = players if players is not None else data.draw(
             st.integers(model.min_players, model.max_players), label="players")
 
         def choose(state: State, legal: list[Action]) -> int:
             return 0 if len(legal) == 1 else data.draw(st.integers(0, len(legal) - 1))
-        if on_example is not None:
-            on_example()
+        if tally is not None:
+            tally.games += 1
         try:
-            play_checked(model, n, choose, props)
+            play_checked(model, n, choose, props, rule_errors_end_game=rule_errors_end_game,
+                         on_truncated=tally.cut if tally is not None else None)
         except Violation as v:
-            found["last"] = v  # the last failing run Hypothesis replays is the minimal one
+            last[:] = [v]  # the last failing run Hypothesis replays is the minimal one
+            if not best or len(v.actions) <= len(best[0].actions):
+                best[:] = [v]
             raise
 
     try:
         run()
     except Violation:
-        return found["last"]
-    except HypothesisException as err:  # e.g. Flaky: the spec is not deterministic
-        return Violation("apply_is_deterministic_and_pure", f"Hypothesis: {err}",
-                         players or model.min_players, ())
-    return None
+        return last[0], ""
+    except _ShrinkBudgetSpent:
+        return best[0], (f"shrinking stopped after {shrink_budget} tries: the shortest "
+                         "trace seen, maybe not the smallest")
+    except Flaky as err:  # the same choices failed once and passed once: not deterministic
+        return Violation("apply_is_deterministic_and_pure",
+                         f"Hypothesis: {' '.join(str(err).split())[:300]}",
+                         players or model.min_players, ()), ""
+    except HypothesisException as err:
+        raise SearchError(f"Hypothesis could not search: {raised(err)}") from None
+    return None, ""
 
 
 def random_search(model: Model, props: Sequence[Property], examples: int, seed: int,
-                  players: int | None, on_example: Callable[[], None] | None = None
-                  ) -> Violation | None:
+                  players: int | None, progress: Progress = QUIET, *,
+                  rule_errors_end_game: bool = False, tally: Tally | None = None
+                  ) -> tuple[Violation | None, str]:
     """Plain seeded random playouts (chance outcomes by their probabilities); no shrinking
     beyond cutting the trace at the failing step."""
     for i in range(examples):
         rng = random.Random(f"{seed}:{i}")
         n = players if players is not None else rng.randint(model.min_players, model.max_players)
         choose = seeded_chooser(model, rng)
-        if on_example is not None:
-            on_example()
+        progress.advance()
+        if tally is not None:
+            tally.games += 1
         try:
-            play_checked(model, n, choose, props)
+            play_checked(model, n, choose, props, rule_errors_end_game=rule_errors_end_game,
+                         on_truncated=tally.cut if tally is not None else None)
         except Violation as v:
-            return v
-    return None
+            return v, ""
+    return None, ""
 
 
 def check_game(model: Model, *, property_names: Sequence[str] | None = None,
                examples: int = 100, seed: int = 0, players: int | None = None,
-               mode: str = HYPOTHESIS, trace_dir: str | Path = "traces",
-               on_example: Callable[[], None] | None = None) -> list[Result]:
-    """Check every selected property; one Result each. Violations are saved as traces.
+               mode: str = HYPOTHESIS, trace_dir: str | Path | None = "traces",
+               progress: Progress = QUIET, shrink_budget: int = SHRINK_BUDGET,
+               shorten_budget: int = SHORTEN_BUDGET) -> list[Result]:
+    """Check every selected property; one Result each. Violations are saved as traces
+    (unless ``trace_dir`` is None); a trace that cannot be written leaves its verdict
+    standing, with ``trace_error`` saying why.
 
+    A violation found is then shortened: a breadth-first search of at most
+    ``shorten_budget`` states looks for the same violation in fewer steps.
     After a violation the search restarts without that property, so every property gets
-    its own verdict (each counterexample is minimal for its property).
+    its own verdict (each counterexample is minimal for its property). A property that
+    raises is violated; a rule that raises is reported once as
+    ``rules_evaluate_without_error`` and then ends the games that reach it.
+
+    A property the spec waives, or that does not apply to the game, is SKIPPED with the
+    reason. With a horizon, every verdict counts the games played and those truncated.
     """
     props = select(model, property_names)
-    search = hypothesis_search if mode == HYPOTHESIS else random_search
-    checker = f"{mode}"
-    remaining = list(props)
-    results: dict[str, Result] = {}
+    skipped = {p.name: why for p in props if (why := skip_reason(model, p)) is not None}
+    remaining = [p for p in props if p.name not in skipped]
+    results: dict[str, Result] = {p.name: Result(p.name, SKIPPED, mode, skipped[p.name],
+                                                 p.source) for p in props if p.name in skipped}
+    tally = Tally()
+    rule_error = False
+    searches = 0
+    unknown = ""
+    progress.set_total(examples)
     while remaining:
-        v = search(model, remaining, examples, seed, players, on_example)
+        if searches:
+            progress.set_total((progress.total or 0) + examples)
+        searches += 1
+        try:
+            if mode == HYPOTHESIS:
+                v, note = hypothesis_search(model, remaining, examples, seed, players, progress,
+                                            shrink_budget=shrink_budget,
+                                            rule_errors_end_game=rule_error, tally=tally)
+            else:
+                v, note = random_search(model, remaining, examples, seed, players, progress,
+                                        rule_errors_end_game=rule_error, tally=tally)
+        except SearchError as err:
+            unknown = str(err)
+            break
         if v is None:
             break
-        path = _save(model, v, trace_dir)
+        progress.note(f"{v.property} violated; looking for a shorter trace")
+        v = shortest(model, v, remaining, budget=shorten_budget)
         confirmed = recheck(model, v.players, v.actions, remaining) is not None
         prop = next((p for p in remaining if p.name == v.property), None)
         detail = v.message if confirmed else f"{v.message} (did not reproduce on replay)"
-        results[v.property] = Result(v.property, VIOLATED, checker, detail,
+        if note:
+            detail += f" ({note})"
+        path, error = _save(model, v, trace_dir)
+        results[v.property] = Result(v.property, VIOLATED, mode, detail,
                                      prop.source if prop else None, examples, seed,
-                                     list(v.actions), str(path))
-        if prop is None:  # a rule error: report it and stop, the spec must be fixed first
-            break
+                                     list(v.actions), path, error)
+        if prop is None:  # a rule error: reported once, then it just ends the games
+            if rule_error:
+                break  # the search cannot get past it (should not happen)
+            rule_error = True
+            progress.note("the rules raised; searching on without that path")
+            continue
         remaining = [p for p in remaining if p.name != v.property]
+        progress.note(f"{len(results)} violated; searching the other properties")
     out = []
+    horizon = model.spec.horizon
+    cut = (f"; {tally.truncated}/{tally.games} games truncated at {horizon} steps"
+           if horizon is not None else "")
     for p in props:
-        out.append(results.get(p.name) or Result(
-            p.name, PASSED, checker, f"{examples} {'playouts' if mode == RANDOM else 'examples'}",
-            p.source, examples, seed))
+        found = results.get(p.name)
+        if found is None and unknown and p in remaining:
+            found = Result(p.name, UNKNOWN, mode, unknown, p.source, examples, seed)
+        r = found or Result(
+            p.name, PASSED, mode,
+            f"{examples} {'playouts' if mode == RANDOM else 'examples'}{cut}",
+            p.source, examples, seed)
+        if horizon is not None and r.status != SKIPPED:
+            r = attrs.evolve(r, games=tally.games, truncated=tally.truncated)
+        out.append(r)
     if RULES_EVALUATE in results:
         out.append(results[RULES_EVALUATE])
     return out
 
 
-def _save(model: Model, v: Violation, trace_dir: str | Path) -> Path:
-    trace = Trace(model.name, v.players, v.actions, dict(model.interpretation), v.property,
-                  v.message, model.spec.file if model.name not in _bundled() else None)
-    return save_trace(trace, Path(trace_dir) / f"{model.name}-{v.property}.json")
+def _save(model: Model, v: Violation, trace_dir: str | Path | None
+          ) -> tuple[str | None, str | None]:
+    """Save the counterexample: (its path, None), or (None, why it could not be written)."""
+    if trace_dir is None:
+        return None, None
+    trace = Trace.of(model, v.players, v.actions, v.property, v.message)
+    try:
+        return str(save_trace(trace, Path(trace_dir) / f"{model.name}-{v.property}.json")), None
+    except TraceWriteError as err:
+        return None, str(err)
 
 
-def _bundled() -> set[str]:
-    from ..runtime.registry import available_games
-    return set(available_games())
+__all__ = ["HYPOTHESIS", "RANDOM", "SHRINK_BUDGET", "SearchError", "check_game",
+           "hypothesis_search", "random_search", "select", "all_properties"]

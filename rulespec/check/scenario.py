@@ -42,11 +42,11 @@ import attrs
 from ..ir.errors import SpecError
 from ..runtime import CHANCE, TERMINAL, IllegalAction, Model, State
 from ..runtime.registry import available_games, load
-from ..runtime.trace import Trace
+from ..runtime.trace import Trace, spec_identity
 
 __all__ = ["FieldRef", "Given", "When", "Then", "Scenario", "ScenarioFile", "ScenarioResult",
            "ScenarioFileError", "load_scenario_file", "run_scenario_file", "run_scenario",
-           "PASSED", "VIOLATED"]
+           "scenario_situation", "PASSED", "VIOLATED"]
 
 PASSED = "PASSED"
 VIOLATED = "VIOLATED"
@@ -88,8 +88,9 @@ def _one_line(text: str) -> str:
 class FieldRef:
     """A field, or a part of an array field: ``board``, ``board[1][2]``, ``board[1]``.
 
-    ``index`` holds integer positions (an enum-indexed dimension may be written with the
-    member's name; it is stored as the member's position).
+    ``index`` holds integer positions (a dimension with named positions — an enum, or
+    labels such as token codes — may be written with the name; it is stored as the
+    position).
     """
 
     text: str
@@ -142,6 +143,7 @@ class Scenario:
     when: When
     then: Then
     line: int | None = None
+    ruleset: str | None = None   # the named ruleset the interpretation starts from
 
 
 @attrs.frozen
@@ -181,6 +183,7 @@ class ScenarioResult:
     interpretation: Mapping[str, str]
     played: tuple[str, ...] = ()
     spec_path: str | None = None
+    spec_sha256: str | None = attrs.field(default=None, kw_only=True)
     edited: bool = False
     start: Mapping[str, Any] | None = None
     when_played: tuple[str, ...] = ()
@@ -198,16 +201,21 @@ class ScenarioResult:
         return Trace(game=self.game, players=self.players, actions=tuple(self.played),
                      interpretation=dict(self.interpretation),
                      property=f"scenario {self.name!r}" if self.failures else None,
-                     message="; ".join(self.failures) or None, spec_path=self.spec_path)
+                     message="; ".join(self.failures) or None, spec_path=self.spec_path,
+                     spec_sha256=self.spec_sha256)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "source": self.source, "status": self.status,
-                "failures": list(self.failures), "file": self.file, "line": self.line,
-                "game": self.game, "players": self.players,
-                "interpretation": dict(self.interpretation), "played": list(self.played),
-                "spec_path": self.spec_path,
-                "edited": self.edited, "start": self.start,
-                "when_played": list(self.when_played), "state": self.state}
+    def to_dict(self, states: bool = True) -> dict[str, Any]:
+        """The result as JSON values; ``states=False`` leaves out ``start`` and ``state``
+        (whole game states: a Hawaii state is tens of kilobytes)."""
+        d = {"name": self.name, "source": self.source, "status": self.status,
+             "failures": list(self.failures), "file": self.file, "line": self.line,
+             "game": self.game, "players": self.players,
+             "interpretation": dict(self.interpretation), "played": list(self.played),
+             "spec_path": self.spec_path, "edited": self.edited,
+             "when_played": list(self.when_played)}
+        if states:
+            d["start"], d["state"] = self.start, self.state
+        return d
 
 
 # --- finding lines in the file text -------------------------------------------------------
@@ -279,26 +287,55 @@ class _Locator:
 
 
 # --- loading ------------------------------------------------------------------------------
-_TOP_KEYS = {"game", "source", "players", "interpretation", "scenario"}
-_SCENARIO_KEYS = {"name", "source", "players", "interpretation", "given", "when", "then"}
+_TOP_KEYS = {"game", "source", "players", "interpretation", "ruleset", "diff", "scenario"}
+_SCENARIO_KEYS = {"name", "source", "players", "interpretation", "ruleset", "given", "when",
+                  "then"}
 _GIVEN_KEYS = {"actions", "edits"}
 _WHEN_KEYS = {"actions"}
 _THEN_KEYS = {"legal", "illegal", "illegal_because", "only_legal", "refused", "refused_because",
               "fields", "scores", "winners", "terminal", "current_player", "outcomes"}
 
 
+#: a scenario file is a few kilobytes; a far larger file is refused unread
+MAX_SCENARIO_BYTES = 4 * 1024 * 1024
+
+
+def read_scenario_text(path: str | os.PathLike) -> str:
+    """The file's text; :class:`ScenarioFileError` for a folder, a missing, unreadable,
+    huge or binary file."""
+    shown = os.fspath(path)
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise ScenarioFileError(shown, "is a folder, not a scenario file (give the .toml "
+                                    "files in it)")
+        if p.exists() and not p.is_file():
+            raise ScenarioFileError(shown, "not a regular file (a device or a pipe?)")
+        with open(p, "rb") as fh:  # read at most one byte more than a scenario file may have
+            raw = fh.read(MAX_SCENARIO_BYTES + 1)
+        if len(raw) > MAX_SCENARIO_BYTES:
+            raise ScenarioFileError(shown, "too large for a scenario file (more than "
+                                    f"{MAX_SCENARIO_BYTES} bytes)")
+        return raw.decode("utf-8")
+    except FileNotFoundError:
+        raise ScenarioFileError(shown, "no such file") from None
+    except UnicodeDecodeError:
+        raise ScenarioFileError(shown, "not a scenario file: not UTF-8 text") from None
+    except OSError as err:
+        raise ScenarioFileError(shown, f"cannot read the file: {err.strerror or err}") from None
+
+
 def load_scenario_file(path: str | os.PathLike) -> ScenarioFile:
     """Read and validate a scenario file; raise :class:`ScenarioFileError` on bad input."""
     shown = os.fspath(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise ScenarioFileError(shown, f"cannot read the file: {err}") from None
+    text = read_scenario_text(path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         line, problem = _toml_error(str(err), text)
         raise ScenarioFileError(shown, f"not valid TOML: {problem}", line=line) from None
+    except RecursionError:
+        raise ScenarioFileError(shown, "not valid TOML: nested too deeply") from None
     loc = _Locator(text)
 
     def fail(problem: str, index: int | None, keys: Sequence[str],
@@ -322,10 +359,13 @@ def load_scenario_file(path: str | os.PathLike) -> ScenarioFile:
             raise _Problem(f"game {game!r} does not load: {err}", "game") from None
         file_players = _typed(data.get("players"), int, "players")
         file_interp = _interpretation(data.get("interpretation"), ("interpretation",))
+        file_ruleset = _typed(data.get("ruleset"), str, "ruleset")
+        _typed(data.get("diff"), dict, "diff")   # what `rulespec diff` found: not checked
         if file_players is not None:
             _check_players(base, file_players, ("players",))
-        if file_interp:
-            _model(game_ref, file_interp, ("interpretation",))
+        if file_interp or file_ruleset:
+            _model(game_ref, file_interp, ("ruleset" if file_ruleset else "interpretation",),
+                   file_ruleset)
         raw = data.get("scenario")
         if raw is None:
             raise _Problem("no scenarios: add at least one [[scenario]] table")
@@ -343,7 +383,7 @@ def load_scenario_file(path: str | os.PathLike) -> ScenarioFile:
         name = table.get("name") if isinstance(table.get("name"), str) else None
         try:
             sc = _scenario(table, game_ref, base, file_players, file_interp,
-                           loc.find(n, ()))
+                           loc.find(n, ()), file_ruleset)
         except _Problem as p:
             raise fail(p.problem, n, p.keys, name or f"#{n + 1}") from None
         if sc.name in seen:
@@ -437,9 +477,10 @@ def _interpretation(value: Any, keys: tuple[str, ...]) -> dict[str, str]:
     return dict(value)
 
 
-def _model(game_ref: str, interp: Mapping[str, str], keys: tuple[str, ...]) -> Model:
+def _model(game_ref: str, interp: Mapping[str, str], keys: tuple[str, ...],
+           ruleset: str | None = None) -> Model:
     try:
-        return load(game_ref, dict(interp) or None)
+        return load(game_ref, dict(interp) or None, ruleset=ruleset)
     except ValueError as err:
         raise _Problem(str(err), *keys) from None
 
@@ -452,7 +493,8 @@ def _check_players(model: Model, n: int, keys: tuple[str, ...]) -> None:
 
 
 def _scenario(table: dict[str, Any], game_ref: str, base: Model, file_players: int | None,
-              file_interp: Mapping[str, str], line: int | None) -> Scenario:
+              file_interp: Mapping[str, str], line: int | None,
+              file_ruleset: str | None = None) -> Scenario:
     _check_keys(table, _SCENARIO_KEYS, "a scenario")
     name = _typed(table.get("name"), str, "name")
     if not name or not name.strip():
@@ -463,7 +505,11 @@ def _scenario(table: dict[str, Any], game_ref: str, base: Model, file_players: i
                        "or a short quote)", "source")
     interp = {**file_interp, **_interpretation(table.get("interpretation"),
                                                 ("interpretation",))}
-    model = _model(game_ref, interp, ("interpretation",)) if interp else base
+    ruleset = _typed(table.get("ruleset"), str, "ruleset") or file_ruleset
+    model = (_model(game_ref, interp, ("ruleset" if "ruleset" in table else "interpretation",),
+                    ruleset) if interp or ruleset else base)
+    if ruleset:  # the scenario runs under the ruleset's options, overridden by its own
+        interp = dict(model.interpretation)
     players = _typed(table.get("players"), int, "players")
     players = players if players is not None else (file_players if file_players is not None
                                                    else model.min_players)
@@ -562,7 +608,8 @@ def _scenario(table: dict[str, Any], game_ref: str, base: Model, file_players: i
                 fields=fields, scores=scores, winners=winners, terminal=terminal,
                 current_player=cp, outcomes=outcomes)
     return Scenario(name=name, source=source, players=players, interpretation=interp,
-                    given=Given(g_actions, edits), when=When(w_actions), then=then, line=line)
+                    given=Given(g_actions, edits), when=When(w_actions), then=then, line=line,
+                    ruleset=ruleset)
 
 
 def _probability(value: Any, keys: tuple[str, ...]) -> Fraction:
@@ -603,12 +650,13 @@ def _parse_ref(model: Model, text: str) -> FieldRef:
                          f"indexed with {len(parts)}")
     index = []
     for d, part in zip(dims, parts):
+        names = d.names()
         if re.fullmatch(r"\d+", part):
             i = int(part)
-        elif d.enum is not None and part in d.enum.members:
-            i = d.enum.index_of(part)
+        elif names is not None and part in names:
+            i = names.index(part)
         else:
-            what = f"0..{d.size - 1}" + (f" or a {d.enum.name}" if d.enum is not None else "")
+            what = f"0..{d.size - 1}" + (f" or a {d.label()} name" if names is not None else "")
             raise ValueError(f"{text!r}: index {part!r} is not {what}")
         if not 0 <= i < d.size:
             raise ValueError(f"{text!r}: index {i} is outside 0..{d.size - 1}")
@@ -650,6 +698,10 @@ def _field_values(model: Model, s0: State, table: Any, keys: tuple[str, ...], *,
             ref = _parse_ref(model, text)
         except ValueError as err:
             raise _Problem(f"'{where}': {err}", *keys, text) from None
+        try:
+            value = _named(model, ref, value)
+        except ValueError as err:
+            raise _Problem(f"'{where}': {text}: {err}", *keys, text) from None
         data = s0.to_dict()
         _put(data, ref, value)
         try:
@@ -660,6 +712,67 @@ def _field_values(model: Model, s0: State, table: Any, keys: tuple[str, ...], *,
                            text) from None
         out.append((ref, value))
     return tuple(out)
+
+
+def _named(model: Model, ref: FieldRef, value: Any) -> Any:
+    """A table ``{ "6/spear" = 1 }`` for a dimension with named positions, as the list it
+    stands for: the named entries, every other one 0 (false for a bool field). Tables may
+    nest (``{ fruit_1 = { "2/plain" = 1 } }``); lists and plain values pass through."""
+    field = model.layout.slots[ref.field].field
+    dims = field.dims[len(ref.index):]
+    zero: Any = False if field.type.kind == "bool" else 0
+    if field.type.enum is not None:
+        zero = None
+
+    def expand(v: Any, rest: tuple) -> Any:
+        if isinstance(v, list) and rest:
+            return [expand(x, rest[1:]) for x in v]
+        if not isinstance(v, dict):
+            return v
+        if not rest or rest[0].names() is None:
+            raise ValueError("a table of names needs a dimension with named positions "
+                             "(an enum or labels) here; write a list")
+        names = rest[0].names()
+        unknown = [k for k in v if k not in names]
+        if unknown:
+            shown = ", ".join(n for n in names if n is not None)
+            raise ValueError(f"{unknown[0]!r} is not a {rest[0].label()} name ({shown})")
+        out = []
+        for name in names:
+            if name is not None and name in v:
+                out.append(expand(v[name], rest[1:]))
+            elif zero is None:
+                raise ValueError(f"name every {rest[0].label()} entry of an enum field "
+                                 f"(missing {name!r})")
+            else:
+                out.append(_filled(zero, rest[1:]))
+        return out
+
+    return expand(value, dims)
+
+
+def _filled(zero: Any, dims: tuple) -> Any:
+    if not dims:
+        return zero
+    return [_filled(zero, dims[1:]) for _ in range(dims[0].size)]
+
+
+def scenario_situation(sf: ScenarioFile, sc: Scenario, game: Model) -> State:
+    """The state a scenario's ``when`` actions start from, under ``game``: its given
+    actions from setup, then its edits. Raises ValueError if a given action is refused."""
+    state = game.initial_state(sc.players)
+    for i, text in enumerate(sc.given.actions):
+        reasons, after = _try(game, state, text)
+        if after is None:
+            raise ValueError(f"{sf.path}: scenario {sc.name!r}: given action {i + 1}, "
+                             f"{text!r}, is refused: {_reasons(reasons)}")
+        state = after
+    if sc.given.edits:
+        data = state.to_dict()
+        for ref, value in sc.given.edits:
+            _put(data, ref, value)
+        state = game.state_from_json(data)
+    return state
 
 
 # --- running ------------------------------------------------------------------------------
@@ -683,7 +796,7 @@ def run_scenario(sf: ScenarioFile, sc: Scenario) -> ScenarioResult:
             name=sc.name, source=sc.source, status=VIOLATED if failures else PASSED,
             failures=tuple(failures), file=sf.path, line=sc.line, game=game.name,
             players=sc.players, interpretation=dict(game.interpretation), played=tuple(played),
-            spec_path=None if sf.game_ref in available_games() else sf.game_ref,
+            spec_path=spec_identity(game)[0], spec_sha256=spec_identity(game)[1],
             edited=bool(sc.given.edits), start=start.to_dict() if start is not None else None,
             when_played=tuple(when_played), state=checked.to_dict())
 
@@ -732,12 +845,15 @@ def run_scenario(sf: ScenarioFile, sc: Scenario) -> ScenarioResult:
 
 
 def _try(game: Model, state: State, text: str) -> tuple[list, State | None]:
-    """``([], new state)`` if ``text`` is accepted, else ``(reasons, None)``."""
+    """``([], new state)`` if ``text`` is accepted, else ``(reasons, None)``. A rule that
+    cannot be evaluated is a reason too (the scenario fails, the run goes on)."""
     action = game.action_from_str(state, text)
     try:
         return [], game.apply(state, action)
     except IllegalAction as err:
         return list(err.reasons) or ["not a legal action here"], None
+    except Exception as err:  # noqa: BLE001 - a rule error is a finding about the spec
+        return [f"the rules raised {type(err).__name__}: {' '.join(str(err).split())}"], None
 
 
 def _reasons(reasons: Iterable[Any]) -> str:
@@ -800,7 +916,10 @@ def _check_state(game: Model, state: State, t: Then, failures: list[str]) -> Non
             failures.append(f"scores: expected {list(t.scores)}, got {got_scores}")
     if t.winners is not None:
         got_winners = sorted(game.winners(state))
-        if sorted(t.winners) != got_winners:
+        if not game.is_terminal(state):
+            failures.append(f"winners: expected {sorted(t.winners)}, but the game is not over "
+                            f"(scores {game.scores(state)})")
+        elif sorted(t.winners) != got_winners:
             failures.append(f"winners: expected {sorted(t.winners)}, got {got_winners} "
                             f"(scores {game.scores(state)})")
     if t.terminal is not None:

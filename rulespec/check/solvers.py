@@ -22,6 +22,7 @@ from typing import Any, Iterator
 import z3
 
 from .budget import DEFAULT_RLIMIT, RLIMIT_PER_SECOND, Budget
+from .progress import _check_interrupted
 
 __all__ = ["ARITH_SOLVER", "Budget", "DEFAULT_RLIMIT", "RLIMIT_PER_SECOND", "check",
            "interruptible", "limited", "raise_if_interrupted", "simple_solver", "spent"]
@@ -111,7 +112,9 @@ def interruptible() -> Iterator[None]:
 
 
 def raise_if_interrupted() -> None:
-    """Raise KeyboardInterrupt if Ctrl-C came within :func:`interruptible`."""
+    """Raise KeyboardInterrupt if Ctrl-C came within :func:`interruptible` (or was
+    remembered by the command line's handler, :func:`.progress.interrupt_on_sigint`)."""
     if _INTERRUPTED.is_set():
         _INTERRUPTED.clear()
         raise KeyboardInterrupt
+    _check_interrupted()

@@ -46,7 +46,9 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import attrs
 import z3
 
+from ..ir.closure import is_connected, size_of_component
 from ..ir.errors import SpecError
+from ..ir.intervals import interval
 from ..ir.nodes import BOOL, Domain, Expr, Field
 from ..ir.statements import Assign, ForEach, If, Let
 from ..ir.walk import statement_exprs, walk
@@ -60,8 +62,8 @@ from .smt_terms import Val
 class Unsupported(Exception):
     """The Z3 backend cannot encode an operation: a property needing it is SKIPPED.
 
-    >>> str(Unsupported("connected"))
-    "operation 'connected' has no Z3 encoding"
+    >>> str(Unsupported("longest_path"))
+    "operation 'longest_path' has no Z3 encoding"
     """
 
     def __init__(self, operation: str, reason: str = "has no Z3 encoding") -> None:
@@ -655,6 +657,115 @@ def _table(g: SmtGame, e: Expr, sc: _Scope) -> Val:
     return acc
 
 
+def _runs(values: Sequence[int], linear: bool) -> list[tuple[int, int, int]]:
+    """Maximal runs ``(lo, a, b)``: ``values[i] == a * i + b`` from ``lo`` to the next run's
+    ``lo`` (constant runs only, ``a == 0``, unless ``linear``).
+
+    >>> _runs([2, 3, 4, 50, 50, 9], True)
+    [(0, 1, 2), (3, 0, 50), (5, 0, 9)]
+    """
+    out: list[tuple[int, int, int]] = []
+    i, n = 0, len(values)
+    while i < n:
+        step = values[i + 1] - values[i] if i + 1 < n and linear else 0
+        j = i
+        while j + 1 < n and values[j + 1] - values[j] == step:
+            j += 1
+        out.append((i, step, values[i] - step * i))
+        i = j + 1
+    return out
+
+
+def _enum_table(g: SmtGame, e: Expr, sc: _Scope) -> Val:
+    """A table as runs of equal (or evenly stepped) values, chosen by a balanced tree of
+    ``index < boundary`` tests: a 52-card penalty table with four runs is three tests deep,
+    not a 52-deep If-chain, and a table that is one run is plain arithmetic."""
+    table, index = e.args
+    is_bool = e.type == BOOL
+    values = [int(v) for v in table.values]
+    i = g._expr(index, sc)
+    rng = interval(index, g.spec.max_players)
+    if rng is None or rng[0] < 0 or rng[1] >= len(values):
+        sc.fail(T.or_([T.lt(i, 0), T.ge(i, len(values))]))
+    if T.known(i):
+        v = values[min(max(i, 0), len(values) - 1)]  # type: ignore[type-var, call-overload]
+        return bool(v) if is_bool else v
+    runs = _runs(values, linear=not is_bool)
+
+    def tree(lo: int, hi: int) -> Val:  # runs[lo:hi]
+        if hi - lo == 1:
+            _, a, b = runs[lo]
+            return bool(b) if is_bool else T.add(T.mul(a, i), b)
+        mid = (lo + hi) // 2
+        return T.ite(T.lt(i, runs[mid][0]), tree(lo, mid), tree(mid, hi))
+    return tree(0, len(runs))
+
+
+def _members(g: SmtGame, e: Expr, first: int, sc: _Scope) -> list[Val]:
+    return [g._expr(m, sc) for m in e.args[first:]]
+
+
+def _relax(neighbours: Sequence[Sequence[int]], ms: list[Val], sources: Iterable[int]
+           ) -> list[Val]:
+    """Reachable from the sources through member nodes, as one term per node: rounds of
+    "a member next to a reached node is reached", as many as a path can need."""
+    n = len(ms)
+    srcs = set(sources)
+    reached: list[Val] = [ms[i] if i in srcs else False for i in range(n)]
+    rounds = sum(1 for m in ms if not (T.known(m) and not m)) - 1
+    for _ in range(max(rounds, 0)):
+        reached = [T.or_([reached[i], T.and_([ms[i], T.or_([reached[j] for j in neighbours[i]])])])
+                   for i in range(n)]
+    return reached
+
+
+def _connected(g: SmtGame, e: Expr, sc: _Scope) -> Val:
+    graph, sources, targets, _ = e.args[:4]
+    ms = _members(g, e, 4, sc)
+    if all(T.known(m) for m in ms):
+        return is_connected(graph.neighbours, sources, targets, [bool(m) for m in ms])
+    reached = _relax(graph.neighbours, ms, sources)
+    return T.or_([reached[t] for t in targets])
+
+
+def _closure(neighbours: Sequence[Sequence[int]], ms: list[Val]) -> list[list[Val]]:
+    """Warshall's transitive closure of "neighbouring members", unrolled: ``c[i][j]`` holds
+    when a path of member nodes joins ``i`` to ``j`` (``c[i][i]``: ``i`` is a member)."""
+    n = len(ms)
+    c: list[list[Val]] = [[False] * n for _ in range(n)]
+    for i in range(n):
+        c[i][i] = ms[i]
+        for j in neighbours[i]:
+            c[i][j] = T.and_([ms[i], ms[j]])
+    for k in range(n):
+        for i in range(n):
+            if T.known(c[i][k]) and not c[i][k]:
+                continue
+            for j in range(n):
+                c[i][j] = T.or_([c[i][j], T.and_([c[i][k], c[k][j]])])
+    return c
+
+
+def _component_size(g: SmtGame, e: Expr, sc: _Scope) -> Val:
+    graph, _, start = e.args[:3]
+    n = graph.size
+    s = g._expr(start, sc)
+    rng = interval(start, g.spec.max_players)
+    if rng is None or rng[0] < 0 or rng[1] >= n:
+        sc.fail(T.or_([T.lt(s, 0), T.ge(s, n)]))
+    ms = _members(g, e, 3, sc)
+    if T.known(s):
+        k = min(max(s, 0), n - 1)  # type: ignore[type-var, call-overload]
+        if all(T.known(m) for m in ms):
+            return size_of_component(graph.neighbours, k, [bool(m) for m in ms])
+        return T.sum_([T.ite(r, 1, 0) for r in _relax(graph.neighbours, ms, (k,))])
+    c = _closure(graph.neighbours, ms)
+    acc: Val = T.sum_([T.ite(r, 1, 0) for r in c[n - 1]])  # also what a bad start reads
+    for k in range(n - 2, -1, -1):
+        acc = T.ite(T.eq(s, k), T.sum_([T.ite(r, 1, 0) for r in c[k]]), acc)
+    return acc
+
+
 def _binder(kind: str) -> Encoder:
     """Unroll over ``lo .. max_hi - 1``; a value ``v`` counts only where ``v < hi``."""
     def enc(g: SmtGame, e: Expr, sc: _Scope) -> Val:
@@ -705,6 +816,10 @@ SMT_TABLE: dict[str, Encoder] = {
     "table": _table,
     "exists": _binder("exists"), "forall": _binder("forall"), "sum": _binder("sum"),
     "count": _binder("count"),
+    "ordinal": lambda g, e, sc: g._expr(e.args[0], sc),  # a member is its position
+    "enum_table": _enum_table,
+    "connected": _connected,
+    "component_size": _component_size,
 }
 """Every IR operation's encoding; a test holds it to ``OPERATIONS`` and the other tables."""
 

@@ -1,15 +1,17 @@
 """The expression IR: nodes, builders, walkers and the English printer."""
 
+from .closure import Graph, component_size, connected
 from .errors import SpecError
 from .location import Location
-from .nodes import (BOOL, INT, OPERATIONS, Dim, Domain, Enum, Expr, Field, Type, abs_, all_of,
-                    any_of, const, count, domain_of, exists, forall, if_, implies, lookup, lift, max_,
-                    min_, not_, sum_of, to_int)
+from .nodes import (BOOL, INT, OPERATIONS, Dim, Domain, Enum, Expr, Field, Labels, Table, Type,
+                    abs_, all_of, any_of, const, count, domain_of, exists, forall, if_, implies, lookup,
+                    lift, max_, min_, not_, ordinal, sum_of, to_int)
 from .statements import Assign, ForEach, If, Let
 
 __all__ = [
     "BOOL", "INT", "OPERATIONS", "Assign", "Dim", "Domain", "Enum", "Expr", "Field", "ForEach",
-    "If", "Let", "Location", "SpecError", "Type", "abs_", "all_of", "any_of", "const", "count",
-    "domain_of", "exists", "forall", "if_", "implies", "lookup", "lift", "max_", "min_", "not_", "sum_of",
-    "to_int",
+    "Graph", "If", "Labels", "Let", "Location", "SpecError", "Table", "Type", "abs_", "all_of",
+    "any_of",
+    "component_size", "connected", "const", "count", "domain_of", "exists", "forall", "if_",
+    "implies", "lookup", "lift", "max_", "min_", "not_", "ordinal", "sum_of", "to_int",
 ]

@@ -81,9 +81,34 @@ ENGLISH: dict[str, Callable[[Expr], str]] = {
     "table": lambda e: f"{list(e.args[0])}[{to_english(e.args[1])}]",
     "exists": _binder("some"), "forall": _binder("every"),
     "sum": _binder("sum over"), "count": _binder("count of"),
+    "ordinal": lambda e: f"position of {_paren(e.args[0])}",
+    "enum_table": lambda e: f"{e.args[0].name}[{to_english(e.args[1])}]",
+    "connected": lambda e: _connected(e),
+    "component_size": lambda e: _component(e),
 }
 
-_ATOMIC = {"const", "field", "param", "var", "num_players", "interp", "min", "max", "abs", "ite", "table"}
+_ATOMIC = {"const", "field", "param", "var", "num_players", "interp", "min", "max", "abs", "ite",
+           "table", "enum_table"}
+
+
+def _labels(graph, nodes) -> str:  # noqa: ANN001
+    names = [graph.labels[n] for n in nodes]
+    return ", ".join(names) if len(names) <= 4 else f"{', '.join(names[:3])}, ... {names[-1]}"
+
+
+def _connected(e: Expr) -> str:
+    graph, sources, targets, text = e.args[:4]
+    if text:
+        return f"({text})"
+    return (f"(a path in {graph.name} joins {{{_labels(graph, sources)}}} to "
+            f"{{{_labels(graph, targets)}}} through nodes where, for node 0, "
+            f"{to_english(e.args[4])})")
+
+
+def _component(e: Expr) -> str:
+    graph, text, start = e.args[:3]
+    what = text or f"the group of {graph.name} around node {to_english(start)}"
+    return f"size of {what}"
 
 
 def _paren(e: Expr) -> str:

@@ -110,11 +110,49 @@ class Dim:
     size: int
     enum: Enum | None = None
     players: bool = False
+    labels: Labels | None = None   # names for the positions of an int dimension
 
     def label(self) -> str:
         if self.enum is not None:
             return self.enum.name
+        if self.labels is not None:
+            return self.labels.name
         return "player" if self.players else str(self.size)
+
+    def names(self) -> tuple[str | None, ...] | None:
+        """The name of each position (enum members or labels), or None if unnamed."""
+        if self.enum is not None:
+            return tuple(self.enum.members)
+        if self.labels is not None:
+            return self.labels.names
+        return None
+
+
+@attrs.frozen(eq=False)
+class Labels:
+    """Names for the positions of an int array dimension (a token code, a place number):
+    the spec still indexes it with ints, but states, scenarios and reports may name the
+    positions. ``None`` leaves a position unnamed (a code that is never used, say).
+
+    >>> Code = Labels("Code", (None, "2/plain", "2/spear"))
+    >>> Code.size, Code.index_of("2/spear")
+    (3, 2)
+    """
+
+    name: str
+    names: tuple[str | None, ...]
+    source: str | None = None
+    where: Location | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.names)
+
+    def index_of(self, name: str) -> int:
+        """The position named ``name`` (KeyError if none is)."""
+        if name is None or name not in self.names:
+            raise KeyError(name)
+        return self.names.index(name)
 
 
 def int_span(lo: int, hi: int | None) -> str:
@@ -136,6 +174,10 @@ class Field:
     where: Location | None
     doc: str = ""
     flow: bool = False   # flow state (turn, phase) rather than game data
+    #: who sees the cells: "all", "owner" (the player of the first index), "nobody", or a
+    #: tuple with one bool expression per cell (row-major) of the observer variable below
+    visible: Any = "all"
+    observer: "Expr | None" = None
 
     @property
     def size(self) -> int:
@@ -442,6 +484,100 @@ def lookup(table: Sequence[Any], index: Any) -> Expr:
     return Expr("table", (values, i), typ, caller_location())
 
 
+def ordinal(member: Any) -> Expr:
+    """An enum member's position (0 for the first member) as an int, for arithmetic.
+
+    >>> Suit = Enum("Suit", ["clubs", "diamonds", "hearts", "spades"], source="t")
+    >>> e = ordinal(Suit.hearts); e.op, e.type
+    ('ordinal', Type(kind='int', enum=None))
+    """
+    m = lift(member)
+    if m.type.enum is None:
+        raise SpecError(f"ordinal needs an enum member, got {m.type}")
+    return Expr("ordinal", (m,), INT, caller_location())
+
+
+@attrs.frozen(eq=False)
+class Table:
+    """A named constant table with one value per member of an enum (a card's cost, its
+    suit, its rank...). Index it with a member, known or not: ``cost[card]`` is one IR
+    node (``enum_table``), whatever the number of members.
+
+    >>> Card = Enum("Card", ["fish", "shell", "boat"], source="t")
+    >>> cost = Table.of("cost", {Card.fish: 3, Card.shell: 1, Card.boat: 3})
+    >>> e = exists(Card, lambda c: cost[c] > 2).args[2].args[0]
+    >>> e.op, e.args[0].values, cost.value_of("boat"), cost[Card.shell].args
+    ('enum_table', (3, 1, 3), 3, (1,))
+    """
+
+    name: str
+    enum: Enum
+    values: tuple
+    type: Type
+    source: str | None = None
+    where: Location | None = None
+
+    @classmethod
+    def of(cls, name: str, mapping: Any, *, source: str | None = None,
+           where: Location | None = None) -> "Table":
+        """A table from ``{member: value}`` covering every member of one enum exactly once.
+
+        Values are ints, bools or members of one enum (all of one type).
+        """
+        element = f"table {name}"
+        items = list(mapping.items()) if hasattr(mapping, "items") else None
+        if not items:
+            raise SpecError("a table needs a mapping {member: value} with at least one entry",
+                            element=element, where=where)
+        keys = [lift(k) for k, _ in items]
+        enum = keys[0].type.enum
+        if enum is None or any(k.op != "const" or k.type != keys[0].type for k in keys):
+            raise SpecError("table keys must be members of one enum", element=element,
+                            where=where)
+        seen: dict[int, Any] = {}
+        for k, (_, v) in zip(keys, items):
+            if k.args[0] in seen:
+                raise SpecError(f"member {enum.name_of(k.args[0])} is given twice",
+                                element=element, where=where)
+            seen[k.args[0]] = v
+        missing = [m for i, m in enumerate(enum.members) if i not in seen]
+        if missing:
+            raise SpecError(f"no value for {', '.join(missing)} (a table gives every member "
+                            f"of {enum.name} a value)", element=element, where=where)
+        raw = [seen[i] for i in range(len(enum))]
+        if all(isinstance(v, bool) for v in raw):
+            typ, values = BOOL, tuple(raw)
+        elif all(isinstance(v, int) and not isinstance(v, bool) for v in raw):
+            typ, values = INT, tuple(raw)
+        elif all(isinstance(v, Expr) and v.op == "const" and v.type.enum is not None
+                 for v in raw):
+            typ = raw[0].type
+            if any(v.type != typ for v in raw):
+                raise SpecError("table values must share one type", element=element,
+                                where=where)
+            values = tuple(v.args[0] for v in raw)
+        else:
+            raise SpecError("table values must all be ints, all bools or all members of one "
+                            "enum", element=element, where=where)
+        return cls(name, enum, values, typ, source, where)
+
+    def __getitem__(self, member: Any) -> Expr:
+        m = lift(member)
+        if m.type != self.enum.type:
+            raise SpecError(f"table {self.name} is indexed by a {self.enum.name}, got {m.type}",
+                            element=f"table {self.name}")
+        if m.op == "const":  # a known member: the value itself
+            return Expr("const", (self.values[m.args[0]],), self.type)
+        return Expr("enum_table", (self, m), self.type, caller_location())
+
+    def value_of(self, member: str) -> Any:
+        """The Python value stored for a member (by name)."""
+        return self.values[self.enum.index_of(member)]
+
+    def __repr__(self) -> str:
+        return f"Table({self.name}: {self.enum.name})"
+
+
 # --- domains and binders -------------------------------------------------------------
 
 def domain_of(x: Any) -> Domain:
@@ -513,4 +649,5 @@ OPERATIONS = frozenset({
     "eq", "ne", "lt", "le", "gt", "ge",
     "and", "or", "not", "ite", "table",
     "exists", "forall", "sum", "count",
+    "ordinal", "enum_table", "connected", "component_size",
 })

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import itertools
 import json
-from fractions import Fraction
-from typing import Any, Iterable, Mapping
+import random
+from typing import Any, Callable, Iterable, Mapping
 
 import attrs
 
@@ -38,19 +38,30 @@ class IllegalAction(Exception):
 
 
 class Action:
-    """A concrete action: which rule and its parameter values. Compares by value."""
+    """A concrete action: which rule and its parameter values. Compares by value.
 
-    __slots__ = ("key", "_text")
+    ``owner`` is the spec whose model made it (``legal_actions``, ``action_from_str``), so
+    that ``apply`` can refuse another game's action with a clear error. ``text`` may be a
+    function of the key, called the first time the text is needed (a model makes many
+    actions that nobody prints).
+    """
 
-    def __init__(self, key: tuple, text: str) -> None:
+    __slots__ = ("key", "_text", "owner")
+
+    def __init__(self, key: tuple, text: str | Callable[[tuple], str],
+                 owner: GameSpec | None = None) -> None:
         self.key = key
         self._text = text
+        self.owner = owner
 
     def __str__(self) -> str:
-        return self._text
+        text = self._text
+        if not isinstance(text, str):
+            text = self._text = text(self.key)
+        return text
 
     def __repr__(self) -> str:
-        return f"Action({self._text!r})"
+        return f"Action({str(self)!r})"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Action) and self.key == other.key
@@ -65,8 +76,15 @@ class State:
     __slots__ = ("values", "model")
 
     def __init__(self, values: tuple, model: "Model") -> None:
-        self.values = values
-        self.model = model
+        _SET_VALUES(self, values)
+        _SET_MODEL(self, model)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a State is immutable (cannot set {name!r}); "
+                             "apply an action to get a new one")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a State is immutable (cannot delete {name!r})")
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, State) and self.model.key == other.model.key
@@ -90,6 +108,11 @@ class State:
         return f"State({self.model.name}, {self.values!r})"
 
 
+# the slots' own setters: State.__setattr__ refuses every write after construction
+_SET_VALUES = State.__dict__["values"].__set__
+_SET_MODEL = State.__dict__["model"].__set__
+
+
 class Model:
     """A game, compiled and ready to play (see the README for the API tour)."""
 
@@ -99,17 +122,14 @@ class Model:
         self.compiled: CompiledGame = compile_python(spec, self.interpretation)
         self.layout = self.compiled.layout
         self.key = (spec.name, tuple(sorted(self.interpretation.items())))
-        self._text_cache: dict[tuple, Action] = {}
-        self._last_legal: tuple[tuple | None, list] = (None, [])
+        self._actions = _ActionCache(self)
+        self._action_of = self._actions.__getitem__
+        self._legal = self.compiled.legal
+        self._terminal = self.compiled.terminal
+        self._steps = dict(enumerate(self.compiled.step))  # a dict: key[0] = -1 is refused
         self._codecs = {name: FieldCodec(slot) for name, slot in self.layout.slots.items()}
         self._all_actions: dict[str, Action] | None = None
-        # per action: (is chance, static parameter ranges or None, precondition functions)
-        self._fast_checks = [
-            (a.chance,
-             tuple((p.domain.lo, p.domain.hi.args[0]) for p in a.params)
-             if all(p.domain.is_static() for p in a.params) else None,
-             self.compiled.preconditions[i])
-            for i, a in enumerate(spec.actions)]
+        self._observe: Any = None  # compiled on first use (compile/observation.py)
 
     # --- identity -----------------------------------------------------------------------
     @property
@@ -128,87 +148,156 @@ class Model:
     def initial_state(self, players: int | None = None) -> State:
         """The state after setup (before any chance or player step)."""
         n = self.spec.min_players if players is None else players
-        if not isinstance(n, int) or not self.spec.min_players <= n <= self.spec.max_players:
+        if type(n) is not int or not self.spec.min_players <= n <= self.spec.max_players:
             raise ValueError(f"{self.name} is for {self.spec.min_players}-"
                              f"{self.spec.max_players} players, not {players!r}")
         return State(self.compiled.initial(n), self)
 
     def current_player(self, state: State) -> int:
         """The player to move, :data:`CHANCE` at a chance node, :data:`TERMINAL` at the end."""
+        if state.__class__ is not State or state.model is not self:
+            self._own(state)
         return self.compiled.current_player(state.values)
 
     def legal_actions(self, state: State) -> list[Action]:
         """The legal actions (at a chance node: the possible outcomes), in a stable order."""
-        cache = self._text_cache
-        keys = self.compiled.legal(state.values)
-        self._last_legal = (state.values, keys)  # lets apply skip re-checking these
-        return [cache.get(k) or self._action(k) for k in keys]
+        if state.__class__ is not State or state.model is not self:
+            self._own(state)
+        return list(map(self._action_of, self._legal(state.values)))
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, float]]:
         """``[(outcome, probability)]`` at a chance node; empty elsewhere."""
+        if state.__class__ is not State or state.model is not self:
+            self._own(state)
         ws = [(k, w) for k, w in self.compiled.chance_weights(state.values) if w > 0]
         total = sum(w for _, w in ws)
-        return [(self._action(k), float(Fraction(w, total))) for k, w in ws]
+        actions = self._actions
+        # int / int is correctly rounded: the float nearest the exact ratio w/total
+        return [(actions[k], w / total) for k, w in ws]
+
+    def random_action(self, state: State, rng: random.Random) -> Action | None:
+        """A legal action drawn with ``rng``, or None when no action is legal.
+
+        At a player's turn every legal action has the same probability: the result is
+        ``legal_actions(state)[rng.randrange(n)]``, found without making the list of
+        actions. At a chance node an outcome is drawn by its probability, as ``rulespec
+        play`` draws it (``rng.choices`` over ``chance_outcomes``). Either way ``rng`` is
+        used exactly as those draws use it, so a seed plays the same game both ways."""
+        if state.__class__ is not State or state.model is not self:
+            self._own(state)
+        values = state.values
+        if self.compiled.current_player(values) == CHANCE:
+            ws = [(k, w) for k, w in self.compiled.chance_weights(values) if w > 0]
+            if not ws:
+                return None
+            total = sum(w for _, w in ws)
+            pick = rng.choices(range(len(ws)), [w / total for _, w in ws])[0]
+            return self._actions[ws[pick][0]]
+        keys = self._legal(values)
+        if not keys:
+            return None
+        return self._actions[keys[rng.randrange(len(keys))]]
 
     def apply(self, state: State, action: Action) -> State:
-        """The state after ``action``. Raises :class:`IllegalAction` naming every failed rule."""
+        """The state after ``action``. Raises :class:`IllegalAction` naming every failed rule,
+        ``TypeError`` for something that is not a State or an Action, ``ValueError`` for
+        another game's state or action."""
+        try:  # misuse is caught by two identity checks; the slow path explains it
+            if state.model is not self or action.owner is not self.spec:
+                self._own(state, action)
+        except AttributeError:
+            self._own(state, action)
         key = action.key
-        values = state.values
-        last_values, last_keys = self._last_legal
-        if not ((last_values is values and key in last_keys) or self._quick_legal(values, key)):
+        try:  # one generated check and the effects; None when the action may not be taken
+            new = self._steps[key[0]](state.values, key)
+        except Exception:  # noqa: BLE001 - let why_illegal explain it
+            new = None
+        if new is None:
             reasons = self.why_illegal(state, action)
             if reasons:
                 raise IllegalAction(str(action), reasons)
-        return State(self.compiled.apply[key[0]](values, *key[1:]), self)
+            new = self.compiled.apply[key[0]](state.values, *key[1:])
+        return State(new, self)
 
     def _quick_legal(self, values: tuple, key: tuple) -> bool:
-        """The common case of ``why_illegal`` returning nothing, without building reasons
-        (False means: ask ``why_illegal``)."""
-        idx = key[0]
-        if not 0 <= idx < len(self._fast_checks):
-            return False
-        chance, ranges, pres = self._fast_checks[idx]
-        cp = self.compiled.current_player(values)
-        if cp == TERMINAL or chance != (cp == CHANCE) or chance or ranges is None:
-            return False
-        params = key[1:]
-        for (lo, hi), v in zip(ranges, params):
-            if not lo <= v < hi:
-                return False
+        """True when ``key`` may be taken at ``values`` (False: ask ``why_illegal``)."""
         try:
-            return all(pre(values, *params) for pre in pres)
+            return self._steps[key[0]](values, key) is not None
         except Exception:  # noqa: BLE001 - let why_illegal explain it
             return False
 
     def is_terminal(self, state: State) -> bool:
-        return bool(self.compiled.terminal(state.values))
+        if state.__class__ is not State or state.model is not self:
+            self._own(state)
+        return self._terminal(state.values)  # the generated terminal() returns a bool
 
     def scores(self, state: State) -> list[int]:
         """Each player's score as the scoring rule computes it now."""
+        if state.__class__ is not State or state.model is not self:
+            self._own(state)
         return list(self.compiled.scores(state.values))
 
     def winners(self, state: State) -> list[int]:
-        """The winners after every tie-break (several if the tie is shared or unresolved)."""
+        """The winners after every tie-break (several if the tie is shared or unresolved).
+
+        Nobody has won before the game is over: for a state that is not terminal this is
+        ``[]`` (``scores`` gives the standing).
+        """
+        if not self.is_terminal(state):
+            return []
         return self._ranked(state.values)[0]
 
     def unresolved_tie(self, state: State) -> bool:
         """True when tie-breaks leave several winners and the rules do not say they share."""
-        best = self._ranked(state.values)[0]
+        best = self._ranked(self._own(state).values)[0]
         return len(best) > 1 and self.spec.shared_ties is None
+
+    def observation(self, state: State, player: int) -> dict[str, Any]:
+        """What ``player`` sees: every field by name (as ``state.to_json`` writes it), with
+        each cell the spec hides from them (``visible=``) as None."""
+        if not 0 <= player < state.values[0]:
+            raise ValueError(f"no player {player} in a {state.values[0]}-player game")
+        seen = self.observation_key(state, player)
+        out: dict[str, Any] = {}
+        for name, c in self._codecs.items():
+            cells = seen[c.offset:c.offset + c.size]
+            flat: list[Any] = [None if v is None else c.names[v] if c.kind == "enum"
+                               else bool(v) if c.kind == "bool" else v for v in cells]
+            for d in reversed(c.dims[1:]):
+                flat = [flat[i:i + d] for i in range(0, len(flat), d)]
+            out[name] = flat if c.dims else flat[0]
+        return out
+
+    def observation_key(self, state: State, player: int) -> tuple:
+        """The observation as a flat tuple (hidden cells None): equal for two states exactly
+        when ``player`` cannot tell them apart."""
+        if self._observe is None:
+            from ..compile.observation import compile_observation
+            self._observe = compile_observation(self.spec, self.interpretation)
+        return self._observe(state.values, player)
 
     def action_from_str(self, state: State, text: str) -> Action:
         """The action whose text is ``text`` (legal or not; ``apply`` says why not)."""
+        if not isinstance(text, str):
+            raise TypeError(f"action_from_str needs the action's text, got "
+                            f"{type(text).__name__}")
         for a in self.legal_actions(state):
             if str(a) == text:
                 return a
         found = self._every_action().get(text.strip())
         if found is None:
-            raise ValueError(f"no action of {self.name} reads {text!r}")
+            shown = repr(text) if len(text) <= 80 else f"{text[:80]!r}... ({len(text)} characters)"
+            raise ValueError(f"no action of {self.name} reads {shown}")
         return found
 
     def state_from_json(self, text: str | Mapping[str, Any]) -> State:
         """Read a state written by ``State.to_json`` (raises ValueError, naming the problem)."""
-        data = json.loads(text) if isinstance(text, str) else dict(text)
+        try:
+            data = json.loads(text) if isinstance(text, str) else dict(text)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"not a state: not valid JSON ({err.msg})") from None
+        except (TypeError, ValueError, RecursionError):
+            raise ValueError("a state must be a JSON object (or a mapping)") from None
         if not isinstance(data, dict) or data.get("game") != self.name:
             raise ValueError(f"not a {self.name} state (game is {data.get('game')!r})"
                              if isinstance(data, dict) else "a state must be a JSON object")
@@ -228,6 +317,7 @@ class Model:
     # --- checks used by the checker -----------------------------------------------------
     def why_illegal(self, state: State, action: Action) -> list:
         """Every reason ``action`` may not be taken in ``state`` (empty if it is legal)."""
+        self._own(state, action)
         key = action.key
         cp = self.current_player(state)
         if cp == TERMINAL:
@@ -293,6 +383,37 @@ class Model:
         return bad
 
     # --- helpers ------------------------------------------------------------------------
+    def _own(self, state: Any, action: Any = None) -> State:
+        """``state`` if it is a state of this game (and ``action`` an action of it); else a
+        clear TypeError or ValueError. Off the hot paths: they check identity first."""
+        if not isinstance(state, State):
+            raise TypeError(f"{self.name}: expected a State (from initial_state or apply), got "
+                            f"{type(state).__name__}")
+        if state.model is not self and state.model.key != self.key:
+            other = state.model
+            whose = (f"game {other.name!r}" if other.name != self.name
+                     else f"{other.name} under {dict(other.interpretation)}")
+            raise ValueError(f"this state belongs to {whose}, not to {self.name}"
+                             + ("" if other.name != self.name
+                                else f" under {dict(self.interpretation)}"))
+        if action is None:
+            return state
+        if not isinstance(action, Action):
+            hint = " (use game.action_from_str(state, text))" if isinstance(action, str) else ""
+            raise TypeError(f"{self.name}: expected an Action (from legal_actions or "
+                            f"action_from_str), got {type(action).__name__}{hint}")
+        owner = action.owner
+        if owner is not None and owner is not self.spec and not _same_actions(owner, self.spec):
+            raise ValueError(f"action {str(action)!r} belongs to game {owner.name!r}, "
+                             f"not to {self.name}")
+        key = action.key
+        if not (isinstance(key, tuple) and key and type(key[0]) is int
+                and 0 <= key[0] < len(self.spec.actions)
+                and len(key) == 1 + len(self.spec.actions[key[0]].params)
+                and all(type(v) is int for v in key[1:])):
+            raise ValueError(f"{str(action)!r} is not an action of {self.name}")
+        return state
+
     def _domain_hi(self, state: State, domain: Any) -> int:
         if domain.is_static():
             return domain.hi.args[0]
@@ -311,11 +432,7 @@ class Model:
         return best, scores
 
     def _action(self, key: tuple) -> Action:
-        a = self._text_cache.get(key)
-        if a is None:
-            a = Action(key, self._text(key))
-            self._text_cache[key] = a
-        return a
+        return self._actions[key]
 
     def _text(self, key: tuple) -> str:
         spec_action = self.spec.actions[key[0]]
@@ -350,9 +467,43 @@ class Model:
                 "fields": {name: c.encode(values) for name, c in self._codecs.items()}}
 
 
-def resolve_interpretation(spec: GameSpec, given: Mapping[str, str] | str | None) -> dict[str, str]:
-    """The option in force for every interpretation point (defaults filled in)."""
+class _ActionCache(dict):
+    """key -> :class:`Action`, each made the first time it is asked for (its text later)."""
+
+    def __init__(self, model: "Model") -> None:
+        super().__init__()
+        self._text = model._text
+        self._spec = model.spec
+
+    def __missing__(self, key: tuple) -> Action:
+        a = self[key] = Action(key, self._text, self._spec)
+        return a
+
+
+def _same_actions(a: GameSpec, b: GameSpec) -> bool:
+    """Two specs of one game (loaded twice) whose actions read the same."""
+    return a.name == b.name and [(x.name, len(x.params)) for x in a.actions] == [
+        (x.name, len(x.params)) for x in b.actions]
+
+
+def resolve_interpretation(spec: GameSpec, given: Mapping[str, str] | str | None,
+                           ruleset: str | None = None) -> dict[str, str]:
+    """The option in force for every interpretation point (defaults filled in).
+
+    ``ruleset`` names one of the spec's rulesets: its options replace the defaults, and
+    ``given`` may then choose points the ruleset leaves open (choosing another option for a
+    point it fixes is a conflict: ValueError).
+    """
     chosen = {p.name: p.default for p in spec.interpretations}
+    fixed: dict[str, str] = {}
+    if ruleset is not None:
+        try:
+            fixed = dict(spec.ruleset(ruleset).options)
+        except KeyError:
+            known = ", ".join(r.name for r in spec.rulesets) or "none"
+            raise ValueError(f"{spec.name} has no ruleset {ruleset!r} (rulesets: {known})"
+                             ) from None
+        chosen.update(fixed)
     if given is None:
         return chosen
     if isinstance(given, str):
@@ -362,8 +513,15 @@ def resolve_interpretation(spec: GameSpec, given: Mapping[str, str] | str | None
             if "=" not in pair:
                 raise ValueError(f"interpretation must read NAME=OPTION, got {pair!r}")
             k, v = pair.split("=", 1)
-            mapping[k.strip()] = v.strip()
+            k, v = k.strip(), v.strip()
+            if k in mapping and mapping[k] != v:
+                raise ValueError(f"interpretation {k} is given twice, as {mapping[k]!r} and "
+                                 f"{v!r}: choose one")
+            mapping[k] = v
         given = mapping
+    if not isinstance(given, Mapping):
+        raise TypeError(f"interpretation must be None, a mapping point -> option or a string "
+                        f"'point=option,...', got {type(given).__name__}")
     for k, v in given.items():
         if k not in chosen:
             known = ", ".join(sorted(chosen)) or "none"
@@ -372,6 +530,9 @@ def resolve_interpretation(spec: GameSpec, given: Mapping[str, str] | str | None
         if v not in options:
             raise ValueError(f"interpretation {k} has no option {v!r} "
                              f"(options: {', '.join(options)})")
+        if k in fixed and fixed[k] != v:
+            raise ValueError(f"ruleset {ruleset} sets {k}={fixed[k]}, which conflicts with "
+                             f"{k}={v}")
         chosen[k] = v
     return chosen
 

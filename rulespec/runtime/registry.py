@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import importlib.util
 import os
 import sys
 import traceback
 from pathlib import Path
 from typing import Mapping
+
+import attrs
 
 from ..ir.errors import SpecError
 from ..ir.location import Location
@@ -16,11 +20,42 @@ from .model import Model
 
 _SPEC_CACHE: dict[str, GameSpec] = {}
 _MODEL_CACHE: dict[tuple, Model] = {}
+#: where each loaded spec came from, by id (the specs themselves stay in _SPEC_CACHE)
+_ORIGINS: dict[int, "SpecOrigin"] = {}
+
+
+@attrs.frozen
+class SpecOrigin:
+    """Where a loaded spec came from, so that a trace names exactly that spec.
+
+    ``bundled`` is the game's name when the file is a bundled game's own spec (a copy of it
+    elsewhere, even under the same game name, is not bundled); ``sha256`` is the spec
+    file's content hash when it was loaded.
+    """
+
+    path: Path
+    bundled: str | None
+    sha256: str
+
+
+def origin(spec: GameSpec) -> SpecOrigin | None:
+    """Where ``spec`` was loaded from (None for a spec built without the registry)."""
+    return _ORIGINS.get(id(spec))
+
+
+def file_sha256(path: str | os.PathLike) -> str:
+    """The SHA-256 of a file's bytes, in hex."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _shown(text: str, limit: int = 80) -> str:
+    """A name for an error line: long ones cut, with their length."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"
 
 
 def models_dir() -> Path:
     """The folder of bundled games (shipped with the package as ``models``)."""
-    import models
+    from .. import models
     return Path(models.__file__).resolve().parent
 
 
@@ -35,13 +70,17 @@ def spec_path(name_or_path: str | os.PathLike) -> Path:
     text = os.fspath(name_or_path)
     if text in available_games():
         return models_dir() / text / "spec.py"
-    p = Path(text)
-    if p.is_dir() and (p / "spec.py").is_file():
-        return (p / "spec.py").resolve()
-    if p.is_file() and p.suffix == ".py":
-        return p.resolve()
+    try:
+        p = Path(text)
+        if p.is_dir() and (p / "spec.py").is_file():
+            return (p / "spec.py").resolve()
+        if p.is_file() and p.suffix == ".py":
+            return p.resolve()
+    except (OSError, ValueError):  # a name too long for a path, a NUL byte...: not a path
+        pass
     known = ", ".join(available_games())
-    raise ValueError(f"unknown game {text!r} (bundled: {known}; or give a spec .py file or folder)")
+    raise ValueError(f"unknown game {_shown(text)} (bundled: {known}; or give a spec .py "
+                     "file or folder)")
 
 
 def load_spec(name_or_path: str | os.PathLike) -> GameSpec:
@@ -50,43 +89,67 @@ def load_spec(name_or_path: str | os.PathLike) -> GameSpec:
     key = str(path)
     if key in _SPEC_CACHE:
         return _SPEC_CACHE[key]
-    mod_name = f"_rulespec_spec_{abs(hash(key))}"
-    loader_spec = importlib.util.spec_from_file_location(mod_name, path)
-    assert loader_spec and loader_spec.loader
-    module = importlib.util.module_from_spec(loader_spec)
-    sys.modules[mod_name] = module
-    try:
-        loader_spec.loader.exec_module(module)
-    except SpecError:
-        raise
-    except Exception as err:  # a Python error in a spec file: point at the spec line
-        frames = [f for f in traceback.extract_tb(err.__traceback__)
-                  if os.path.abspath(f.filename) == str(path)]
-        where = Location(_rel(str(path)), frames[-1].lineno or 0) if frames else Location(
-            _rel(str(path)), 0)
-        line = (frames[-1].line or "").strip() if frames else ""
-        raise SpecError(f"{type(err).__name__}: {err}", element=line or None,
-                        where=where) from None
-    finally:
-        sys.modules.pop(mod_name, None)
+    module = import_file(path, "spec")
     spec = getattr(module, "SPEC", None)
     if not isinstance(spec, GameSpec):
         raise SpecError("a spec module must end with SPEC = game.build()",
                         element=f"module {path.name}", where=Location(_rel(str(path)), 1))
     _SPEC_CACHE[key] = spec
+    bundled = path.parent.name if path.parent.parent == models_dir() else None
+    _ORIGINS[id(spec)] = SpecOrigin(path, bundled, file_sha256(path))
     return spec
 
 
-def load(name_or_path: str | os.PathLike, interpretation: Mapping[str, str] | str | None = None
-         ) -> Model:
+def import_file(path: Path, kind: str) -> object:
+    """Run a spec's Python file as a module; whatever it raises (an exit too) becomes a
+    :class:`SpecError` naming the file and line. Its prints go to stderr (stdout may be a
+    ``--json`` document)."""
+    mod_name = f"_rulespec_{kind}_{abs(hash(str(path)))}"
+    loader_spec = importlib.util.spec_from_file_location(mod_name, path)
+    assert loader_spec and loader_spec.loader
+    module = importlib.util.module_from_spec(loader_spec)
+    sys.modules[mod_name] = module
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            loader_spec.loader.exec_module(module)
+    except (SpecError, KeyboardInterrupt):
+        raise
+    except SyntaxError as err:  # the file (or one it imports) does not parse
+        where = Location(_rel(err.filename or str(path)), err.lineno or 1)
+        raise SpecError(f"SyntaxError: {err.msg}", where=where) from None
+    except BaseException as err:  # noqa: BLE001 - whatever a spec raises (sys.exit too)
+        raise _spec_failed(path, err) from None
+    finally:
+        sys.modules.pop(mod_name, None)
+    return module
+
+
+def _spec_failed(path: Path, err: BaseException) -> SpecError:
+    """A Python error (or exit) while running a spec file, pointing at the spec line."""
+    frames = [f for f in traceback.extract_tb(err.__traceback__)
+              if os.path.abspath(f.filename) == str(path)]
+    where = Location(_rel(str(path)), (frames[-1].lineno or 1) if frames else 1)
+    line = (frames[-1].line or "").strip() if frames else ""
+    if isinstance(err, SystemExit):
+        problem = f"the spec called exit({err.code!r}) while loading; a spec only describes a game"
+    else:
+        text = " ".join(str(err).split())
+        problem = f"{type(err).__name__}: {text[:300]}" if text else type(err).__name__
+    return SpecError(problem, element=line or None, where=where)
+
+
+def load(name_or_path: str | os.PathLike, interpretation: Mapping[str, str] | str | None = None,
+         ruleset: str | None = None) -> Model:
     """Load a game (bundled name or spec path) compiled under an interpretation.
 
     ``interpretation`` is None for the rulebook's defaults, a mapping ``{point: option}``, or
-    a string ``"point=option,..."``.
+    a string ``"point=option,..."``. ``ruleset`` names a bundle of options the spec declares
+    (``rulespec.load("hawaii", ruleset="bga")``); ``interpretation`` may add points it leaves
+    open, and a point it fixes to another option is a ValueError.
     """
     spec = load_spec(name_or_path)
     from .model import resolve_interpretation
-    chosen = resolve_interpretation(spec, interpretation)
+    chosen = resolve_interpretation(spec, interpretation, ruleset)
     key = (str(spec_path(name_or_path)), tuple(sorted(chosen.items())))
     model = _MODEL_CACHE.get(key)
     if model is None:

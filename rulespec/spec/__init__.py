@@ -5,15 +5,19 @@ A spec module imports only this package (and the IR builders it re-exports)::
     from rulespec.spec import Game, PLAYERS, all_of, any_of, exists, ...
 """
 
-from ..ir import (SpecError, abs_, all_of, any_of, const, count, exists, forall, if_, implies, lookup,
-                  max_, min_, not_, sum_of, to_int)
-from .builder import PLAYERS, Game, RuleBuilder
+from ..ir import (Graph, SpecError, Table, abs_, all_of, any_of, component_size, connected, const,
+                  count, exists, forall, if_, implies, lookup, max_, min_, not_, ordinal, sum_of,
+                  to_int)
+from . import view
+from .builder import PLAYERS, Game, Option, RuleBuilder, option
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
-                       Invariant, Param, Precondition, Rule, Scoring, TieBreak)
+                       Invariant, Param, Precondition, Rule, Ruleset, Scoring, TieBreak)
 
 __all__ = [
-    "PLAYERS", "Action", "Assumption", "Conservation", "Constant", "Game", "GameSpec",
-    "Interpretation", "Invariant", "Param", "Precondition", "Rule", "RuleBuilder", "Scoring",
-    "SpecError", "TieBreak", "abs_", "all_of", "any_of", "const", "count", "exists", "forall",
-    "if_", "implies", "lookup", "max_", "min_", "not_", "sum_of", "to_int",
+    "PLAYERS", "Action", "Assumption", "Conservation", "Constant", "Game", "GameSpec", "Graph",
+    "Interpretation", "Invariant", "Option", "Param", "option", "view", "Precondition", "Rule",
+    "RuleBuilder", "Ruleset", "Scoring", "SpecError", "Table", "TieBreak", "abs_", "all_of",
+    "any_of",
+    "component_size", "connected", "const", "count", "exists", "forall", "if_", "implies",
+    "lookup", "max_", "min_", "not_", "ordinal", "sum_of", "to_int",
 ]

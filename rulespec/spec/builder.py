@@ -7,15 +7,18 @@ A decorated rule function runs once, on symbolic parameters, to record its guard
 from __future__ import annotations
 
 import contextlib
+import itertools
 from typing import Any, Callable, Iterator, Sequence
+
+import attrs
 
 from ..ir.errors import SpecError
 from ..ir.location import Location, caller_location
-from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Type, const, domain_of,
-                        int_span, lift)
+from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Labels, Table, Type,
+                        const, domain_of, int_span, lift)
 from ..ir.statements import Assign, ForEach, If, Let
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
-                       Invariant, Param, Precondition, Rule, Scoring, TieBreak)
+                       Invariant, Param, Precondition, Rule, Ruleset, Scoring, TieBreak)
 
 
 class AtLeast:
@@ -38,6 +41,19 @@ class _Players:
 
 
 PLAYERS = _Players()
+
+
+@attrs.frozen
+class Option:
+    """An interpretation option's source, with an English rendering of its quote."""
+
+    source: str
+    english: str | None = None
+
+
+def option(source: str, *, english: str | None = None) -> Option:
+    """An option of :meth:`Game.interpretation` with its source passage in English."""
+    return Option(source, english)
 
 
 class RuleBuilder:
@@ -169,6 +185,7 @@ class Game:
         self.constants: list[Constant] = []
         self.assumptions: list[Assumption] = []
         self.interpretations: list[Interpretation] = []
+        self.rulesets: list[Ruleset] = []
         self.actions: list[Action] = []
         self.invariants: list[Invariant] = []
         self.conservations: list[Conservation] = []
@@ -181,7 +198,11 @@ class Game:
         self._scoring: Scoring | None = None
         self._shared_ties: Rule | None = None
         self._max_steps: tuple[int, str | None] | None = None
+        self._horizon: tuple[int, str] | None = None
+        self._waivers: dict[str, str] = {}
+        self.tables: list[Table] = []
         self._check_examples = 100
+        self._view: Any = None
         self._np_field = Field("num_players", INT, lo, hi, (), lo, source,
                                self.where, "number of players in this game", True)
         self.num_players = Expr("num_players", (), INT)
@@ -198,9 +219,10 @@ class Game:
 
     def _need_source(self, kind: str, name: str, source: str | None,
                      where: Location | None) -> None:
-        if not source or not str(source).strip():
+        if not isinstance(source, str) or not source.strip():
+            got = "" if source is None or isinstance(source, str) else f" (got {source!r})"
             raise SpecError("missing source: cite the rule text (seed file + section, or a "
-                            "short quote)", element=f"{kind} {name}", where=where)
+                            f"short quote){got}", element=f"{kind} {name}", where=where)
 
     # --- vocabulary and state -----------------------------------------------------------
     def enum(self, name: str, members: dict[str, str] | Sequence[str], *, source: str) -> Enum:
@@ -212,6 +234,37 @@ class Game:
         self.enums.append(e)
         return e
 
+    def labels(self, name: str, names: dict[int, str] | Sequence[str | None], *,
+               source: str) -> Labels:
+        """Names for the positions of an int array dimension (token codes, say), for
+        states, scenarios and reports; use it in a field's ``shape`` like a size. The spec
+        keeps indexing the dimension with ints. A dict ``{position: name}`` leaves the
+        positions it does not mention unnamed."""
+        where = caller_location()
+        self._claim("labels", name, where)
+        self._need_source("labels", name, source, where)
+        if isinstance(names, dict):
+            if not names or not all(isinstance(k, int) and k >= 0 for k in names):
+                raise SpecError("labels need {position: name} with positions >= 0",
+                                element=f"labels {name}", where=where)
+            listed: list[str | None] = [None] * (max(names) + 1)
+            for k, v in names.items():
+                listed[k] = v
+        else:
+            listed = list(names)
+        shown = [n for n in listed if n is not None]
+        if not shown or not all(isinstance(n, str) and n.strip() for n in shown):
+            raise SpecError("labels must be non-empty strings", element=f"labels {name}",
+                            where=where)
+        if len(set(shown)) != len(shown):
+            raise SpecError("labels must be distinct", element=f"labels {name}", where=where)
+        bad = [n for n in shown if any(ch in n for ch in "[],=\"\n")]
+        if bad:
+            raise SpecError(f"label {bad[0]!r} may not contain [ ] , = or quotes (scenario "
+                            "files write it inside a field reference)",
+                            element=f"labels {name}", where=where)
+        return Labels(name, tuple(listed), source, where)
+
     def players(self) -> Domain:
         """The domain of player numbers 0 .. number of players - 1."""
         return Domain(0, self.num_players, self.max_players, None, "players")
@@ -222,7 +275,8 @@ class Game:
         return AtLeast(lo)
 
     def field(self, name: str, kind: Any, *, source: str, shape: Sequence[Any] = (),
-              initial: Any = None, doc: str = "", flow: bool = False) -> Any:
+              initial: Any = None, doc: str = "", flow: bool = False,
+              visible: Any = "all") -> Any:
         """Declare a state field.
 
         ``kind`` is ``bool``, an :class:`Enum`, ``range(lo, hi + 1)`` for a bounded int, or
@@ -230,6 +284,10 @@ class Game:
         made-up upper bound would be a claim the prover must then prove.
         ``shape`` lists array dimensions: ints, enums or ``PLAYERS``. Returns an expression
         for a scalar field, or the field (index it with ``[...]``) for an array.
+        ``visible`` says who sees it (``Model.observation``): ``"all"`` (default),
+        ``"owner"`` (a field whose first dimension is ``PLAYERS``: cell ``[p, ...]`` is
+        seen by player ``p`` only), ``"nobody"`` (a face-down deck), or a function
+        ``(observer, *index) -> bool expression`` for a part (the face-up slots of a row).
         """
         where = caller_location()
         self._claim("field", name, where)
@@ -260,15 +318,59 @@ class Game:
                 dims.append(Dim(self.max_players, None, True))
             elif isinstance(d, Enum):
                 dims.append(Dim(len(d), d, False))
+            elif isinstance(d, Labels):
+                dims.append(Dim(d.size, None, False, d))
             elif isinstance(d, int) and not isinstance(d, bool) and d > 0:
                 dims.append(Dim(d))
             else:
-                raise SpecError(f"bad dimension {d!r}: use a positive int, an enum or PLAYERS",
+                raise SpecError(f"bad dimension {d!r}: use a positive int, an enum, labels "
+                                "or PLAYERS",
                                 element=element, where=where)
         init = default if initial is None else _initial_value(initial, typ, lo, hi, element, where)
-        f = Field(name, typ, lo, hi, tuple(dims), init, source, where, doc, flow)
+        seen, observer = self._visibility(visible, tuple(dims), element, where)
+        f = Field(name, typ, lo, hi, tuple(dims), init, source, where, doc, flow, seen,
+                  observer)
         self.fields.append(f)
         return lift(f) if not dims else f
+
+    def _visibility(self, visible: Any, dims: tuple[Dim, ...], element: str,
+                    where: Location | None) -> tuple[Any, Expr | None]:
+        """A field's ``visible=``: a word, or one condition per cell of an observer."""
+        if isinstance(visible, str) and visible in ("all", "nobody"):
+            return visible, None
+        if isinstance(visible, str) and visible == "owner":
+            if not dims or not dims[0].players:
+                raise SpecError("visible='owner' needs PLAYERS as the first dimension (the "
+                                "owner of cell [p, ...] is player p)", element=element,
+                                where=where)
+            return visible, None
+        if not callable(visible):
+            raise SpecError(f"visible must be 'all', 'owner', 'nobody' or a function "
+                            f"(observer, *index) -> bool, got {visible!r}", element=element,
+                            where=where)
+        observer = Expr("var", ("observer", self.players()), INT)
+        conds = []
+        for idx in itertools.product(*(range(d.size) for d in dims)):
+            args = [d.enum[d.enum.members[i]] if d.enum is not None else const(i)
+                    for d, i in zip(dims, idx)]
+            with _in_element(element):
+                c = lift(visible(observer, *args))
+            if c.type != BOOL:
+                raise SpecError(f"a visibility condition must be a bool, got {c.type}",
+                                element=element, where=where)
+            conds.append(c)
+        return tuple(conds), observer
+
+    def table(self, name: str, mapping: Any, *, source: str) -> Table:
+        """A constant table keyed by an enum: ``{Card.fish: 3, Card.shell: 1, ...}`` gives
+        every member one value (ints, bools or members of one enum). Index it with a
+        member, known or not: ``cost[card]``; it compiles to one lookup, not an if-chain."""
+        where = caller_location()
+        self._claim("table", name, where)
+        self._need_source("table", name, source, where)
+        t = Table.of(name, mapping, source=source, where=where)
+        self.tables.append(t)
+        return t
 
     def constant(self, name: str, value: int, *, source: str) -> Expr:
         """A number printed in the rules."""
@@ -288,9 +390,15 @@ class Game:
         self.assumptions.append(Assumption(name, value, reason, origin, where))
         return lift(value) if isinstance(value, (int, bool)) else value
 
-    def interpretation(self, name: str, *, question: str, options: dict[str, str],
-                       default: str, source: str) -> Interpretation:
-        """Declare a point where the text allows more than one reading."""
+    def interpretation(self, name: str, *, question: str, options: dict[str, Any],
+                       default: str, source: str, english: str | None = None,
+                       default_reason: str | None = None) -> Interpretation:
+        """Declare a point where the text allows more than one reading.
+
+        ``options`` maps each option to its source, or to ``option(source, english=...)``
+        to store an English rendering of a quoted passage next to it; ``english`` does
+        the same for ``source``; ``default_reason`` says why the default is the default.
+        """
         where = caller_location()
         self._claim("interpretation", name, where)
         self._need_source("interpretation", name, source, where)
@@ -300,14 +408,58 @@ class Game:
         if default not in options:
             raise SpecError(f"default {default!r} is not one of the options {list(options)}",
                             element=f"interpretation {name}", where=where)
-        for opt, src in options.items():
+        sources = {k: v.source if isinstance(v, Option) else v for k, v in options.items()}
+        english_of = {k: v.english for k, v in options.items()
+                      if isinstance(v, Option) and v.english}
+        for opt, src in sources.items():
             self._need_source("interpretation option", f"{name}={opt}", src, where)
         e = Enum(f"{name}_option", list(options), source=source, where=where)
-        point = Interpretation(name, question, dict(options), default, source, where, e, None)  # type: ignore[arg-type]
+        point = Interpretation(name, question, sources, default, source, where, e,  # type: ignore[arg-type]
+                               None, english, english_of, default_reason)
         node = Expr("interp", (point,), e.type)
         object.__setattr__(point, "node", node)
         self.interpretations.append(point)
         return point
+
+    def ruleset(self, name: str, *, options: dict[str, str], source: str,
+                doc: str = "") -> Ruleset:
+        """A named bundle of interpretation options (an edition, an online version) with
+        its source; points it does not name keep their default. Declare the points first."""
+        where = caller_location()
+        self._claim("ruleset", name, where)
+        self._need_source("ruleset", name, source, where)
+        element = f"ruleset {name}"
+        if not isinstance(options, dict) or not options:
+            raise SpecError("a ruleset needs options {point: option} (at least one)",
+                            element=element, where=where)
+        points = {p.name: p for p in self.interpretations}
+        for k, v in options.items():
+            if k not in points:
+                known = ", ".join(points) or "none declared yet"
+                raise SpecError(f"no interpretation point {k!r} (points: {known})",
+                                element=element, where=where)
+            if v not in points[k].options:
+                raise SpecError(f"point {k} has no option {v!r} (options: "
+                                f"{', '.join(points[k].options)})", element=element, where=where)
+        rs = Ruleset(name, dict(options), source, where, doc)
+        self.rulesets.append(rs)
+        return rs
+
+    # --- how it looks -------------------------------------------------------------------
+    def view(self, *parts: Any) -> None:
+        """Declare how the state looks to a person: parts built with
+        :mod:`rulespec.spec.view` (grids, slots, tracks, counters, maps, tableaux, piles),
+        in reading order. The report and ``--svg`` draw every game from it."""
+        from .view import Deferred, View
+        where = caller_location()
+        built = []
+        for part in parts:
+            if not isinstance(part, Deferred):
+                raise SpecError(f"view parts come from rulespec.spec.view builders, got "
+                                f"{part!r}", element="view", where=where)
+            with _in_element("view"):
+                built.extend(part.parts(self.max_players))
+        self._view = View(tuple(built), where)
 
     # --- rules --------------------------------------------------------------------------
     def setup(self, *, source: str) -> Callable[[Callable], Callable]:
@@ -431,6 +583,7 @@ class Game:
         if c.type != BOOL:
             raise SpecError(f"an invariant must be a bool, got {c.type}",
                             element=f"invariant {name}", where=where)
+        _not_constant(c, "an invariant", f"invariant {name}", where)
         self.invariants.append(Invariant(name, c, source, where, doc))
 
     def law(self, name: str, cond: Any, *, source: str, doc: str = "") -> None:
@@ -446,6 +599,7 @@ class Game:
         if c.type != BOOL:
             raise SpecError(f"a law must be a bool, got {c.type}", element=f"law {name}",
                             where=where)
+        _not_constant(c, "a law", f"law {name}", where)
         self.invariants.append(Invariant(name, c, source, where, doc, law=True))
 
     def conservation(self, name: str, total: Any, *, source: str, doc: str = "") -> None:
@@ -473,6 +627,26 @@ class Game:
         self._max_steps = (n, source)
         self._bmc_depth = bmc_depth if bmc_depth is not None else min(n, 9)
 
+    def horizon(self, n: int, *, reason: str, bmc_depth: int | None = None) -> None:
+        """For a game whose rules do not bound its length: play and check stop a game at
+        ``n`` steps and report it *truncated* (no winner, not a termination failure); the
+        termination property is SKIPPED with ``reason``. Use instead of :meth:`max_steps`.
+        """
+        where = caller_location()
+        if not isinstance(n, int) or isinstance(n, bool) or n <= 0 or not reason.strip():
+            raise SpecError("horizon needs a positive int and a reason (why the rules do not "
+                            "bound the game)", element="rule horizon", where=where)
+        self._horizon = (n, reason)
+        self._bmc_depth = bmc_depth if bmc_depth is not None else min(n, 9)
+
+    def waive(self, property_name: str, *, reason: str) -> None:
+        """Opt out of a generic property: it is reported SKIPPED, with ``reason``."""
+        where = caller_location()
+        if not property_name.isidentifier() or not reason.strip():
+            raise SpecError("waive needs a property name and a reason",
+                            element=f"waiver {property_name}", where=where)
+        self._waivers[property_name] = reason
+
     def check_examples(self, n: int, *, reason: str) -> None:
         """The default number of Hypothesis examples for ``rulespec check`` (100 if unset):
         long games afford fewer per minute. Say why."""
@@ -486,14 +660,19 @@ class Game:
     def build(self) -> GameSpec:
         """Validate everything and freeze the spec."""
         from .validate import validate
+        length = self._max_steps or self._horizon
         missing = [what for what, v in (("current_player", self._current_player),
                                         ("terminal", self._terminal),
                                         ("score", self._scoring),
-                                        ("max_steps", self._max_steps)) if v is None]
+                                        ("max_steps (or a horizon)", length)) if v is None]
         if missing:
             raise SpecError(f"the game does not declare: {', '.join(missing)}",
                             element=f"game {self.name}", where=caller_location())
-        assert self._current_player and self._terminal and self._scoring and self._max_steps
+        if self._max_steps and self._horizon:
+            raise SpecError("declare max_steps (the rules bound the game) or a horizon (they "
+                            "do not), not both", element=f"game {self.name}",
+                            where=caller_location())
+        assert self._current_player and self._terminal and self._scoring and length
         spec = GameSpec(
             name=self.name, title=self.title, min_players=self.min_players,
             max_players=self.max_players, source=self.source,
@@ -504,10 +683,13 @@ class Game:
             current_player=self._current_player, chance_node=self._chance_node,
             terminal=self._terminal, scoring=self._scoring, tie_breaks=tuple(self.tie_breaks),
             shared_ties=self._shared_ties, invariants=tuple(self.invariants),
-            conservation=tuple(self.conservations), max_steps=self._max_steps[0],
-            max_steps_source=self._max_steps[1], num_players_field=self._np_field,
+            conservation=tuple(self.conservations), max_steps=length[0],
+            max_steps_source=length[1], num_players_field=self._np_field,
             summary=self.summary, bmc_depth=self._bmc_depth,
-            check_examples=self._check_examples)
+            check_examples=self._check_examples, view=self._view,
+            horizon_reason=self._horizon[1] if self._horizon else None,
+            waivers=dict(self._waivers), tables=tuple(self.tables),
+            rulesets=tuple(self.rulesets))
         validate(spec)
         return spec
 
@@ -521,6 +703,15 @@ def _in_element(element: str) -> Iterator[None]:
         if err.element is None:
             raise SpecError(err.problem, element=element, where=err.where) from None
         raise
+
+
+def _not_constant(cond: Expr, what: str, element: str, where: Location | None) -> None:
+    """An invariant or law written as a constant (``True``) states nothing about the game
+    (and ``False`` can never hold): almost surely a slip, e.g. a Python comparison that was
+    evaluated at load instead of built as an expression."""
+    if cond.op == "const":
+        raise SpecError(f"{what} must be a condition on the state, not the constant "
+                        f"{cond.args[0]!r}", element=element, where=where)
 
 
 def _template_names(text: str) -> set[str]:

@@ -7,7 +7,7 @@ from typing import Any
 import attrs
 
 from ..ir.location import Location
-from ..ir.nodes import Domain, Enum, Expr, Field
+from ..ir.nodes import Domain, Enum, Expr, Field, Table
 
 
 @attrs.frozen(eq=False)
@@ -72,10 +72,32 @@ class Interpretation:
     where: Location | None
     enum: Enum
     node: Expr
+    #: the source passage in English, stored next to the quote (``source``)
+    english: str | None = None
+    #: each option's source passage in English, by option
+    option_english: dict[str, str] = attrs.field(factory=dict)
+    #: why the default is the default
+    default_reason: str | None = None
 
     def is_(self, option: str) -> Expr:
         """True under the given option."""
         return self.node == self.enum[option]
+
+    def is_one_of(self, *options: str) -> Expr:
+        """True under any of the given options."""
+        return self.node.is_one_of(*(self.enum[o] for o in options))
+
+
+@attrs.frozen(eq=False)
+class Ruleset:
+    """A named bundle of interpretation options with its source (an edition, an online
+    version): Ludii's ``(rulesets ...)``. Points it does not name keep their default."""
+
+    name: str
+    options: dict[str, str]
+    source: str | None
+    where: Location | None
+    doc: str = ""
 
 
 @attrs.frozen(eq=False)
@@ -178,6 +200,25 @@ class GameSpec:
     summary: str = ""
     bmc_depth: int = 9
     check_examples: int = 100
+    #: how the state looks to a person (``game.view``); None: derived from the fields
+    view: Any = None
+    #: when set, ``max_steps`` is a horizon: drivers stop there and call the game
+    #: truncated; the rules themselves do not bound the game (this says why)
+    horizon_reason: str | None = None
+    #: generic properties the spec opts out of: name -> reason (reported as SKIPPED)
+    waivers: dict[str, str] = attrs.field(factory=dict)
+    tables: tuple[Table, ...] = ()
+    rulesets: tuple[Ruleset, ...] = ()
+
+    @property
+    def horizon(self) -> int | None:
+        """The step at which play stops a game the rules do not bound, else None."""
+        return self.max_steps if self.horizon_reason is not None else None
+
+    @property
+    def hidden_information(self) -> bool:
+        """Some field is not visible to every player."""
+        return any(f.visible != "all" for f in self.fields)
 
     def action(self, name: str) -> Action:
         for a in self.actions:
@@ -195,4 +236,10 @@ class GameSpec:
         for i in self.interpretations:
             if i.name == name:
                 return i
+        raise KeyError(name)
+
+    def ruleset(self, name: str) -> Ruleset:
+        for r in self.rulesets:
+            if r.name == name:
+                return r
         raise KeyError(name)

@@ -23,6 +23,8 @@ def validate(spec: GameSpec) -> None:
 
     for f in spec.fields:
         _check_initial(f)
+        if isinstance(f.visible, tuple):
+            check_exprs(f.visible, f"field {f.name}", f.where, set(), set())
     check_exprs(statement_exprs(spec.setup), "setup", None, set(), set())
     for a in spec.actions:
         names = {p.name for p in a.params}

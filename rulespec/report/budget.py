@@ -1,0 +1,80 @@
+"""How much checking a report does: the ``quick`` and ``full`` budgets, all of them counts
+(examples, games, steps, Z3 resource units per query), never seconds, so a report says
+the same on any machine; it records every number it used.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import attrs
+
+from ..check.budget import DEFAULT_RLIMIT
+
+
+@attrs.frozen
+class Budget:
+    """Counts for every checker a report runs."""
+
+    name: str
+    #: Hypothesis examples: this share of the game's own ``check_examples`` (at least 5)
+    examples_share: float
+    seed: int
+    #: Z3: resource units per query (``prove --rlimit``), bounded model checking depth (at
+    #: most the game's own), processes
+    solver_rlimit: int
+    bmc_depth: int | None
+    workers: int
+    #: interpretation diffs: breadth-first depth, sampled setups, lockstep games, node budget
+    diff_depth: int
+    diff_setups: int
+    diff_games: int
+    diff_nodes: int
+    #: coverage: seeded random games played, counting actions and effect branches
+    coverage_games: int
+    #: run the Z3 proofs at all (the tests' smoke budget does not: SKIPPED, saying so)
+    prove: bool = True
+    #: how properties are tested: "hypothesis" (shrinks) or "random" (plain playouts)
+    check_mode: str = "hypothesis"
+    min_examples: int = 5
+
+    def examples(self, spec_examples: int) -> int:
+        return max(self.min_examples, round(spec_examples * self.examples_share))
+
+    def depth(self, spec_depth: int) -> int:
+        """Bounded model checking depth: the game's own, capped by this budget."""
+        return spec_depth if self.bmc_depth is None else min(spec_depth, self.bmc_depth)
+
+    def to_json(self) -> dict[str, Any]:
+        return attrs.asdict(self)
+
+
+QUICK = Budget("quick", examples_share=0.25, seed=0, solver_rlimit=10_000_000, bmc_depth=4,
+               workers=2, diff_depth=4, diff_setups=4, diff_games=40, diff_nodes=4_000,
+               coverage_games=10)
+FULL = Budget("full", examples_share=1.0, seed=0, solver_rlimit=DEFAULT_RLIMIT, bmc_depth=None,
+              workers=2, diff_depth=6, diff_setups=8, diff_games=200, diff_nodes=20_000,
+              coverage_games=40)
+BUDGETS = {b.name: b for b in (QUICK, FULL)}
+#: for tests of the report itself: every section filled, in seconds; no proofs
+SMOKE = Budget("smoke", examples_share=0.0, seed=0, solver_rlimit=1_000_000, bmc_depth=1,
+               workers=1, diff_depth=2, diff_setups=1, diff_games=4, diff_nodes=200,
+               coverage_games=2, prove=False, check_mode="random", min_examples=3)
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for ``k`` successes in ``n`` trials (95% by default).
+
+    >>> [round(x, 3) for x in wilson(0, 20)]
+    [0.0, 0.161]
+    >>> [round(x, 3) for x in wilson(10, 20)]
+    [0.299, 0.701]
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))

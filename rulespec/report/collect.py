@@ -1,0 +1,151 @@
+"""Run every checker a report needs, within a budget, and keep what each found.
+
+Testing (Hypothesis), proof (Z3: step proofs, induction, bounded model checking, laws,
+dead rules), one interpretation diff per non-default option, the game's scenario files and
+coverage playouts. A checker that fails outright is recorded as SKIPPED with the reason,
+never as a pass.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import attrs
+
+from ..check.diff import DiffReport, diff
+from ..check.prove import DEAD_RULE_GAMES, prove
+from ..check.results import SKIPPED, Result
+from ..check.runner import check_game
+from ..check.scenario import ScenarioFile, ScenarioResult, load_scenario_file, run_scenario
+from ..runtime.model import Model
+from ..runtime.registry import available_games, load, models_dir
+from .budget import Budget
+from .coverage import Coverage, play_coverage
+
+
+@attrs.frozen
+class Collected:
+    """Everything the checkers said about one game, with the time each took."""
+
+    model: Model
+    budget: Budget
+    examples: int
+    check: list[Result]
+    prove: list[Result]
+    diffs: list[tuple[str, str, DiffReport | None, str | None]]  # point, option, report, error
+    scenarios: list[tuple[ScenarioFile, list[ScenarioResult]]]
+    scenario_errors: list[str]
+    coverage: Coverage | None
+    seconds: dict[str, float]
+    solver: dict[str, Any]
+
+
+def scenario_files(model: Model, game_ref: str) -> list[Path]:
+    """The scenario files of a bundled game, or the ``scenarios/`` folder beside a spec."""
+    if game_ref in available_games():
+        folder = models_dir() / game_ref / "scenarios"
+    else:
+        p = Path(game_ref)
+        folder = (p if p.is_dir() else p.parent) / "scenarios"
+    return sorted(folder.glob("*.toml")) if folder.is_dir() else []
+
+
+def collect(game_ref: str, budget: Budget, trace_dir: str | Path,
+            progress: Callable[[str], None] = lambda msg: None) -> Collected:
+    """Run the checkers on ``game_ref`` (a bundled name or a spec path) under ``budget``."""
+    model = load(game_ref)
+    seconds: dict[str, float] = {}
+    trace_dir = Path(trace_dir)
+    examples = budget.examples(model.spec.check_examples)
+
+    def timed(name: str, fn: Callable[[], Any]) -> Any:
+        progress(f"{model.name}: {name}")
+        start = time.perf_counter()
+        try:
+            return fn()
+        finally:
+            seconds[name] = round(time.perf_counter() - start, 1)
+
+    check = timed("check", lambda: _guard(budget.check_mode, lambda: check_game(
+        model, examples=examples, seed=budget.seed, trace_dir=trace_dir,
+        mode=budget.check_mode)))
+    run = timed("prove", lambda: _guard_run(lambda: prove(
+        model, rlimit=budget.solver_rlimit, depth=budget.depth(model.spec.bmc_depth),
+        trace_dir=trace_dir, workers=budget.workers))) if budget.prove else None
+    prove_results = run.results if run is not None else [Result(
+        "z3_proofs", SKIPPED, "z3", f"the {budget.name} budget runs no proofs")]
+    diffs = timed("diff", lambda: _diffs(model, game_ref, budget, trace_dir))
+    scenarios, errors = timed("scenarios", lambda: _scenarios(model, game_ref))
+    coverage = timed("coverage", lambda: play_coverage(model, budget.coverage_games,
+                                                       budget.seed))
+    solver = {"rlimit": budget.solver_rlimit,
+              "bmc_depth": budget.depth(model.spec.bmc_depth),
+              "dead_rule_games": DEAD_RULE_GAMES,
+              "rlimit_spent": getattr(run, "rlimit", None),
+              "queries": _queries(prove_results)}
+    return Collected(model, budget, examples, check, prove_results, diffs, scenarios, errors,
+                     coverage, seconds, solver)
+
+
+def _guard(checker: str, fn: Callable[[], list[Result]]) -> list[Result]:
+    try:
+        return fn()
+    except Exception as err:  # noqa: BLE001 - a checker that cannot run is reported
+        return [Result(f"{checker}_ran", SKIPPED, checker,
+                       f"the checker failed: {type(err).__name__}: {err}")]
+
+
+def _guard_run(fn: Callable[[], Any]) -> Any:
+    """``prove``'s run, or one SKIPPED result saying why it could not run."""
+    try:
+        return fn()
+    except Exception as err:  # noqa: BLE001 - a checker that cannot run is reported
+        return _Failed([Result("z3_ran", SKIPPED, "z3",
+                               f"the checker failed: {type(err).__name__}: {err}")])
+
+
+@attrs.frozen
+class _Failed:
+    results: list[Result]
+    rlimit: int | None = None
+
+
+def _queries(results: list[Result]) -> int | None:
+    """Solver queries the step proofs report in their detail ("N queries"), summed."""
+    import re
+    found = [int(m.group(1)) for r in results if r.checker == "z3-step"
+             for m in [re.search(r"(\d+) queries", r.detail)] if m]
+    return max(found) if found else None
+
+
+def _diffs(model: Model, game_ref: str, budget: Budget, trace_dir: Path
+           ) -> list[tuple[str, str, DiffReport | None, str | None]]:
+    out = []
+    for point in model.spec.interpretations:
+        for opt in point.options:
+            if opt == point.default:
+                continue
+            try:
+                other = load(game_ref, {point.name: opt})
+                out.append((point.name, opt, diff(
+                    model, other, depth=budget.diff_depth, setups=budget.diff_setups,
+                    games=budget.diff_games, seed=budget.seed, budget=budget.diff_nodes,
+                    scenario_dir=trace_dir), None))
+            except Exception as err:  # noqa: BLE001 - reported as not checked
+                out.append((point.name, opt, None, f"{type(err).__name__}: {err}"))
+    return out
+
+
+def _scenarios(model: Model, game_ref: str
+               ) -> tuple[list[tuple[ScenarioFile, list[ScenarioResult]]], list[str]]:
+    out, errors = [], []
+    for path in scenario_files(model, game_ref):
+        try:
+            sf = load_scenario_file(path)
+        except Exception as err:  # noqa: BLE001 - a broken file is reported, not fatal
+            errors.append(f"{path.name}: {err}")
+            continue
+        out.append((sf, [run_scenario(sf, sc) for sc in sf.scenarios]))
+    return out, errors

@@ -1,0 +1,509 @@
+"""The report as one JSON document: the single data model the HTML and Markdown views read.
+
+``build_document`` turns a spec and what the checkers found (:class:`~.collect.Collected`)
+into plain JSON data, in the order a rules editor reads it: at a glance, open questions,
+rule index (with its source index), assumptions, properties, scenarios, coverage; pictures
+are SVG documents keyed by id. ``report.schema.json`` beside this file describes it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterable
+
+from .. import __version__
+from ..check.property import all_properties
+from ..check.results import STATUSES, VIOLATED, Result
+from ..check.scenario import Scenario, ScenarioResult, Then
+from ..ir.english import to_english
+from ..runtime.model import CHANCE, Model, State
+from ..runtime.registry import available_games, spec_path
+from ..runtime.trace import load_trace
+from .budget import wilson
+from .collect import Collected
+from .coverage import branch_runs
+from .provenance import assumption_readers, origin_kinds, spec_hash
+from .rules import ENGLISH_LIMIT, rule_entries, slug, source_id
+from .svg import Picture
+
+FORMAT = "rulespec-report"
+VERSION = 1
+#: at most this many actions are listed for what one reading allows
+ALLOWS_SHOWN = 12
+DEAD = "rule_can_apply:"
+
+
+def build_document(c: Collected, game_ref: str) -> dict[str, Any]:
+    """The whole report of one game as JSON data."""
+    model = c.model
+    spec = model.spec
+    pictures = _Pictures(model)
+    path = _spec_file(model, game_ref)
+    start = pictures.after(_setup_steps(model), model.min_players, "the game after setup "
+                           f"({model.min_players} players, chance outcomes by seed 0)", "setup")
+    questions = [_question(model, game_ref, p, c, pictures) for p in spec.interpretations]
+    scenarios = _scenarios(c, pictures)
+    properties = _properties(model, c, pictures)
+    rules, sources = _rules(model, c, scenarios, properties)
+    assumptions = _assumptions(model, path)
+    results = [r for p in properties for r in p["results"]]
+    counts = {s: sum(1 for r in results if r["status"] == s) for s in STATUSES}
+    dead = [r for r in rules if r["dead"] == "dead"]
+    doc = {
+        "format": FORMAT, "version": VERSION,
+        "game": {"name": spec.name, "title": spec.title, "summary": spec.summary,
+                 "players": [spec.min_players, spec.max_players], "source": spec.source,
+                 "spec_file": _shown_path(path), "spec_hash": spec_hash(path),
+                 "rulespec_version": __version__,
+                 "interpretation": dict(model.interpretation), "setup_picture": start},
+        "budget": {**c.budget.to_json(), "examples": c.examples, "solver": c.solver,
+                   "coverage_steps": c.coverage.steps if c.coverage else 0,
+                   "seconds": c.seconds},
+        "glance": {"counts": counts, "results": len(results), "properties": len(properties),
+                   "open_questions": len(questions),
+                   "questions_that_matter": sum(1 for q in questions
+                                                if any(d["status"] == VIOLATED
+                                                       for d in q["differences"])),
+                   "assumptions": len(assumptions), "rules": len(rules),
+                   "dead_rules": len(dead),
+                   "never_reached": sum(1 for r in rules if r["reached"] == 0),
+                   "scenarios": len(scenarios),
+                   "scenarios_failed": sum(1 for s in scenarios if s["status"] != "PASSED")},
+        "questions": questions, "rules": rules, "sources": sources,
+        "assumptions": assumptions, "properties": properties, "scenarios": scenarios,
+        "scenario_errors": c.scenario_errors, "coverage": _coverage(model, c),
+        "pictures": pictures.store,
+    }
+    return json.loads(json.dumps(doc, ensure_ascii=False, default=_plain))
+
+
+# --- pictures -----------------------------------------------------------------------------
+class _Pictures:
+    """SVG pictures of states reached by actions from setup, stored by id."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.drawer = Picture(model)
+        self.store: dict[str, dict[str, Any]] = {}
+
+    def after(self, actions: Iterable[str], players: int, caption: str, pid: str,
+              model: Model | None = None) -> str | None:
+        m = model or self.model
+        try:
+            state = _replay(m, players, actions)
+        except Exception:  # noqa: BLE001 - an unreplayable trace has no picture
+            return None
+        return self.of(state, caption, pid, m)
+
+    def of(self, state: State, caption: str, pid: str, model: Model | None = None) -> str:
+        drawer = self.drawer if model is None or model is self.model else Picture(model)
+        pid = slug(pid)
+        self.store[pid] = {"id": pid, "caption": caption, "svg": drawer.svg(state, caption)}
+        return pid
+
+
+def _replay(model: Model, players: int, actions: Iterable[str]) -> State:
+    state = model.initial_state(players)
+    for text in actions:
+        state = model.apply(state, model.action_from_str(state, text))
+    return state
+
+
+def _setup_steps(model: Model) -> list[str]:
+    """The chance steps of a seeded setup (seed 0), up to the first player's move."""
+    import random
+
+    from ..runtime.play import seeded_chooser
+    state = model.initial_state(model.min_players)
+    choose = seeded_chooser(model, random.Random(0))
+    steps = []
+    while model.current_player(state) == CHANCE:
+        legal = model.legal_actions(state)
+        action = legal[choose(state, legal)]
+        steps.append(str(action))
+        state = model.apply(state, action)
+    return steps
+
+
+def _steps(model: Model, players: int, actions: Iterable[str], setup: int = 0
+           ) -> list[dict[str, Any]]:
+    """Each step with who took it (chance or a player) and whether it is the setup."""
+    state = model.initial_state(players)
+    out = []
+    for i, text in enumerate(actions):
+        who = model.current_player(state)
+        out.append({"n": i + 1, "who": "chance" if who == CHANCE else f"player {who}",
+                    "action": text, "setup": i < setup})
+        try:
+            state = model.apply(state, model.action_from_str(state, text))
+        except Exception:  # noqa: BLE001 - keep the rest as text
+            setup = 0
+    return out
+
+
+# --- open questions -----------------------------------------------------------------------
+def _question(model: Model, game_ref: str, point: Any, c: Collected, pics: _Pictures
+              ) -> dict[str, Any]:
+    diffs = []
+    for name, opt, report, error in c.diffs:
+        if name != point.name:
+            continue
+        a, b = f"{name}={point.default}", f"{name}={opt}"
+        entry: dict[str, Any] = {"against": opt, "readings": [a, b]}
+        if report is None:
+            diffs.append({**entry, "status": "SKIPPED", "detail": f"not compared: {error}",
+                          "difference": None, "impact": None})
+            continue
+        d, ls = report.difference, report.lockstep
+        entry.update(status=report.status, detail=report.detail, nodes=report.nodes,
+                     scenario=report.scenario_path)
+        if d is not None:
+            caption = (f"{point.name}: where the readings part, after {len(d.actions)} "
+                       f"step(s) with {d.players} players ({d.kind} differ)")
+            shown = [pics.after(d.actions, d.players, f"{caption} — under {a}",
+                                f"q-{point.name}-{opt}-a")]
+            if d.kind == "state":
+                other = _load(game_ref, {name: opt})
+                shown.append(pics.after(d.actions, d.players, f"{caption} — under {b}",
+                                        f"q-{point.name}-{opt}-b", other))
+            entry["difference"] = {
+                "players": d.players, "kind": d.kind, "detail": d.detail,
+                "setup_steps": d.setup_steps,
+                "steps": _steps(model, d.players, d.actions, d.setup_steps),
+                "allows": [{"reading": a, "only_here": list(d.only_a[:ALLOWS_SHOWN]),
+                            "more": max(0, len(d.only_a) - ALLOWS_SHOWN)},
+                           {"reading": b, "only_here": list(d.only_b[:ALLOWS_SHOWN]),
+                            "more": max(0, len(d.only_b) - ALLOWS_SHOWN)}],
+                "fields": [{"field": k, "a": va, "b": vb} for k, (va, vb) in d.fields.items()],
+                "pictures": [p for p in shown if p]}
+        else:
+            entry["difference"] = None
+        if ls is not None:
+            lo, hi = wilson(ls.parted, ls.games)
+            wlo, whi = wilson(ls.winners_differ, ls.games)
+            entry["impact"] = {"games": ls.games, "seed": ls.seed, "parted": ls.parted,
+                               "parted_ci": [round(lo, 3), round(hi, 3)],
+                               "winners_differ": ls.winners_differ,
+                               "winners_ci": [round(wlo, 3), round(whi, 3)]}
+        else:
+            entry["impact"] = None
+        diffs.append(entry)
+    return {"id": f"q-{slug(point.name)}", "name": point.name, "question": point.question,
+            "source": point.source, "source_id": source_id(point.source),
+            "english": point.english,
+            "options": [{"name": o, "source": s, "english": point.option_english.get(o),
+                         "default": o == point.default} for o, s in point.options.items()],
+            "default": point.default, "default_reason": point.default_reason,
+            "differences": diffs}
+
+
+def _load(game_ref: str, interp: dict[str, str]) -> Model:
+    from ..runtime.registry import load
+    return load(game_ref, interp)
+
+
+# --- properties ---------------------------------------------------------------------------
+def _method(checker: str) -> str:
+    return "proof" if checker.startswith("z3") else "test"
+
+
+def _properties(model: Model, c: Collected, pics: _Pictures) -> list[dict[str, Any]]:
+    spec = model.spec
+    declared = {p.name: p for p in all_properties(model)}
+    invariants = {i.name: i for i in spec.invariants}
+    laws = {x.name: x for x in spec.conservation}
+    results = [r for r in c.check + c.prove if not r.property.startswith(DEAD)]
+    names = list(declared) + [r.property for r in results if r.property not in declared]
+    out = []
+    for name in dict.fromkeys(names):
+        p = declared.get(name)
+        if name in invariants:
+            inv = invariants[name]
+            statement = (inv.doc + ": " if inv.doc else "") + to_english(inv.cond)
+            kind = "law" if inv.law else "invariant"
+        elif name in laws:
+            law = laws[name]
+            statement = ((law.doc + ": " if law.doc else "")
+                         + f"the total {to_english(law.total)} never changes")
+            kind = "conservation"
+        else:
+            statement = p.doc if p is not None else _builtin_statement(name)
+            kind = p.kind if p is not None else "proof goal"
+        mine = [r for r in results if r.property == name]
+        rows = [_result(model, r, c, pics) for r in mine]
+        out.append({"id": f"p-{slug(name)}", "name": name,
+                    "statement": _cut(statement), "kind": kind,
+                    "source": (p.source if p else None) or next(
+                        (r.source for r in mine if r.source), None),
+                    "checked_by": "python" if p is not None and p.python_only else
+                    "python, z3", "witness": bool(p and p.witness),
+                    "result": _headline([r["status"] for r in rows]), "results": rows})
+    return out
+
+
+def _builtin_statement(name: str) -> str:
+    return {"fields_within_bounds": "every field stays within its declared bounds",
+            "rules_evaluate_without_error": "no rule reads outside an array (no rule "
+                                            "error) in any reachable state"}.get(name, name)
+
+
+def _headline(statuses: list[str]) -> str:
+    for s in ("VIOLATED", "PROVED", "PASSED", "UNKNOWN", "SKIPPED"):
+        if s in statuses:
+            return s
+    return "SKIPPED"
+
+
+def _result(model: Model, r: Result, c: Collected, pics: _Pictures) -> dict[str, Any]:
+    method = _method(r.checker)
+    if method == "test":
+        seed = r.seed if r.seed is not None else c.budget.seed
+        budget = f"{r.examples or c.examples} examples, seed {seed}"
+    else:
+        budget = f"{c.solver['rlimit']:,} Z3 resource units per query"
+        if r.checker == "z3-bmc":
+            budget += f", depth {c.solver['bmc_depth']}"
+    row: dict[str, Any] = {"checker": r.checker, "method": method, "status": r.status,
+                           "detail": r.detail, "budget": budget, "counterexample": None}
+    if r.status == VIOLATED and r.trace is not None:
+        players, interp = model.min_players, {}
+        if r.trace_path:
+            try:
+                t = load_trace(r.trace_path)
+                players, interp = t.players, t.interpretation
+            except Exception:  # noqa: BLE001 - the steps are still shown
+                pass
+        m = _load_model(model, interp)
+        pid = pics.after(r.trace, players, f"{r.property} is violated after "
+                         f"{len(r.trace)} step(s) ({r.checker})", f"p-{r.property}-{r.checker}",
+                         m)
+        row["counterexample"] = {"players": players, "steps": _steps(m, players, r.trace),
+                                 "trace": _shown_path(r.trace_path), "picture": pid}
+    return row
+
+
+def _load_model(model: Model, interp: dict[str, str]) -> Model:
+    if not interp or interp == dict(model.interpretation):
+        return model
+    return Model(model.spec, interp)
+
+
+# --- scenarios ----------------------------------------------------------------------------
+def _scenarios(c: Collected, pics: _Pictures) -> list[dict[str, Any]]:
+    out = []
+    for sf, results in c.scenarios:
+        for sc, res in zip(sf.scenarios, results):
+            sid = f"s-{slug(Path(sf.path).stem)}-{slug(sc.name)}"[:90]
+            entry = {"id": sid, "name": sc.name, "file": _shown_path(sf.path), "line": sc.line,
+                     "source": sc.source, "source_id": source_id(sc.source),
+                     "players": sc.players, "interpretation": dict(sc.interpretation),
+                     "given": {"actions": list(sc.given.actions),
+                               "edits": [f"{ref.text} = {_show(v)}" for ref, v in sc.given.edits]},
+                     "when": list(sc.when.actions), "then": then_words(sc.then),
+                     "status": res.status, "failures": list(res.failures), "picture": None,
+                     "pins": _pins(c.model, sf, sc, res)}
+            if res.status != "PASSED" and res.state is not None:
+                model = sf.model(sc)
+                try:
+                    state = model.state_from_json(dict(res.state))
+                    entry["picture"] = pics.of(state, f"scenario '{sc.name}' fails here",
+                                               sid, model)
+                except Exception:  # noqa: BLE001 - the failure text is still shown
+                    pass
+            out.append(entry)
+    return out
+
+
+def then_words(t: Then) -> list[str]:
+    """A scenario's expectations as sentences."""
+    words = [f"{a} is legal" for a in t.legal]
+    words += [f"{a} is illegal" for a in t.illegal]
+    words += [f"{a} is illegal because {', '.join(why)}" for a, why in t.illegal_because]
+    if t.only_legal is not None:
+        words.append("the only legal actions are: " + (", ".join(t.only_legal) or "none"))
+    if t.refused is not None:
+        words.append(f"{t.refused} is refused"
+                     + (f" because {', '.join(t.refused_because)}" if t.refused_because else ""))
+    words += [f"{ref.text} is {_show(v)}" for ref, v in t.fields]
+    if t.scores is not None:
+        words.append(f"the scores are {list(t.scores)}")
+    if t.winners is not None:
+        words.append(f"the winners are {list(t.winners)}")
+    if t.terminal is not None:
+        words.append("the game is over" if t.terminal else "the game is not over")
+    if t.current_player is not None:
+        words.append(f"the player to move is {t.current_player}")
+    if t.outcomes is not None:
+        words.append("the chance outcomes are " + ", ".join(f"{a} ({p})" for a, p in t.outcomes))
+    return words
+
+
+def _pins(model: Model, sf: Any, sc: Scenario, res: ScenarioResult) -> dict[str, list[str]]:
+    """What a scenario pins: the actions it plays in ``when``, the branches they run, the
+    preconditions it names as reasons."""
+    m = sf.model(sc)
+    if m.spec is not model.spec:
+        return {"actions": [], "branches": [], "preconditions": []}
+    actions, branches = set(), set()
+    try:
+        start = (m.state_from_json(dict(res.start)) if res.start is not None
+                 else m.initial_state(sc.players))
+        state = start
+        for text in res.when_played:
+            a = m.action_from_str(state, text)
+            actions.add(m.spec.actions[a.key[0]].name)
+            state = m.apply(state, a)
+        branches = {f"{a}:{b}" for a, b in branch_runs(m, start, res.when_played)}
+        if sc.then.refused is not None:
+            actions.add(m.spec.actions[m.action_from_str(state, sc.then.refused).key[0]].name)
+    except Exception:  # noqa: BLE001 - a failing scenario pins what it could play
+        pass
+    reasons = {w for _, why in sc.then.illegal_because for w in why} | set(sc.then.refused_because)
+    pres = [f"{a.name}:{k}" for a in m.spec.actions for k, pre in enumerate(a.preconditions)
+            if pre.text in reasons]
+    return {"actions": sorted(actions), "branches": sorted(branches), "preconditions": pres}
+
+
+# --- rule index ---------------------------------------------------------------------------
+def _rules(model: Model, c: Collected, scenarios: list[dict[str, Any]],
+           properties: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    from ..ir.walk import fields_read
+    spec = model.spec
+    dead = {r.property[len(DEAD):]: r for r in c.prove if r.property.startswith(DEAD)}
+    reads = {i.name: {f.name for f in fields_read([i.cond])} for i in spec.invariants}
+    reads.update({x.name: {f.name for f in fields_read([x.total])} for x in spec.conservation})
+    by_action = {a.name: a for a in spec.actions}
+    rules = []
+    for e in rule_entries(spec):
+        key, reached = _rule_key(e, by_action)
+        if e["kind"] in ("action", "chance") and c.coverage:
+            reached = c.coverage.actions.get(e["name"])
+        elif e["kind"] == "branch" and c.coverage:
+            reached = c.coverage.branches.get(e["parent_name"], {}).get(e["name"])
+        verdict = dead.get(key) if key else None
+        e["reached"] = reached
+        e["dead"] = (None if verdict is None else
+                     {"VIOLATED": "dead", "PROVED": "alive"}.get(verdict.status, "unknown"))
+        e["dead_detail"] = verdict.detail if verdict is not None else None
+        e["pinned_by"] = {"scenarios": _pinned_scenarios(e, scenarios),
+                          "properties": sorted(n for n, fs in reads.items()
+                                               if fs & set(e.get("writes", ())))}
+        e.pop("parent_name", None)
+        rules.append(e)
+    sources: dict[str, dict[str, Any]] = {}
+    for e in rules:
+        if e["source"]:
+            s = sources.setdefault(e["source"], {"id": e["source_id"], "source": e["source"],
+                                                 "section": e["source"].split(":")[0],
+                                                 "rules": []})
+            s["rules"].append(e["id"])
+    ordered = sorted(sources.values(), key=lambda s: (s["section"], s["source"]))
+    return rules, ordered
+
+
+def _rule_key(e: dict[str, Any], by_action: dict[str, Any]) -> tuple[str | None, int | None]:
+    """The dead-rule checker's name for a rule index entry (and the parent action's name)."""
+    if e["kind"] in ("action", "chance"):
+        return e["name"], None
+    if e["kind"] == "branch":
+        name = next((n for n in by_action if f"a-{slug(n)}" == e["parent"]), e["parent"][2:])
+        e["parent_name"] = name
+        return f"{name}:{e['name']}", None
+    if e["kind"] == "scoring clause":
+        return e["name"], None
+    return None, None
+
+
+def _pinned_scenarios(e: dict[str, Any], scenarios: list[dict[str, Any]]) -> list[str]:
+    out = []
+    for s in scenarios:
+        pins = s["pins"]
+        if e["kind"] in ("action", "chance") and e["name"] in pins["actions"]:
+            out.append(s["id"])
+        elif (e["kind"] == "branch"
+              and f"{e.get('parent_name', '')}:{e['name']}" in pins["branches"]):
+            out.append(s["id"])
+        elif e["kind"] == "precondition":
+            action, k = e["parent"], e["id"].rsplit("-", 1)[1]
+            if any(f"a-{slug(p.split(':')[0])}" == action and p.split(":")[1] == k
+                   for p in pins["preconditions"]):
+                out.append(s["id"])
+    return out
+
+
+# --- assumptions --------------------------------------------------------------------------
+def _assumptions(model: Model, path: Path | None) -> list[dict[str, Any]]:
+    readers = assumption_readers(model.spec, path)
+    out = []
+    for a in model.spec.assumptions:
+        read_by = readers.get(a.name, [])
+        out.append({"id": f"as-{slug(a.name)}", "name": a.name, "value": _plain(a.value),
+                    "value_text": _cut(_show(a.value), 400), "reason": a.reason,
+                    "origin": a.origin, "origin_kinds": origin_kinds(a.origin),
+                    "read_by": read_by,
+                    "read_by_ids": [f"a-{slug(r.split(' ', 1)[1])}" for r in read_by
+                                    if r.startswith("action ")]})
+    return out
+
+
+# --- coverage -----------------------------------------------------------------------------
+def _coverage(model: Model, c: Collected) -> dict[str, Any] | None:
+    cov = c.coverage
+    if cov is None:
+        return None
+    actions = [{"name": a.name, "id": f"a-{slug(a.name)}", "chance": a.chance,
+                "count": cov.actions.get(a.name, 0),
+                "branches": [{"label": label, "id": f"a-{slug(a.name)}-{slug(label)}",
+                              "count": n} for label, n in cov.branches.get(a.name, {}).items()]}
+               for a in model.spec.actions]
+    total = sum(len(a["branches"]) for a in actions)
+    run = sum(1 for a in actions for b in a["branches"] if b["count"] > 0)
+    return {"games": cov.games, "seed": cov.seed, "steps": cov.steps,
+            "actions_reached": sum(1 for a in actions if a["count"] > 0),
+            "actions_total": len(actions), "branches_reached": run, "branches_total": total,
+            "actions": actions}
+
+
+# --- small helpers ------------------------------------------------------------------------
+def _spec_file(model: Model, game_ref: str) -> Path | None:
+    try:
+        return spec_path(game_ref)
+    except ValueError:
+        return Path(model.spec.file) if model.spec.file else None
+
+
+def _shown_path(path: str | Path | None) -> str | None:
+    """A path as a reader can use it: relative to the working folder when inside it, the
+    bundled game's folder otherwise."""
+    if path is None:
+        return None
+    p = Path(path)
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        pass
+    for g in available_games():
+        if f"/models/{g}/" in str(p):
+            return "models/" + str(p).split("/models/", 1)[1]
+    return str(p)
+
+
+def _cut(text: str, limit: int = ENGLISH_LIMIT) -> str:
+    text = " ".join(text.split())  # docstrings are indented
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _show(v: Any) -> str:
+    return json.dumps(_plain(v), ensure_ascii=False)
+
+
+def _plain(v: Any) -> Any:
+    """JSON-ready data: tuples as lists, other objects as their text."""
+    if isinstance(v, (str, int, float, bool)) or v is None:
+        return v
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple, set)):
+        return [_plain(x) for x in v]
+    return str(v)

@@ -1,0 +1,101 @@
+"""Write a report: ``GAME.json`` (the data), and ``GAME.html`` and ``GAME.md`` as views of it
+(Jinja2 templates in ``templates/``), plus ``index.html`` over every report in the folder.
+
+Like coverage.py's HTML report, the HTML and Markdown never compute anything: they only
+show the JSON document. The HTML is one self-contained file (inline CSS and SVG, no
+network); the Markdown's pictures are SVG files in ``GAME-pictures/`` beside it. Every
+file is written atomically.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from .. import __version__
+from ..runtime import trace
+from .document import FORMAT
+
+SCHEMA = Path(__file__).with_name("report.schema.json")
+
+
+def write_atomically(path: str | Path, text: str) -> Path:
+    """Write atomically, readable by everyone (a report is for reading)."""
+    p = trace.write_atomically(path, text)
+    p.chmod(0o644)
+    return p
+
+
+def _md(text: Any) -> str:
+    """Text safe inside a Markdown table cell or paragraph."""
+    s = "" if text is None else str(text)
+    return (s.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
+            .replace("\n", "<br>"))
+
+
+def _env(html: bool) -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.PackageLoader("rulespec.report", "templates"),
+                             autoescape=html, undefined=jinja2.StrictUndefined,
+                             trim_blocks=not html, lstrip_blocks=not html,
+                             keep_trailing_newline=True)
+    env.filters["md"] = _md
+    return env
+
+
+def _css() -> str:
+    return (Path(__file__).parent / "templates" / "style.css").read_text(encoding="utf-8")
+
+
+def render_html(doc: dict[str, Any]) -> str:
+    """The report as one self-contained HTML page."""
+    return _env(True).get_template("report.html.j2").render(doc=doc, css=_css())
+
+
+def render_markdown(doc: dict[str, Any], pictures_dir: str) -> str:
+    """The report as Markdown; pictures are referenced as ``pictures_dir/ID.svg``."""
+    return _env(False).get_template("report.md.j2").render(doc=doc, pictures_dir=pictures_dir)
+
+
+def write_report(doc: dict[str, Any], out_dir: str | Path) -> list[Path]:
+    """Write GAME.json, GAME.html, GAME.md and its pictures, then the index; returns paths."""
+    out = Path(out_dir)
+    name = doc["game"]["name"]
+    pictures = f"{name}-pictures"
+    written = [write_atomically(out / f"{name}.json",
+                                json.dumps(doc, indent=1, ensure_ascii=False) + "\n")]
+    folder = out / pictures
+    for pid, pic in doc["pictures"].items():
+        written.append(write_atomically(folder / f"{pid}.svg", pic["svg"] + "\n"))
+    if folder.is_dir():
+        for stale in folder.glob("*.svg"):
+            if stale.stem not in doc["pictures"]:
+                stale.unlink()
+    written.append(write_atomically(out / f"{name}.md", render_markdown(doc, pictures)))
+    written.append(write_atomically(out / f"{name}.html", render_html(doc)))
+    written.append(write_index(out))
+    return written
+
+
+def write_index(out_dir: str | Path) -> Path:
+    """``index.html`` linking every report in the folder."""
+    out = Path(out_dir)
+    games = []
+    for path in sorted(out.glob("*.json")):
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            continue
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            continue
+        g, gl = doc["game"], doc["glance"]
+        games.append({"name": g["name"], "title": g["title"], "summary": g["summary"],
+                      "counts": gl["counts"], "open_questions": gl["open_questions"],
+                      "assumptions": gl["assumptions"], "scenarios": gl["scenarios"],
+                      "scenarios_failed": gl["scenarios_failed"],
+                      "budget": doc["budget"]["name"]})
+    html = _env(True).get_template("index.html.j2").render(games=games, css=_css(),
+                                                           version=__version__)
+    return write_atomically(out / "index.html", html)
