@@ -1,5 +1,7 @@
 """Dead rules: actions and branches no state within the invariants can enable."""
 
+from pathlib import Path
+
 import rulespec
 from rulespec.check.dead import dead_rules
 from rulespec.check.results import PROVED, VIOLATED
@@ -35,3 +37,25 @@ def test_played_games_are_witnesses_and_never_hide_a_dead_rule():
     assert found["rule_can_apply:jump"].status == VIOLATED  # never taken: still asked
     (branch,) = [r for name, r in found.items() if name.startswith("rule_can_apply:step:when@")]
     assert branch.status == VIOLATED
+
+
+def test_a_reading_switch_in_the_score_is_no_dead_clause(tmp_path):
+    # `if_(point.is_(...), ...)` chooses between readings: under either, its other side
+    # never applies by design, so it is no clause of the rules; a real condition stays
+    text = (Path(__file__).parent / "fixtures" / "dead_rule" / "spec.py").read_text()
+    text = text.replace(
+        "game.score(lambda p: n + bonus, source=SRC)",
+        "double = game.interpretation('double', question='Double the bonus?',\n"
+        "    options={'no': SRC, 'yes': SRC}, default='no', source=SRC,\n"
+        "    default_reason='fixture')\n"
+        "game.score(lambda p: if_(double.is_('yes'), n + 2 * bonus, n + bonus)\n"
+        "           + if_(bonus == 1, 1, 0), source=SRC)")
+    text = text.replace("from rulespec.spec import Game",
+                        "from rulespec.ir import if_\nfrom rulespec.spec import Game")
+    path = tmp_path / "spec.py"
+    path.write_text(text)
+    for reading in ("no", "yes"):
+        found = _by_name(rulespec.load(path, {"double": reading}))
+        clauses = {name for name in found if name.startswith("rule_can_apply:score@")}
+        assert len(clauses) == 2, clauses  # then/else of `bonus == 1` only
+        assert all(found[c].status == PROVED for c in clauses)

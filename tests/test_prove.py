@@ -167,3 +167,29 @@ def test_the_safety_limit_stops_the_run_and_says_so(tmp_path):
     assert run.stopped and "safety limit" in run.stopped
     assert PROVED not in {r.status for r in run.results if r.checker == "z3-step"}
     assert any("safety limit" in r.detail for r in run.results if r.status == UNKNOWN)
+
+
+def test_the_same_verdicts_and_work_beside_a_cpu_bound_process(tmp_path):
+    # budgets are counted (resource units), so a busy machine changes the time, never
+    # the verdicts or the work; a wall-clock budget would turn proofs into UNKNOWN here
+    game = rulespec.load("tests/fixtures/nim")
+    idle = prove(game, trace_dir=tmp_path, workers=2)
+    burner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        busy = prove(game, trace_dir=tmp_path, workers=2)
+    finally:
+        burner.kill()
+        burner.wait()
+    assert [r.to_json() for r in idle.results] == [r.to_json() for r in busy.results]
+    assert idle.rlimit == busy.rlimit > 0
+
+
+@pytest.mark.slow
+def test_connect_four_is_proved_and_exits_0(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "rulespec.cli", "prove", "connect_four",
+                          "--json", "-q", "--trace-dir", str(tmp_path)],
+                         capture_output=True, text=True, timeout=1800)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr
+    doc = json.loads(out.stdout)
+    assert {r["status"] for r in doc["results"]} == {PROVED}
+    assert not any(r["checker"] == "z3-bmc" for r in doc["results"])  # induction suffices

@@ -211,6 +211,7 @@ class _Run:
         self.found: dict[str, Result] | None = None
         self.bmc_skipped: str | None = None
         self.dead: list[Result] = []
+        self._dead_by_job: dict[int, list[Result]] = {}
         self.dead_pending: list[str] = []  # actions whose dead-rule job has not answered
 
     def want(self, name: str) -> bool:
@@ -256,7 +257,9 @@ class _Run:
                 dead_jobs[score] = []
                 pending.append(score)
             elif f in dead_jobs:
-                self.dead += out
+                # in the order the jobs were submitted, whichever ends first
+                self._dead_by_job[list(dead_jobs).index(f)] = out
+                self.dead = [r for k in sorted(self._dead_by_job) for r in self._dead_by_job[k]]
                 self.dead_pending = [a for a in self.dead_pending if a not in dead_jobs[f]]
             elif isinstance(out, str):
                 self.step_skipped = out
