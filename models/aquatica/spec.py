@@ -154,12 +154,16 @@ KINGS = {
     "king_3": ({"coins": 2}, ["recruit", "score"], "King 3: 2 coins, recruit, score"),
     "king_4": ({"power": 2}, ["scout", "conquer", "raise1"],
                "King 4: scout, 2 power, conquer, raise 1"),
+    **{f"king_{n}": ({}, [], f"King {n}: stays in the box in the basic game (its effect is "
+                             "not modelled)") for n in range(5, 9)},
 }
 game.assume("king_cards", {k: v[2] for k, v in KINGS.items()},
-            reason="in the basic setup King 1 goes to the first player, King 2 to the second "
-                   "and so on, into the starting hand; King effects are not known ('an "
-                   "especially strong King'): these are constructed. The advanced draft of "
-                   "the 8 Kings is out of scope",
+            reason="the box holds 8 Kings; in the basic setup King 1 goes to the first "
+                   "player, King 2 to the second and so on, into the starting hand, and the "
+                   "rest stay in the box. King effects are not known ('an especially strong "
+                   "King'): those of Kings 1-4 are constructed; Kings 5-8 are never dealt "
+                   "in the basic game, so they have none. The advanced draft (players + 1 "
+                   "Kings) is out of scope",
             origin=f"{COMPONENTS} §Setup (ultraboardgames; themeeplegamer.nl); "
                    f"{PRINTINGS} (brettspiel-news.de); effects NOT FOUND")
 OCEAN = {
@@ -531,6 +535,30 @@ scout_keep = game.interpretation(
     english="When you scout, keep up to 4 of the current locations, move them to the upper "
             "row, and refill 6 locations from the deck.",
     default_reason="the seed says 'up to 4' (4枚まで)")
+
+# The rulesets bundle the readings of each text: the seed as it reads word for word, the
+# printed rulebook as the research reports it, and the two modes of the basic game.
+game.ruleset(
+    "seed", options={"order": "any", "partial": "any_once_one_fails", "depth_reuse": "repeat",
+                     "scout_keep": "up_to_four"},
+    source=src("5, 8, 20, 47"),
+    doc="The seed read word for word where the research reads otherwise: any order (L5), "
+        "'may use' the possible effects (L8), no limit on a location's depths (L20), keep "
+        "up to 4 when scouting (L47). Every other point keeps its default.")
+game.ruleset(
+    "rulebook", options={"order": "printed", "partial": "every_possible",
+                         "depth_reuse": "once_per_turn", "deck_exhausted": "last_card_drawn",
+                         "kings": "dealt", "scout_keep": "all_that_fit"},
+    source=f"{COMPONENTS} §Turn, §End of game (the community utility citing the Base "
+           "rulebook; the BGA English help)",
+    doc="The published rulebook as the research reports it: effects in printed order and as "
+        "fully as possible, one depth per location a turn, the character deck out when its "
+        "last card fills the row, Kings dealt, the scouted row keeps what fits.")
+game.ruleset("with_kings", options={"kings": "dealt"}, source=kings.options["dealt"],
+             doc="The basic game with Kings 1..N dealt into the starting hands (ties: the "
+                 "lower King number).")
+game.ruleset("without_kings", options={"kings": "none"}, source=kings.options["none"],
+             doc="The basic setting without Kings (ties: the last player in turn order).")
 
 # =====================================================================================
 # State
@@ -1354,7 +1382,8 @@ LOC_GLYPHS = {Loc[k]: view.glyph(f"{LOC_ABBR[k]} {v[3]}", TYPE_COLOUR[v[0]], sha
               for k, v in LOCATIONS.items()}
 CARD_ABBR = {"patrician": "Pat", "legionary": "Leg", "matrona": "Mat", "sea_horse": "SHo",
              "wave_teller": "Wav", "recruiter": "Rec", "king_1": "K1", "king_2": "K2",
-             "king_3": "K3", "king_4": "K4", "mantas_leader": "MLd", "researcher": "Res",
+             "king_3": "K3", "king_4": "K4", **{f"king_{n}": f"K{n}" for n in range(5, 9)},
+             "mantas_leader": "MLd", "researcher": "Res",
              "healer": "Hea", "grabber": "Gra", "meg": "Meg", "merchant": "Mer",
              "tide_caller": "Tid", "scholar": "Sch", "diver": "Div"}
 CARD_COLOUR = {**{k: "#f2e6c9" for k in STARTING}, **{k: "#f5c542" for k in KINGS},
