@@ -134,7 +134,30 @@ STARTING = {
                     "Wellenleser: raise one location by 2, or two by 1 each, or score two"),
     "recruiter": ({"coins": 1}, ["recruit"], "the sixth starting card: 1 coin and recruit"),
 }
-game.assume("starting_characters", {k: v[2] for k, v in STARTING.items()},
+# Where each card's name and effect come from (shown with it in the assumptions).
+CARD_ORIGIN = {
+    **{k: "name and effect: spielkultisten.de review" for k in
+       ("patrician", "legionary", "sea_horse", "wave_teller")},
+    "matrona": "name: spielkultisten.de review; effect: the community utility (CONFLICT, "
+               "see matrona_returns)",
+    "recruiter": "INFERRED from teknomers.com ('recruits new characters'); amounts CONSTRUCTED",
+    **{f"king_{n}": "number: ultraboardgames (King n to the n-th player); effect CONSTRUCTED"
+       for n in range(1, 5)},
+    **{f"king_{n}": "in the box of 8 Kings (ultraboardgames); never dealt in the basic game"
+       for n in range(5, 9)},
+    "mantas_leader": "name and effect: BGA English help",
+    **{k: "name: research (components.md); effect CONSTRUCTED"
+       for k in ("researcher", "healer", "grabber", "meg")},
+    **{k: "CONSTRUCTED (name and effect)" for k in ("merchant", "tide_caller", "scholar",
+                                                    "diver")},
+}
+
+
+def with_origin(cards):
+    return {k: f"{v[2]} [{CARD_ORIGIN[k]}]" for k, v in cards.items()}
+
+
+game.assume("starting_characters", with_origin(STARTING),
             reason="each player starts with 6 characters of their symbol; five are named with "
                    "their effects by a review; the sixth is inferred to recruit; amounts of "
                    "the recruiter's coin are constructed",
@@ -157,7 +180,7 @@ KINGS = {
     **{f"king_{n}": ({}, [], f"King {n}: stays in the box in the basic game (its effect is "
                              "not modelled)") for n in range(5, 9)},
 }
-game.assume("king_cards", {k: v[2] for k, v in KINGS.items()},
+game.assume("king_cards", with_origin(KINGS),
             reason="the box holds 8 Kings; in the basic setup King 1 goes to the first "
                    "player, King 2 to the second and so on, into the starting hand, and the "
                    "rest stay in the box. King effects are not known ('an especially strong "
@@ -179,7 +202,7 @@ OCEAN = {
     "diver": ({"coins": 1, "power": 1}, ["raise2"], "Diver: 1 coin, 1 power, raise 2"),
 }
 OCEAN_COPIES = 3
-game.assume("ocean_characters", {k: v[2] for k, v in OCEAN.items()},
+game.assume("ocean_characters", with_origin(OCEAN),
             reason="27 Ocean Character cards = 3 identical sets of 9 (original printing; the "
                    "updated printing has 2 sets of 9); Mantas' Leader readies mantas (English "
                    "help); the other names are known without their effects (Researcher, "
