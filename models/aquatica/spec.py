@@ -1451,8 +1451,8 @@ game.view(
               cell=lambda g, k: goal_spot[Goal[Goal.members[g]], k],
               glyphs={p: view.glyph(f"P{p}", PLAYER_COLOUR[p], title=f"player {p}'s manta")
                       for p in range(4)},
-              row_labels=[GOAL_TEXT[g] for g in Goal.members],
-              col_labels=[f"{v} pts" for v in SPOT_POINTS]),
+              row_labels=["8 cards", "5 locations", "3 scored", "2 wild"],
+              col_labels=[f"{v} pts" for v in SPOT_POINTS[:-1]] + ["unused"]),
     view.counters("Player", {
         "score": final_score, "cards in hand": lambda p: hand.size(of=p),
         "discarded": lambda p: discard.size(of=p), "scored locations": lambda p: scored.size(of=p),
