@@ -1,0 +1,1586 @@
+"""Aquatica (Ivan Tuzovsky, Cosmodrome Games 2019), written in the rulespec language.
+
+Source: Board Game Arena's Japanese game help, seed file ``002_50b4d45ccb25edcc.txt`` (cited
+by line, ``L7``, with a short quote). The page is cut off in its list of location icons
+(L74-75). Component facts it does not print -- the cards, the mantas, the goals, the
+2-player changes -- come from ``research/components.md`` (its §2 AQUATICA and §AQUATICA --
+starting characters and printings) or are constructed; every such value is a
+``game.assume(...)`` with its origin. ``docs/sources.md`` describes both texts;
+``models/aquatica/README.md`` and ``docs/games/aquatica.md`` list the scope, the card
+catalogue, the assumptions and the interpretation points.
+
+Reading guide: numbers printed in the seed; the card catalogue (assumptions); vocabulary;
+interpretation points; state; the setup and the chance draws; a turn, split into small
+steps -- the main action (``play``), the extra actions (``exploit`` a depth, use a manta),
+one step per effect (``buy``, ``conquer``, ``recruit``, ``raise``, ``score``, scouting
+...), goals, ``end turn`` --; scoring and tie-breaks; the view; what must always hold.
+
+Modelling choices that keep the state small and finite: a card is a member of an enum and
+every place holding cards is a count per card (a location kind comes in 4 identical
+copies, an ocean character in 3), so the decks, hands, piles and rows are a few dozen small
+integers; a location on a player board is its kind plus the number of depths slid past;
+the effects still to carry out are counts per effect kind.
+"""
+
+from types import SimpleNamespace
+
+from rulespec.spec import (PLAYERS, Game, all_of, any_of, count, exists, forall, if_, implies,
+                           lookup, min_, not_, option, ordinal, sum_of, to_int, view)
+from rulespec.spec.kit import Deck, Hands, Pile, Row
+
+SEED = "002_50b4d45ccb25edcc.txt"
+RESEARCH = "research/aquatica.md"
+COMPONENTS = "research/components.md §2 AQUATICA"
+PRINTINGS = "research/components.md §AQUATICA — starting characters and printings"
+
+
+def src(line: str, quote: str | None = None) -> str:
+    """A citation of the seed: its line(s) and an optional short quote."""
+    return f"{SEED} L{line}" + (f": 「{quote}」" if quote else "")
+
+
+game = Game("aquatica", title="Aquatica", players=(2, 4), source=src("3-73"),
+            summary="Play one character card a turn and use mantas and location depths "
+                    "around it to recruit characters, buy or conquer locations, raise and "
+                    "score them, and race for four goals; cards in hand, goals and scored "
+                    "locations count at the end.")
+
+# =====================================================================================
+# Numbers printed in the seed
+# =====================================================================================
+MAX_LOCATIONS = 5
+game.constant("locations_per_board", MAX_LOCATIONS,
+              source=src("35", "場所カードは最大5枚まで"))
+SCOUT_KEEP = 4
+game.constant("scout_keeps_at_most", SCOUT_KEEP, source=src("47", "場所を4枚まで保持して上段のエリアに移動"))
+ROW_LOCATIONS = 6
+game.constant("scout_refill", ROW_LOCATIONS, source=src("47", "山札から6枚の場所カードを場に補充"))
+GOALS = 4
+game.constant("goals", GOALS, source=src("50", "海の上部には4つの目標があります"))
+SPOTS = 5
+game.constant("spots_per_goal_track", SPOTS, source=src("53", "各目標トラックには5つのマス"))
+game.constant("points_per_character_in_hand", 1,
+              source=src("65", "手札のキャラクターカード（王を含む）1枚につき1点"))
+game.constant("coins_of_the_first_icon", 2, source=src("75", "そのターンで使用できる2コインを得ます"))
+
+# =====================================================================================
+# Component data the seed does not give (assumptions, each with reason and origin)
+# =====================================================================================
+game.assume("player_count", [2, 4],
+            reason="the seed does not say; Board Game Arena offers 2-4 players (the box says "
+                   "1-4; the solo game is a different rule set, out of scope)",
+            origin=f"{COMPONENTS} (hu.boardgamearena.com gamepanel aquatica)")
+
+LOC_TYPES = {"shark_bay": "Shark Bay", "sunken_ships": "Sunken Ships",
+             "decayed_civilizations": "Decayed Civilizations",
+             "ocean_volcanoes": "Ocean Volcanoes"}
+game.assume("location_types", list(LOC_TYPES),
+            reason="the seed names no location types; the published game has four, and "
+                   "a +2 power badge of a type helps only to conquer that type",
+            origin=f"{COMPONENTS} §Turn ('4 base Location types')")
+
+# The 56 locations: 14 kinds, 4 identical copies each. Depths are listed from the top
+# (the first to use) down; 'empty' is an empty depth (L21); the last entry is what shows
+# when the location is fully raised: the wild manta printed at its bottom, if any.
+LOCATIONS = game.assume("location_catalogue", {
+    #  kind              type                     coins power points  depths (top first)                                     wild manta
+    "coral_garden":    ("shark_bay",             2, 3, 1, ["coin1", "coin1"],                                         None),
+    "shark_lair":      ("shark_bay",             4, 3, 3, ["power1", "empty", "power2"],                               "power"),
+    "bay_of_teeth":    ("shark_bay",             5, 4, 4, ["badge_shark_bay", "raise1", "empty", "coin2"],              None),
+    "kelp_maze":       ("shark_bay",             3, 4, 2, ["recruit_free", "coin1"],                                    "coin"),
+    "wreck":           ("sunken_ships",          2, 2, 1, ["coin2"],                                                    None),
+    "galleon":         ("sunken_ships",          4, 5, 3, ["coin1", "coin2", "empty"],                                  "coin"),
+    "ghost_fleet":     ("sunken_ships",          6, 5, 5, ["badge_sunken_ships", "take_back", "empty", "coin2"],        "raise"),
+    "treasure_hold":   ("sunken_ships",          3, 3, 2, ["recruit", "coin1", "power1"],                               None),
+    "sunken_temple":   ("decayed_civilizations", 3, 3, 2, ["power1", "raise1"],                                         None),
+    "lost_city":       ("decayed_civilizations", 5, 6, 6, ["scout", "empty", "coin2", "power2"],                        "power"),
+    "ancient_library": ("decayed_civilizations", 4, 3, 3, ["badge_decayed_civilizations", "full_raise", "score"],        None),
+    "black_smoker":    ("ocean_volcanoes",       3, 2, 2, ["power2", "empty"],                                          "coin"),
+    "magma_vents":     ("ocean_volcanoes",       5, 4, 4, ["badge_ocean_volcanoes", "power1", "raise2"],                None),
+    "ash_plains":      ("ocean_volcanoes",       2, 3, 1, ["score", "power1"],                                          "raise"),
+}, reason="the seed prints no location card (its icon list is cut off after the first icon, "
+          "L74-75) and no public list of the 56 locations was found; this constructed "
+          "catalogue has the published count (14 kinds x 4 copies = 56), all four types, "
+          "coin and power costs at the top of the card (L31, L34), prosperity points, 1 to 4 "
+          "depths with every icon the model knows, empty depths that block (L21), and wild "
+          "mantas at the bottom of 7 kinds",
+   origin=f"CONSTRUCTED; count 56 from {COMPONENTS} §Components; list NOT FOUND "
+          f"({PRINTINGS}: 'Still NOT FOUND: ... the 56 Locations')")
+LOC_COPIES = 4
+game.assume("location_copies", LOC_COPIES,
+                         reason="56 locations over the 14 constructed kinds",
+                         origin=f"{COMPONENTS} §Components ('56 Location cards')")
+MAX_DEPTHS = 4
+UPPER_SLOTS = SCOUT_KEEP
+game.assume(
+    "upper_row_slots", UPPER_SLOTS,
+    reason="the upper (scouted) row holds the at most 4 locations a scout keeps (L47); the "
+           "English help says the top row has less room than the bottom one",
+    origin=f"INFERENCE from {src('47')}; en.doc.boardgamearena.com Gamehelpaquatica")
+UPPER_DISCOUNT = 1
+game.assume(
+    "upper_row_conquer_discount", UPPER_DISCOUNT,
+    reason="the seed does not say why the upper row matters; the English help of the same "
+           "site: scouted locations cost 1 power less to conquer, the coin price unchanged",
+    origin=f"{COMPONENTS} §Setup (BGA Gamehelpaquatica; utility)")
+
+STARTING = {
+    "patrician": ({"coins": 1}, ["buy"], "Patrizier: 1 coin and buy a location"),
+    "legionary": ({"power": 3}, ["conquer"], "Legionär: 3 power and conquer a location"),
+    "matrona": ({}, ["return_all", "ready"],
+                "Matrone: every discarded character back to hand, and every tired manta ready"),
+    "sea_horse": ({"power": 1}, ["scout", "conquer"], "Seepferdchen: scout, 1 power, conquer"),
+    "wave_teller": ({}, ["wave"],
+                    "Wellenleser: raise one location by 2, or two by 1 each, or score two"),
+    "recruiter": ({"coins": 1}, ["recruit"], "the sixth starting card: 1 coin and recruit"),
+}
+# Where each card's name and effect come from (shown with it in the assumptions).
+CARD_ORIGIN = {
+    **{k: "name and effect: spielkultisten.de review" for k in
+       ("patrician", "legionary", "sea_horse", "wave_teller")},
+    "matrona": "name: spielkultisten.de review; effect: the community utility (CONFLICT, "
+               "see matrona_returns)",
+    "recruiter": "INFERRED from teknomers.com ('recruits new characters'); amounts CONSTRUCTED",
+    **{f"king_{n}": "number: ultraboardgames (King n to the n-th player); effect CONSTRUCTED"
+       for n in range(1, 5)},
+    **{f"king_{n}": "in the box of 8 Kings (ultraboardgames); never dealt in the basic game"
+       for n in range(5, 9)},
+    "mantas_leader": "name and effect: BGA English help",
+    **{k: "name: research (components.md); effect CONSTRUCTED"
+       for k in ("researcher", "healer", "grabber", "meg")},
+    **{k: "CONSTRUCTED (name and effect)" for k in ("merchant", "tide_caller", "scholar",
+                                                    "diver")},
+}
+
+
+def with_origin(cards):
+    return {k: f"{v[2]} [{CARD_ORIGIN[k]}]" for k, v in cards.items()}
+
+
+game.assume("starting_characters", with_origin(STARTING),
+            reason="each player starts with 6 characters of their symbol; five are named with "
+                   "their effects by a review; the sixth is inferred to recruit; amounts of "
+                   "the recruiter's coin are constructed",
+            origin=f"{PRINTINGS} (spielkultisten.de review; teknomers.com for the recruiter, "
+                   "INFERRED)")
+game.assume("matrona_returns", "all",
+            reason="sources disagree: a review says Matrona takes one card back, the "
+                   "community utility citing the rulebook (p.7, p.10, p.31) and a shop text "
+                   "say every discarded card returns; the rulebook-citing reading is taken. "
+                   "Matrona goes to the discard pile as every played card (L9) and comes back "
+                   "with the rest, so she never leaves the hand (the utility: 'never "
+                   "discarded')",
+            origin=f"{PRINTINGS} CONFLICT; {COMPONENTS} §Turn; rainbowresource.com")
+KINGS = {
+    "king_1": ({"coins": 3}, ["buy", "take_back"], "King 1: 3 coins, buy, take a card back"),
+    "king_2": ({"power": 3}, ["conquer", "raise1"], "King 2: 3 power, conquer, raise 1"),
+    "king_3": ({"coins": 2}, ["recruit", "score"], "King 3: 2 coins, recruit, score"),
+    "king_4": ({"power": 2}, ["scout", "conquer", "raise1"],
+               "King 4: scout, 2 power, conquer, raise 1"),
+    **{f"king_{n}": ({}, [], f"King {n}: stays in the box in the basic game (its effect is "
+                             "not modelled)") for n in range(5, 9)},
+}
+game.assume("king_cards", with_origin(KINGS),
+            reason="the box holds 8 Kings; in the basic setup King 1 goes to the first "
+                   "player, King 2 to the second and so on, into the starting hand, and the "
+                   "rest stay in the box. King effects are not known ('an especially strong "
+                   "King'): those of Kings 1-4 are constructed; Kings 5-8 are never dealt "
+                   "in the basic game, so they have none. The advanced draft (players + 1 "
+                   "Kings) is out of scope",
+            origin=f"{COMPONENTS} §Setup (ultraboardgames; themeeplegamer.nl); "
+                   f"{PRINTINGS} (brettspiel-news.de); effects NOT FOUND")
+OCEAN = {
+    "mantas_leader": ({"power": 1}, ["ready"], "Mantas' Leader: 1 power, ready every tired manta"),
+    "researcher": ({"coins": 2}, ["scout", "buy"], "Researcher: scout, 2 coins, buy"),
+    "healer": ({}, ["take_back", "raise1"], "Healer: take a card back, raise 1"),
+    "grabber": ({"power": 2}, ["recruit_free", "conquer"],
+                "The Grabber: recruit for free, 2 power, conquer"),
+    "meg": ({"power": 4}, ["conquer"], "Meg: 4 power, conquer"),
+    "merchant": ({"coins": 3}, ["recruit", "buy"], "Merchant: 3 coins, recruit, buy"),
+    "tide_caller": ({}, ["full_raise", "score"], "Tide Caller: fully raise a location, score"),
+    "scholar": ({"coins": 2}, ["recruit"], "Scholar: 2 coins, recruit"),
+    "diver": ({"coins": 1, "power": 1}, ["raise2"], "Diver: 1 coin, 1 power, raise 2"),
+}
+OCEAN_COPIES = 3
+game.assume("ocean_characters", with_origin(OCEAN),
+            reason="27 Ocean Character cards = 3 identical sets of 9 (original printing; the "
+                   "updated printing has 2 sets of 9); Mantas' Leader readies mantas (English "
+                   "help); the other names are known without their effects (Researcher, "
+                   "Healer, The Grabber, Meg) or constructed (Merchant, Tide Caller, Scholar, "
+                   "Diver); every effect but the Leader's is constructed",
+            origin=f"{COMPONENTS} §Setup (ultraboardgames); {PRINTINGS}; effects NOT FOUND")
+game.assume("two_player_deck", "remove one set (the 'O' symbol): 2 copies of each",
+            reason="with 2 players the cards with the 'O' symbol leave the Ocean deck",
+            origin=f"{COMPONENTS} §Setup (ultraboardgames, original rulebook text)")
+game.assume("two_player_matrona", "playing Matrona also removes the leftmost character of "
+            "the row from the game (the row slides and refills)",
+            reason="the 2-player adjustment that keeps the character deck moving",
+            origin=f"{COMPONENTS} §Turn (utility, citing Cold Waters p.11 / FAQ #26)")
+CHAR_ROW = 6
+RECRUIT_COST = game.assume(
+    "recruit_cost_by_slot", [1, 2, 2, 3, 4, 5],
+    reason="the recruit cost is printed under each slot of the character row (a goal token "
+           "asks for a 5-coin recruit); the values are not known. The row slides toward "
+           "the cheap end and refills at the dear end",
+    origin=f"{COMPONENTS} §Turn ('pay coins shown under a character in the row'); "
+           "values NOT FOUND")
+game.assume("character_row", "6 face up, slides and refills from the deck after a recruit",
+            reason="the seed does not describe the row",
+            origin=f"{COMPONENTS} §Setup, §Turn; {PRINTINGS} (brettspiel-news.de)")
+game.assume("recruit_goes_to_hand", True,
+            reason="L28 says a recruit 'joins your territory'; the research says into the hand",
+            origin=f"{COMPONENTS} §Turn")
+TRAINED = game.assume(
+    "trained_manta_effects", ["coin2", "power2", "raise1", "recruit_free"],
+    reason="each player has 4 trained mantas of their symbol, effect side up; their effects "
+           "are not known: constructed, the same for every player",
+    origin=f"{COMPONENTS} §Setup (utility; dzen.ru); effects NOT FOUND")
+WILD = {"coin": ("coin2", 12), "power": ("power2", 10), "raise": ("raise1", 9)}
+game.assume("wild_mantas", {k: f"{n} showing {icon}" for k, (icon, n) in WILD.items()},
+            reason="31 wild mantas (original printing; 23 in the updated one) lie beside the "
+                   "board; a fully raised location gives the wild manta printed at its bottom, "
+                   "ready for use. Their effects and the split are constructed (each supply "
+                   "covers every location showing it: 12, 8 and 8)",
+            origin=f"{COMPONENTS} §Components, §Turn; effects NOT FOUND")
+GOAL_TEXT = {"eight_characters": "8 character cards in hand (the King counts)",
+             "five_locations": "5 locations on your board",
+             "three_scored": "3 or more locations scored",
+             "two_wild_mantas": "2 or more wild mantas"}
+game.assume("goals_printed", GOAL_TEXT,
+            reason="the seed does not say what the four goals ask (L50); these are the goals "
+                   "printed on the board (the variable goal tokens are out of scope)",
+            origin=f"{COMPONENTS} §Goals (utility; playeraid.net)")
+SPOT_POINTS = game.assume(
+    "goal_spot_points", [5, 4, 3, 2, 1],
+    reason="each spot shows its points (L53) and earlier claims score more (L49); the values "
+           "are not known",
+    origin=f"{COMPONENTS} §Goals: 'Goal-track point values per spot: NOT FOUND'")
+game.assume("printed_effect_order", "scout, recruit, free recruit, buy, conquer, take back, "
+            "wave, raise 2, raise 1, full raise, score",
+            reason="the cards of the catalogue print their effects in this order (the "
+                   "starting cards: 'Scout, 1 power, Conquer', '1 coin + Buy'); coins, power, "
+                   "readying and returning cards happen when the card is played",
+            origin=f"CONSTRUCTED, after {PRINTINGS}")
+game.assume("board_slot", "a new location goes into the first free slot of the player board",
+            reason="the five slots are alike (L35 limits only their number)",
+            origin="INFERENCE")
+game.assume("first_player", "seat 0",
+            reason="the rulebook starts with the last player to swim in the sea; any seat "
+                   "will do",
+            origin=f"{COMPONENTS} §Setup (gamerules.com)")
+game.assume("fully_raised_gives_wild_manta", True,
+            reason="the seed is silent; a location raised to its bottom at once gives the "
+                   "wild manta printed there (if any and if the supply has one), ready",
+            origin=f"{COMPONENTS} §Turn; BGA English help ('may grant a Wild Manta')")
+game.assume("extra_effect_timing",
+            "resource icons (coins, power) only while the card's effects are being carried "
+            "out; effect icons only before or after that",
+            reason="L17: resources only in the main action; L19: effects before or after it",
+            origin=f"{src('17')}; {src('19')}; {COMPONENTS} §Turn (utility)")
+game.assume("raise_past_the_bottom", "a raise stops at the bottom of the location",
+            reason="L42 slides the location up by the icon's number; a location cannot "
+                   "slide further than its last depth",
+            origin="INFERENCE")
+game.assume("end_turn_order", "the extra turns go on in seat order; a second end trigger "
+            "changes nothing",
+            reason="L57 says only that everyone takes one more turn",
+            origin=f"INFERENCE from {src('57')}")
+game.assume("scored_pile_hidden", True,
+            reason="the seed does not say; the scoring pile is secret (its size is seen)",
+            origin=f"{COMPONENTS} §Turn ('secret scoring pile')")
+
+# =====================================================================================
+# Vocabulary
+# =====================================================================================
+Loc = game.enum("Loc", {"none": "no location", **{
+    k: f"{k.replace('_', ' ')} ({LOC_TYPES[v[0]]}; {v[1]} coins or {v[2]} power; "
+       f"{v[3]} points)" for k, v in LOCATIONS.items()}}, source=src("29-35"))
+LocType = game.enum("LocType", {k: f"a {v} location" for k, v in LOC_TYPES.items()},
+                    source=f"{COMPONENTS} §Turn")
+Icon = game.enum("Icon", {
+    "empty": "an empty depth: it cannot be used (L21)",
+    "coin1": "1 coin", "coin2": "2 coins (L75)", "power1": "1 power", "power2": "2 power",
+    **{f"badge_{t}": f"2 power toward conquering a {n} location" for t, n in LOC_TYPES.items()},
+    "scout": "scout (L45-47)", "recruit": "recruit, paying the slot's coins (L27)",
+    "recruit_free": "recruit without paying", "take_back": "a discarded character back to hand",
+    "raise1": "raise another location by 1 (L36-42)", "raise2": "raise another location by 2",
+    "full_raise": "raise another location to its bottom", "score": "score a fully raised "
+    "location (L43-44)"}, source=f"{src('15-26')}; {COMPONENTS} §Turn (other icons)")
+Effect = game.enum("Effect", {
+    "scout": "keep up to 4 locations of the lower row in the upper row, refill 6 (L47)",
+    "recruit": "a character of the row into your hand, paying its slot's coins (L27-28)",
+    "recruit_free": "a character of the row into your hand, for nothing",
+    "buy": "a location of a row onto your board, paying its coins (L29-31)",
+    "conquer": "a location of a row onto your board, paying its power (L32-34)",
+    "take_back": "one of your discarded characters back into your hand",
+    "wave": "the Wave-Teller's choice: raise one by 2, two by 1, or score two",
+    "raise2": "raise a location of your board by 2 (L36-42)",
+    "raise1": "raise a location of your board by 1 (L36-42)",
+    "full_raise": "raise a location of your board to its bottom",
+    "score": "move a fully raised location to your scoring pile (L43-44)",
+    "none": "no effect to carry out (a resource icon)"}, source=f"{src('22-47')}")
+Card = game.enum("Card", {"none": "no card", **{k: v[2] for k, v in STARTING.items()},
+                          **{k: v[2] for k, v in KINGS.items()},
+                          **{k: v[2] for k, v in OCEAN.items()}}, source=src("7", "キャラクターカード"))
+WildKind = game.enum("WildKind", {k: f"a wild manta showing {icon}" for k, (icon, _) in
+                                  WILD.items()}, source=f"{COMPONENTS} §Turn")
+MantaSide = game.enum("MantaSide", {"ready": "effect side up: it can be used (L13)",
+                                    "tired": "flipped after use (L13)",
+                                    "goal": "on a goal track (L51)"}, source=src("12-13, 51"))
+Goal = game.enum("Goal", GOAL_TEXT, source=src("48-54"))
+MainStep = game.enum("MainStep", {
+    "before": "the card is not played yet this turn (L5)",
+    "during": "the card's effects are being carried out: resources may be gained (L17)",
+    "after": "the card's effects are done (L19)"}, source=src("5-19"))
+LocRow = game.enum("LocRow", {"lower": "the location row, refilled by scouting",
+                              "upper": "the scouted row (L47)"}, source=src("47"))
+WaveChoice = game.enum("WaveChoice", {
+    "raise_one_by_two": "raise one location by 2", "raise_two_by_one": "raise two locations "
+    "by 1 each", "score_two": "score two locations"}, source=PRINTINGS)
+
+STARTING_CARDS = [Card[k] for k in STARTING]
+KING_CARDS = [Card[k] for k in KINGS]
+OCEAN_CARDS = [Card[k] for k in OCEAN]
+ALL_CARDS = {**STARTING, **KINGS, **OCEAN}
+
+# --- card data as tables keyed by the card -------------------------------------------
+CARDS_SRC = f"{PRINTINGS}; constructed (see the assumptions)"
+card_coins = game.table("card_coins", {Card.none: 0, **{
+    Card[k]: v[0].get("coins", 0) for k, v in ALL_CARDS.items()}}, source=CARDS_SRC)
+card_power = game.table("card_power", {Card.none: 0, **{
+    Card[k]: v[0].get("power", 0) for k, v in ALL_CARDS.items()}}, source=CARDS_SRC)
+card_effects = {e: game.table(f"card_{e}", {Card.none: 0, **{
+    Card[k]: v[1].count(e) for k, v in ALL_CARDS.items()}}, source=CARDS_SRC)
+    for e in Effect.members if e != "none"}
+card_returns_all = game.table("card_returns_all", {Card.none: False, **{
+    Card[k]: "return_all" in v[1] for k, v in ALL_CARDS.items()}}, source=CARDS_SRC)
+card_readies = game.table("card_readies", {Card.none: False, **{
+    Card[k]: "ready" in v[1] for k, v in ALL_CARDS.items()}}, source=CARDS_SRC)
+KING_NUMBER = {Card[k]: n for n, k in enumerate(KINGS, start=1)}
+
+# --- location data -------------------------------------------------------------------
+LOC_SRC = "assumption location_catalogue"
+loc_type = game.table("loc_type", {Loc.none: LocType.shark_bay, **{
+    Loc[k]: LocType[v[0]] for k, v in LOCATIONS.items()}}, source=LOC_SRC)
+buy_cost = game.table("buy_cost", {Loc.none: 0, **{Loc[k]: v[1] for k, v in LOCATIONS.items()}},
+                      source=f"{src('31', '場所カードの上部に記載されたコインの数を支払います')}; {LOC_SRC}")
+conquer_cost = game.table("conquer_cost", {Loc.none: 0, **{
+    Loc[k]: v[2] for k, v in LOCATIONS.items()}},
+    source=f"{src('34', '場所カードの上部に記載されたパワーの数を支払います')}; {LOC_SRC}")
+points = game.table("points", {Loc.none: 0, **{Loc[k]: v[3] for k, v in LOCATIONS.items()}},
+                    source=f"{src('67')}; {LOC_SRC}")
+depths = game.table("depths", {Loc.none: 0, **{Loc[k]: len(v[4]) for k, v in LOCATIONS.items()}},
+                    source=f"{src('15', '各場所には、左側に示された深さ')}; {LOC_SRC}")
+has_wild = game.table("has_wild", {Loc.none: False, **{
+    Loc[k]: v[5] is not None for k, v in LOCATIONS.items()}}, source=LOC_SRC)
+wild_at_bottom = game.table("wild_at_bottom", {Loc.none: WildKind.coin, **{
+    Loc[k]: WildKind[v[5] or "coin"] for k, v in LOCATIONS.items()}}, source=LOC_SRC)
+# the icon at depth d of a location: a flat table, 5 entries per location (d = 0..4)
+DEPTH_ICONS = [Icon[LOCATIONS[k][4][d]] if k != "none" and d < len(LOCATIONS[k][4])
+               else Icon.empty for k in Loc.members for d in range(MAX_DEPTHS + 1)]
+
+
+def depth_icon(loc, d):
+    """The icon at depth ``d`` (0 = the top) of a location kind (empty past its bottom)."""
+    return lookup(DEPTH_ICONS, ordinal(loc) * (MAX_DEPTHS + 1) + d)
+
+
+# --- icons: what each gives ------------------------------------------------------------
+ICON_SRC = f"{src('16-21')}; {COMPONENTS} §Turn"
+BADGES = {f"badge_{t}": t for t in LOC_TYPES}
+icon_coins = game.table("icon_coins", {Icon[n]: {"coin1": 1, "coin2": 2}.get(n, 0)
+                                       for n in Icon.members}, source=ICON_SRC)
+icon_power = game.table("icon_power", {Icon[n]: {"power1": 1, "power2": 2}.get(n, 0)
+                                       for n in Icon.members}, source=ICON_SRC)
+icon_badge = game.table("icon_badge", {Icon[n]: n in BADGES for n in Icon.members},
+                        source=f"{COMPONENTS} §Turn ('+2 power on a Location-type badge')")
+icon_badge_type = game.table("icon_badge_type", {
+    Icon[n]: LocType[BADGES.get(n, "shark_bay")] for n in Icon.members}, source=ICON_SRC)
+icon_effect = game.table("icon_effect", {
+    Icon[n]: Effect[n] if n in Effect.members else Effect.none for n in Icon.members},
+    source=ICON_SRC)
+BADGE_POWER = 2
+wild_icon = game.table("wild_icon", {WildKind[k]: Icon[icon] for k, (icon, _) in WILD.items()},
+                       source="assumption wild_mantas")
+TRAINED_ICONS = [Icon[n] for n in TRAINED]
+
+
+def is_resource(icon):
+    """Coins, power or a power badge: gained only during the main action (L17)."""
+    return any_of(icon_coins[icon] > 0, icon_power[icon] > 0, icon_badge[icon])
+
+# =====================================================================================
+# Interpretation points: where the text allows more than one reading
+# =====================================================================================
+order = game.interpretation(
+    "order", question="Are a card's effects carried out in printed order, or in any order?",
+    options={"printed": option(f"{COMPONENTS} §Turn (BGA English help; utility): 'resolve its "
+                               "effects in printed order as fully as possible'",
+                               english="Resolve the card's effects in printed order, as fully "
+                                       "as possible."),
+             "any": option(src("5", "これらのアクションは、好きな順番で行うことができます"),
+                           english="These actions may be taken in any order you like.")},
+    default="printed", source=src("7", "そのカードに示された効果を実行しなければなりません"),
+    english="On your turn you must play one character card from your hand and carry out the "
+            "effects shown on it.",
+    default_reason="the seed says nothing about the order of a card's effects (its 'any "
+                   "order' is about the main and extra actions); the English help and the "
+                   "rulebook-citing utility say printed order")
+partial = game.interpretation(
+    "partial", question="When not every effect of the card can be carried out, must each "
+    "possible one still be done, or may the player stop once one has failed?",
+    options={"every_possible": option(
+                 f"{src('8', 'すべて実行できる場合は、すべて実行しなければなりません')}; {COMPONENTS} "
+                 "§Turn ('as fully as possible')",
+                 english="If all the effects can be carried out, all must be; the card is "
+                         "played 'as fully as possible'."),
+             "any_once_one_fails": option(
+                 src("8", "実行できる効果だけを使うことができます"),
+                 english="Even if not all effects can be carried out, you may play the card "
+                         "and use just the effects that can be.")},
+    default="every_possible", source=src("8"),
+    english="If all of the card's effects can be carried out, all must be. If not all can, "
+            "you may still play the card and use only those that can be carried out.",
+    default_reason="'as fully as possible' (the English help) reads L8 as a duty to do each "
+                   "effect that can be done; 'may use' (できます) also reads as a permission")
+depth_reuse = game.interpretation(
+    "depth_reuse", question="May one location's depths be used several times in one turn "
+    "(use, slide up, use the next)?",
+    options={"repeat": option(src("20", "現在の一番上の深さを探索することができ、深さを上にスライドさせて、"
+                                        "次の深さを利用できるようにします"),
+                              english="You may use the location's current top depth and slide "
+                                      "it up, making the next depth available."),
+             "once_per_turn": option(f"{COMPONENTS} §Turn (utility): 'max one resource depth "
+                                     "per Location per Main Action'",
+                                     english="At most one depth of each location per turn.")},
+    default="repeat", source=src("14-20"),
+    english="Each location shows depths on its left side; you may use the current top one "
+            "and slide the card up so that the next becomes available.",
+    default_reason="the seed sets no limit; the one-per-location limit is the community "
+                   "utility's (it speaks of resource depths in the main action)")
+empty_depth = game.interpretation(
+    "empty_depth", question="May an empty depth be 'used' just to slide past it?",
+    options={"blocks": option(src("21", "空の深さは使用できません…これらの場所を使用するためには、「上昇」効果を使わなければなりません"),
+                              english="Empty depths cannot be used; to use such a location "
+                                      "again you must use a Raise effect."),
+             "slide_past": option(src("21", "空の深さを上にスライドさせると"),
+                                  english="(Reading 'sliding an empty depth up' as something "
+                                          "a player may do, gaining nothing.)")},
+    default="blocks", source=src("21"),
+    english="Some depths are empty: an empty depth cannot be used. Sliding up onto an empty "
+            "depth blocks progress; to use such a location you must use the Raise effect.",
+    default_reason="L21 says plainly that an empty depth cannot be used and that Raise is "
+                   "the way past it")
+resource_span = game.interpretation(
+    "resource_span", question="Do unspent coins and power vanish when the main action ends, "
+    "or at the end of the turn?",
+    options={"main_action": option(src("17", "資源はメインアクション（キャラクターカードを使うとき）でのみ得ることができ"),
+                                   english="Resources can be gained only during the main "
+                                           "action (when the character card is used)."),
+             "turn": option(src("75", "そのターンで使用できる2コインを得ます"),
+                            english="Gain 2 coins, usable this turn.")},
+    default="main_action", source=src("17, 75"),
+    english="Resources are gained only in the main action and pay for recruiting, buying, "
+            "conquering and effects; the coin icon gives 2 coins 'usable this turn'.",
+    default_reason="L17 ties resources to the main action; L75's 'this turn' is the icon "
+                   "list's shorthand and may mean the same")
+goal_claim = game.interpretation(
+    "goal_claim", question="May a goal whose condition was met earlier (on one of your "
+    "turns) be claimed later, when it is no longer met?",
+    options={"while_met": option(src("51", "プレイヤーが自分のターンに目標の条件を満たすと"),
+                                 english="When a player meets a goal's condition on their "
+                                         "turn, they may place a manta."),
+             "once_met": option(src("51", "置くことができます"),
+                                english="(Reading 'may place' as a right that stays once the "
+                                        "condition has been met on your turn.)")},
+    default="while_met", source=src("51"),
+    english="When, on your turn, you meet a goal's condition, you may place your own manta "
+            "(ready or tired) on that goal's best free spot.",
+    default_reason="L51 ties the claim to meeting the condition; keeping an old right open "
+                   "needs a memory the board does not show")
+reserve_point = game.interpretation(
+    "reserve", question="What counts as 'mantas in reserve' for the first tie-break?",
+    options={"off_goals": option(src("70", "リザーブにあるマンタの数が多い方が勝ち"),
+                                 english="The player with more mantas in reserve wins."),
+             "ready_only": option(src("70", "リザーブ"),
+                                  english="(Reading 'reserve' as the mantas still ready to "
+                                          "use.)"),
+             "trained_only": option(src("51", "自分のマンタ（自分の色のもの）"),
+                                    english="(Reading 'reserve' as your own-colour mantas not "
+                                            "placed on goals.)")},
+    default="off_goals", source=src("70"),
+    english="On a tie, the player with more mantas in reserve wins.",
+    default_reason="every manta a player has that is not on a goal track, ready or tired, "
+                   "trained or wild: the widest reading of 'reserve'")
+deck_out = game.interpretation(
+    "deck_exhausted", question="When does a deck count as exhausted: when its last card is "
+    "drawn, or when a card must be drawn and none is left?",
+    options={"last_card_drawn": option(f"{COMPONENTS} §End of game (FAQ): the Ocean Character "
+                                       "deck runs out 'when its last card fills the row'",
+                                       english="The deck runs out when its last card fills "
+                                               "the row."),
+             "draw_fails": option(src("60-61", "場所の山札が尽きた…キャラクターの山札が尽きた"),
+                                  english="(Reading 'the deck ran out' as: a card had to be "
+                                          "drawn and none was left.)")},
+    default="last_card_drawn", source=src("58-61"),
+    english="The end conditions: a player has reached all four goals; the location deck ran "
+            "out; the character deck ran out.",
+    default_reason="the community FAQ says the character deck runs out when its last card "
+                   "fills the row; the location deck is read the same way")
+kings = game.interpretation(
+    "kings", question="Are the King cards used in the basic game?",
+    options={"dealt": option(f"{COMPONENTS} §Setup (ultraboardgames; themeeplegamer.nl): 'King "
+                             "1 to first player, King 2 to 2nd, ...; King card goes into "
+                             f"starting hand'; {src('65, 71')}",
+                             english="The first player gets King 1, the second King 2, and "
+                                     "so on, into their starting hands."),
+             "none": option(src("72", "王を使用しない基本設定のゲームの場合は、手番順が最後のプレイヤーの勝利"),
+                            english="In the basic-setting game without Kings, the last player "
+                                    "in turn order wins.")},
+    default="dealt", source=src("65, 71-72"),
+    english="Score 1 per card in hand, Kings included. Tied: most mantas in reserve, then "
+            "the lower number on the King card; in the basic setting without Kings, the last "
+            "player in turn order wins.",
+    default_reason="L65 and L71 treat the Kings as part of the game and the rulebook deals "
+                   "them in the basic setup; L72 describes a basic setting without them")
+scout_keep = game.interpretation(
+    "scout_keep", question="When scouting, may fewer locations be kept than fit in the upper "
+    "row?",
+    options={"up_to_four": option(src("47", "現在の場にある場所を4枚まで保持して"),
+                                  english="Keep up to 4 of the current locations."),
+             "all_that_fit": option(f"{COMPONENTS} §Turn; BGA English help: 'if there are "
+                                    "more Locations than spaces, the player ... gets to choose "
+                                    "which Locations to discard'",
+                                    english="The row moves up; only when more locations than "
+                                            "spaces are there does the player choose which to "
+                                            "discard.")},
+    default="up_to_four", source=src("47"),
+    english="When you scout, keep up to 4 of the current locations, move them to the upper "
+            "row, and refill 6 locations from the deck.",
+    default_reason="the seed says 'up to 4' (4枚まで)")
+
+# The rulesets bundle the readings of each text: the seed as it reads word for word, the
+# printed rulebook as the research reports it, and the two modes of the basic game.
+game.ruleset(
+    "seed", options={"order": "any", "partial": "any_once_one_fails", "depth_reuse": "repeat",
+                     "scout_keep": "up_to_four"},
+    source=src("5, 8, 20, 47"),
+    doc="The seed read word for word where the research reads otherwise: any order (L5), "
+        "'may use' the possible effects (L8), no limit on a location's depths (L20), keep "
+        "up to 4 when scouting (L47). Every other point keeps its default.")
+game.ruleset(
+    "rulebook", options={"order": "printed", "partial": "every_possible",
+                         "depth_reuse": "once_per_turn", "deck_exhausted": "last_card_drawn",
+                         "kings": "dealt", "scout_keep": "all_that_fit"},
+    source=f"{COMPONENTS} §Turn, §End of game (the community utility citing the Base "
+           "rulebook; the BGA English help)",
+    doc="The published rulebook as the research reports it: effects in printed order and as "
+        "fully as possible, one depth per location a turn, the character deck out when its "
+        "last card fills the row, Kings dealt, the scouted row keeps what fits.")
+game.ruleset("with_kings", options={"kings": "dealt"}, source=kings.options["dealt"],
+             doc="The basic game with Kings 1..N dealt into the starting hands (ties: the "
+                 "lower King number).")
+game.ruleset("without_kings", options={"kings": "none"}, source=kings.options["none"],
+             doc="The basic setting without Kings (ties: the last player in turn order).")
+
+# =====================================================================================
+# State
+# =====================================================================================
+N = game.num_players
+to_move = game.field("to_move", range(0, 4), flow=True, source=src("5", "ターンの間に"),
+                     doc="the player whose turn it is")
+main = game.field("main", MainStep, flow=True, source=src("5-9"),
+                  doc="where the turn stands with respect to its one main action")
+coins = game.field("coins", game.at_least(0), flow=True, source=src("16-17"),
+                   doc="coins gained this turn and not spent")
+power = game.field("power", game.at_least(0), flow=True, source=src("16-17, 34"),
+                   doc="power gained this turn and not spent")
+badge = game.field("badge", game.at_least(0), shape=(LocType,), flow=True,
+                   source=f"{COMPONENTS} §Turn", doc="power usable only to conquer that type")
+pending = game.field("pending", range(0, 3), shape=(Effect,), flow=True, source=src("7-8"),
+                     doc="effects still to carry out (of the card, or of one extra action)")
+source_slot = game.field("source_slot", range(-1, MAX_LOCATIONS), initial=-1, flow=True,
+                         source=src("42", "他の場所カードに表示された「上昇」"),
+                         doc="the board slot whose depth gave the pending effect (-1: none); "
+                             "a raise from a location moves another location")
+scouting = game.field("scouting", bool, flow=True, source=src("47"),
+                      doc="a scout is choosing the locations to keep")
+exploited = game.field("exploited", bool, shape=(MAX_LOCATIONS,), flow=True, source=src("20"),
+                       doc="a depth of this slot's location was used this turn")
+loc_to_draw = game.field("loc_to_draw", range(0, ROW_LOCATIONS + 1), flow=True,
+                         source=src("47", "山札から6枚の場所カードを場に補充"),
+                         doc="locations still to draw into the lower row")
+char_to_draw = game.field("char_to_draw", range(0, CHAR_ROW + 1), flow=True,
+                          source=f"{COMPONENTS} §Turn ('row slides left and refills')",
+                          doc="characters still to draw into the row")
+ending = game.field("ending", bool, flow=True, source=src("57"),
+                    doc="an end condition has been met")
+final_turns = game.field("final_turns", range(0, 5), flow=True, source=src("57"),
+                         doc="extra turns still to begin after the current one")
+trigger_seat = game.field("trigger_seat", range(0, 4), flow=True, source=src("57"),
+                          doc="the player on turn when the end was triggered")
+over = game.field("over", bool, flow=True, source=src("57", "ゲーム終了となります"))
+met = game.field("met", bool, shape=(PLAYERS, Goal), source=src("51"),
+                 doc="the goal's condition held at some moment of the player's turns "
+                     "(read by goal_claim=once_met)")
+
+LOC_COPY_TABLE = {Loc.none: 0, **{Loc[k]: LOC_COPIES for k in LOCATIONS}}
+loc_deck = Deck(game, "loc_deck", Loc, copies=LOC_COPY_TABLE,
+                source=f"{src('47, 60')}; {COMPONENTS} §Components", doc="the location deck")
+lower = Row(game, "lower", ROW_LOCATIONS, Loc, empty=Loc.none, source=src("47", "場を"),
+            doc="the location row (refilled only by scouting)")
+upper = Row(game, "upper", UPPER_SLOTS, Loc, empty=Loc.none, source=src("47", "上段のエリア"),
+            doc="the scouted row: conquering from it costs 1 power less")
+board = game.field("board", Loc, shape=(PLAYERS, MAX_LOCATIONS), source=src("35"),
+                   doc="the location in each slot of each player board")
+depth = game.field("depth", range(0, MAX_DEPTHS + 1), shape=(PLAYERS, MAX_LOCATIONS),
+                   source=src("20", "深さを上にスライド"),
+                   doc="how many depths of the slot's location have been slid past")
+scored = Pile(game, "scored", Loc, copies=LOC_COPIES, per_player=True, counted=True,
+              visible="owner", source=src("67", "自分の得点化した場所カードの山"),
+              doc="each player's scoring pile")
+loc_box = Pile(game, "loc_box", Loc, copies=LOC_COPIES, source=src("47"),
+               doc="locations out of the game (discarded when scouting)")
+
+CARD_COPIES = {Card.none: 0, **{c: 4 for c in STARTING_CARDS}, **{c: 1 for c in KING_CARDS},
+               **{c: OCEAN_COPIES for c in OCEAN_CARDS}}
+char_deck = Deck(game, "char_deck", Card, copies=CARD_COPIES,
+                 source=f"{src('61')}; {COMPONENTS} §Components",
+                 doc="the character deck (at first every card of the box; the setup deals "
+                     "the starting cards out)")
+char_row = Row(game, "char_row", CHAR_ROW, Card, empty=Card.none,
+               source=f"{src('27')}; {COMPONENTS} §Setup", doc="the characters for hire")
+hand = Hands(game, "hand", Card, copies=4, source=src("7", "手札から"))
+discard = Pile(game, "discard", Card, copies=4, per_player=True, counted=True,
+               source=src("9", "自分の捨て札の山に表向きで置きます"), doc="each player's discard pile, face up")
+char_box = Pile(game, "char_box", Card, copies=4, source=f"{COMPONENTS} §Setup",
+                doc="characters out of the game (other symbols, unused Kings, removed sets)")
+trained = game.field("trained", MantaSide, shape=(PLAYERS, len(TRAINED)), source=src("12-13, 51"),
+                     doc="each player's own trained mantas")
+WILD_KINDS = list(WildKind)
+wild_ready = game.field("wild_ready", range(0, 13), shape=(PLAYERS, WildKind),
+                        source=f"{COMPONENTS} §Turn", doc="ready wild mantas of each kind")
+wild_tired = game.field("wild_tired", range(0, 13), shape=(PLAYERS, WildKind),
+                        source=f"{COMPONENTS} §Turn", doc="tired wild mantas of each kind")
+WILD_TOTAL = sum(n for _, n in WILD.values())
+wild_supply = game.field("wild_supply", range(0, 13), shape=(WildKind,),
+                         initial=[n for _, n in WILD.values()], source=f"{COMPONENTS} §Setup",
+                         doc="wild mantas beside the board")
+goal_spot = game.field("goal_spot", range(-1, 4), shape=(Goal, SPOTS), initial=-1,
+                       source=src("51-54"), doc="the player whose manta is on each spot "
+                       "(-1: free), best spot first")
+
+# =====================================================================================
+# Words the rules use (helpers that build expressions)
+# =====================================================================================
+me = to_move
+SLOTS = range(MAX_LOCATIONS)
+
+
+def no_pending():
+    return forall(Effect, lambda e: pending[e] == 0)
+
+
+def goal_taken_by(g, p):
+    return exists(range(SPOTS), lambda k: goal_spot[g, k] == p)
+
+
+def claims_of(p):
+    return count(Goal, lambda g: goal_taken_by(g, p))
+
+
+def filled_spots(g):
+    return count(range(SPOTS), lambda k: goal_spot[g, k] != -1)
+
+
+def locations_on_board(p):
+    return count(SLOTS, lambda s: board[p, s] != Loc.none)
+
+
+def wild_count(p):
+    return sum_of(WildKind, lambda w: wild_ready[p, w] + wild_tired[p, w])
+
+
+def first_free_slot(p):
+    """The first empty slot of the player board (only read when there is one)."""
+    out = MAX_LOCATIONS - 1
+    for s in reversed(range(MAX_LOCATIONS - 1)):
+        out = if_(board[p, s] == Loc.none, s, out)
+    return out
+
+
+def fully_raised(p, s):
+    return all_of(board[p, s] != Loc.none, depth[p, s] == depths[board[p, s]])
+
+
+def raisable(p, s):
+    """A location that can be raised: on the board, not at its bottom, and not the
+    location whose depth gave the raise (L42: 'another location')."""
+    return all_of(board[p, s] != Loc.none, depth[p, s] < depths[board[p, s]], s != source_slot)
+
+
+def top_icon(p, s):
+    return depth_icon(board[p, s], depth[p, s])
+
+
+GOAL_CONDITIONS = [lambda p: hand.size(of=p) >= 8,
+                   lambda p: locations_on_board(p) == MAX_LOCATIONS,
+                   lambda p: scored.size(of=p) >= 3,
+                   lambda p: wild_count(p) >= 2]
+
+
+def condition(g, p):
+    """Goal ``g`` (an expression) is met by player ``p``."""
+    return any_of(*(all_of(g == Goal[name], cond(p))
+                    for name, cond in zip(Goal.members, GOAL_CONDITIONS)))
+
+
+def row_card(row, k):
+    return if_(row == LocRow.lower, lower[k], upper[min_(k, UPPER_SLOTS - 1)])
+
+
+def conquer_price(loc, row):
+    return conquer_cost[loc] - if_(row == LocRow.upper, UPPER_DISCOUNT, 0)
+
+
+def can_pay_power(loc, row):
+    return power + badge[loc_type[loc]] >= conquer_price(loc, row)
+
+
+def in_rows(cond):
+    """Some location of the two rows satisfies ``cond(loc, row)``."""
+    return any_of(*(all_of(lower[k] != Loc.none, cond(lower[k], LocRow.lower))
+                    for k in range(ROW_LOCATIONS)),
+                  *(all_of(upper[k] != Loc.none, cond(upper[k], LocRow.upper))
+                    for k in range(UPPER_SLOTS)))
+
+
+def can_raise():
+    return exists(SLOTS, lambda s: raisable(me, s))
+
+
+def can_score():
+    return exists(SLOTS, lambda s: fully_raised(me, s))
+
+
+POSSIBLE = {
+    "scout": lambda: True,
+    "recruit": lambda: any_of(*(all_of(char_row[k] != Card.none, coins >= RECRUIT_COST[k])
+                                for k in range(CHAR_ROW))),
+    "recruit_free": lambda: char_row[0] != Card.none,
+    "buy": lambda: all_of(locations_on_board(me) < MAX_LOCATIONS,
+                          in_rows(lambda loc, row: coins >= buy_cost[loc])),
+    "conquer": lambda: all_of(locations_on_board(me) < MAX_LOCATIONS,
+                              in_rows(can_pay_power)),
+    "take_back": lambda: discard.size(of=me) > 0,
+    "wave": lambda: any_of(can_raise(), can_score()),
+    "raise2": can_raise, "raise1": can_raise, "full_raise": can_raise,
+    "score": can_score,
+    "none": lambda: False,
+}
+
+
+def possible(e):
+    """Effect ``e`` (an expression) can be carried out now by the player on turn."""
+    return any_of(*(all_of(e == Effect[name], POSSIBLE[name]()) for name in Effect.members))
+
+
+def turn_open():
+    """The player on turn may act: no effect is waiting and no scout is choosing."""
+    return all_of(no_pending(), not_(scouting))
+
+# =====================================================================================
+# Setup
+# =====================================================================================
+@game.setup(source=f"{COMPONENTS} §Setup; {PRINTINGS}")
+def setup(rule):
+    """Each player takes the 6 characters of their symbol (and, with Kings, King n for the
+    n-th player); the rest of the starting cards and Kings go back to the box; with 2
+    players one set of Ocean characters leaves the deck. Then 6 locations and 6
+    characters are drawn (chance)."""
+    for p in range(game.max_players):
+        for c in STARTING_CARDS:
+            char_deck.take(rule, c)
+            with rule.when(p < N, source=src("7", "手札")):
+                hand.put(rule, c, of=p)
+            with rule.otherwise():
+                char_box.put(rule, c)
+    for n, king in enumerate(KING_CARDS):
+        char_deck.take(rule, king)
+        with rule.when(all_of(kings.is_("dealt"), n < N), source=kings.source):
+            hand.put(rule, king, of=n)
+        with rule.otherwise():
+            char_box.put(rule, king)
+    with rule.when(N == 2, source="assumption two_player_deck"):
+        for c in OCEAN_CARDS:
+            char_deck.take(rule, c)
+            char_box.put(rule, c)
+    rule.set(loc_to_draw, ROW_LOCATIONS)
+    rule.set(char_to_draw, CHAR_ROW)
+
+
+# =====================================================================================
+# The end (L55-61): a trigger gives every player one more turn
+# =====================================================================================
+def trigger_end(rule, source):
+    """An end condition is met on ``to_move``'s turn: everyone, the trigger's player
+    included, takes one more turn (L57). A second trigger changes nothing."""
+    with rule.when(not_(ending), source=source):
+        rule.set(ending, True)
+        rule.set(final_turns, N)
+        rule.set(trigger_seat, me)
+
+
+def after_draw(rule, deck, to_draw, source):
+    """A card came off ``deck``; one fewer to draw. An empty deck ends the drawing and
+    is exhausted: at once (last_card_drawn) or if a card was still needed (draw_fails)."""
+    rule.add(to_draw, -1)
+    with rule.when(deck.size() == 0):
+        with rule.when(any_of(deck_out.is_("last_card_drawn"), to_draw > 0)):
+            trigger_end(rule, source)
+        rule.set(to_draw, 0)
+
+
+def need_cards(rule, deck, to_draw, n, source):
+    """Start drawing ``n`` cards; with an empty deck nothing is drawn, and under
+    draw_fails that is when the deck counts as exhausted."""
+    with rule.when(deck.size() == 0):
+        with rule.when(deck_out.is_("draw_fails")):
+            trigger_end(rule, source)
+    with rule.otherwise():
+        rule.set(to_draw, n)
+
+
+LOC_OUT = src("60", "場所の山札が尽きた")
+CHAR_OUT = src("61", "キャラクターの山札が尽きた")
+
+game.chance_node(any_of(loc_to_draw > 0, char_to_draw > 0),
+                 source=f"{COMPONENTS} §Setup (6 face up in each row); {src('47')}")
+
+
+@game.chance(params={"card": Loc}, text="draw location {card}",
+             source=f"{src('47', '山札から6枚の場所カードを場に補充')}; {COMPONENTS} §Setup")
+def draw_location(rule, card):
+    rule.require(loc_to_draw > 0, "a location is to be drawn", source=src("47"))
+    loc_deck.draw(rule, card)
+    lower.refill(rule, card)
+    after_draw(rule, loc_deck, loc_to_draw, LOC_OUT)
+
+
+@game.chance(params={"card": Card}, text="draw character {card}",
+             source=f"{COMPONENTS} §Setup, §Turn ('row slides left and refills')")
+def draw_character(rule, card):
+    rule.require(all_of(loc_to_draw == 0, char_to_draw > 0), "a character is to be drawn",
+                 source=f"{COMPONENTS} §Turn")
+    char_deck.draw(rule, card)
+    char_row.refill(rule, card)
+    after_draw(rule, char_deck, char_to_draw, CHAR_OUT)
+
+
+# =====================================================================================
+# Gaining what an icon shows, and closing a step
+# =====================================================================================
+def gain_wild_if_full(rule, p, s):
+    """A location raised to its bottom gives the wild manta printed there, ready."""
+    loc = board[p, s]
+    with rule.when(all_of(depth[p, s] == depths[loc], has_wild[loc],
+                          wild_supply[wild_at_bottom[loc]] > 0),
+                   source="assumption fully_raised_gives_wild_manta"):
+        rule.add(wild_supply[wild_at_bottom[loc]], -1)
+        rule.add(wild_ready[p, wild_at_bottom[loc]], 1)
+
+
+def gain(rule, icon, from_slot):
+    """Take what ``icon`` gives: coins and power at once, an effect to carry out next."""
+    rule.add(coins, icon_coins[icon], source=src("16", "資源（コインとパワー）"))
+    rule.add(power, icon_power[icon], source=src("16"))
+    with rule.when(icon_badge[icon], source=f"{COMPONENTS} §Turn"):
+        rule.add(badge[icon_badge_type[icon]], BADGE_POWER)
+    with rule.when(icon_effect[icon] != Effect.none, source=src("18-19", "効果")):
+        rule.add(pending[icon_effect[icon]], 1)
+        rule.set(source_slot, from_slot)
+
+
+def may_use_icon(icon):
+    """When an extra action's icon may be used (assumption extra_effect_timing): resources
+    only during the main action (L17), effects only before or after it (L19)."""
+    return if_(is_resource(icon), main == MainStep.during,
+               all_of(main != MainStep.during, turn_open()))
+
+
+def settle(rule):
+    """After each step: the main action ends when its effects are done (and under
+    resource_span=main_action its unspent resources vanish); the goals met now are noted."""
+    with rule.when(all_of(main == MainStep.during, no_pending(), not_(scouting)),
+                   source=src("17")):
+        rule.set(main, MainStep.after)
+        with rule.when(resource_span.is_("main_action"), source=resource_span.source):
+            clear_resources(rule)
+    with rule.when(no_pending()):
+        rule.set(source_slot, -1)
+    for name, cond in zip(Goal.members, GOAL_CONDITIONS):
+        with rule.when(cond(me)):
+            rule.set(met[me, Goal[name]], True)
+
+
+def clear_resources(rule):
+    rule.set(coins, 0)
+    rule.set(power, 0)
+    for t in LocType:
+        rule.set(badge[t], 0)
+
+
+# =====================================================================================
+# The main action (L6-9): play one character card
+# =====================================================================================
+@game.action(params={"card": Card}, text="play {card}",
+             source=src("7", "手札から1枚のキャラクターカードをプレイし、そのカードに示された効果を実行しなければなりません"))
+def play(rule, card):
+    rule.require(main == MainStep.before, "you have not played a card this turn",
+                 source=src("5", "1つのメインアクション"))
+    rule.require(turn_open(), "no effect is waiting", source=src("7"))
+    rule.require(hand.has(card, of=me), "the card is in your hand", source=src("7", "手札から"))
+    hand.take(rule, card, of=me)
+    discard.put(rule, card, of=me, source=src("9", "自分の捨て札の山に表向きで置きます"))
+    rule.set(main, MainStep.during)
+    rule.add(coins, card_coins[card], source=src("16-17"))
+    rule.add(power, card_power[card], source=src("16-17"))
+    for e, table in card_effects.items():
+        rule.add(pending[Effect[e]], table[card], source=src("7", "効果を実行"))
+    with rule.when(card_returns_all[card], source="assumption matrona_returns"):
+        with rule.for_each(Card) as c:
+            rule.add(hand.cells[me, c], discard.cells[me, c])
+            rule.set(discard.cells[me, c], 0)
+        rule.add(hand.size_field[me], discard.size(of=me))
+        rule.set(discard.size_field[me], 0)
+        with rule.when(N == 2, source="assumption two_player_matrona"):
+            with rule.when(char_row[0] != Card.none):
+                gone = char_row.take(rule, 0)["card"]
+                char_box.put(rule, gone)
+                need_cards(rule, char_deck, char_to_draw, 1, CHAR_OUT)
+    with rule.when(card_readies[card], source=f"{COMPONENTS} §Turn; BGA English help "
+                   "('refreshed ... with a card like Matrona or Mantas Leader')"):
+        for m in range(len(TRAINED)):
+            with rule.when(trained[me, m] == MantaSide.tired):
+                rule.set(trained[me, m], MantaSide.ready)
+        for w in WildKind:
+            rule.add(wild_ready[me, w], wild_tired[me, w])
+            rule.set(wild_tired[me, w], 0)
+    settle(rule)
+
+
+# =====================================================================================
+# Extra actions (L10-21): a ready manta, or the top depth of a location
+# =====================================================================================
+@game.action(params={"slot": SLOTS}, text="use the depth of slot {slot}",
+             source=src("20", "場所カードの現在の一番上の深さを探索することができ、深さを上にスライドさせて"))
+def exploit(rule, slot):
+    loc = board[me, slot]
+    icon = top_icon(me, slot)
+    rule.require(loc != Loc.none, "a location is in the slot", source=src("14"))
+    rule.require(depth[me, slot] < depths[loc], "the location is not fully raised",
+                 source=src("44"))
+    rule.require(any_of(icon != Icon.empty, empty_depth.is_("slide_past")),
+                 "the top depth is not empty", source=src("21", "空の深さは使用できません"))
+    rule.require(if_(icon == Icon.empty, any_of(main == MainStep.during, turn_open()),
+                     may_use_icon(icon)),
+                 "resources only during the main action, effects only before or after it",
+                 source=f"{src('17')}; {src('19')}")
+    rule.require(any_of(depth_reuse.is_("repeat"), not_(exploited[slot])),
+                 "no depth of this location was used this turn", source=depth_reuse.source)
+    got = rule.let(icon, name="icon")
+    rule.add(depth[me, slot], 1, source=src("20", "深さを上にスライドさせて"))
+    rule.set(exploited[slot], True)
+    gain(rule, got, slot)
+    gain_wild_if_full(rule, me, slot)
+    settle(rule)
+
+
+@game.action(params={"m": range(len(TRAINED))}, text="use trained manta {m}",
+             source=src("13", "準備が整ったマンタを使って、そのマンタに示された効果を実行"))
+def use_manta(rule, m):
+    icon = lookup(TRAINED_ICONS, m)
+    rule.require(trained[me, m] == MantaSide.ready, "the manta is ready", source=src("13"))
+    rule.require(may_use_icon(icon),
+                 "resources only during the main action, effects only before or after it",
+                 source=f"{src('17')}; {src('19')}")
+    rule.set(trained[me, m], MantaSide.tired, source=src("13", "「疲れた」状態にします"))
+    gain(rule, icon, -1)
+    settle(rule)
+
+
+@game.action(params={"kind": WildKind}, text="use a wild {kind} manta",
+             source=f"{src('13')}; {COMPONENTS} §Turn (wild mantas)")
+def use_wild(rule, kind):
+    icon = wild_icon[kind]
+    rule.require(wild_ready[me, kind] > 0, "a wild manta of that kind is ready", source=src("13"))
+    rule.require(may_use_icon(icon),
+                 "resources only during the main action, effects only before or after it",
+                 source=f"{src('17')}; {src('19')}")
+    rule.add(wild_ready[me, kind], -1)
+    rule.add(wild_tired[me, kind], 1, source=src("13", "「疲れた」状態にします"))
+    gain(rule, icon, -1)
+    settle(rule)
+
+
+# =====================================================================================
+# Carrying out effects (L22-47): one step per effect, with its target
+# =====================================================================================
+EFFECT_NAMES = [m for m in Effect.members if m != "none"]
+
+
+def earlier_done(e):
+    """In printed order, every effect printed before ``e`` is done or cannot be done."""
+    return all_of(*(implies(ordinal(e) > k, any_of(pending[Effect[m]] == 0,
+                                                   not_(POSSIBLE[m]())))
+                    for k, m in enumerate(EFFECT_NAMES)))
+
+
+def resolving(rule, e, source):
+    """Preconditions of carrying out a waiting effect ``e``."""
+    rule.require(pending[e] > 0, "the effect is waiting", source=source)
+    rule.require(not_(scouting), "no scout is choosing", source=src("47"))
+    rule.require(any_of(order.is_("any"), earlier_done(e)),
+                 "in printed order: the effects printed before it are done or impossible",
+                 source=order.source)
+
+
+def resolved(rule, e):
+    """``e`` is done; in printed order the impossible effects printed before it lapse."""
+    rule.add(pending[e], -1)
+    with rule.when(order.is_("printed"), source=order.source):
+        for k, m in enumerate(EFFECT_NAMES):
+            with rule.when(ordinal(e) > k):
+                rule.set(pending[Effect[m]], 0)
+
+
+def place_location(rule, loc):
+    """A new location goes into the first free slot of the player board, at its top."""
+    s = rule.let(first_free_slot(me), name="slot")
+    rule.set(board[me, s], loc, source="assumption board_slot")
+    rule.set(depth[me, s], 0)
+    rule.set(exploited[s], False)
+
+
+def take_from_row(rule, row, k):
+    with rule.when(row == LocRow.lower):
+        lower.take(rule, k)
+    with rule.otherwise():
+        upper.take(rule, min_(k, UPPER_SLOTS - 1))
+
+
+def row_slot_ok(row, k):
+    return all_of(implies(row == LocRow.upper, k < UPPER_SLOTS), row_card(row, k) != Loc.none)
+
+
+BUY = src("29-31", "場所カードの上部に記載されたコインの数を支払います")
+CONQUER = src("32-34", "場所カードの上部に記載されたパワーの数を支払います")
+LIMIT = src("35", "1人のプレイヤーがプレイヤーボードに保持できる場所カードは最大5枚まで")
+
+
+@game.action(params={"row": LocRow, "k": range(ROW_LOCATIONS)},
+             text="buy the location in {row} slot {k}", source=BUY)
+def buy(rule, row, k):
+    loc = row_card(row, k)
+    resolving(rule, Effect.buy, BUY)
+    rule.require(row_slot_ok(row, k), "a location is in that slot", source=src("30"))
+    rule.require(coins >= buy_cost[loc], "you have its coins", source=BUY)
+    rule.require(locations_on_board(me) < MAX_LOCATIONS, "your board has a free slot",
+                 source=LIMIT)
+    got = rule.let(loc, name="loc")
+    rule.add(coins, 0 - buy_cost[got], source=BUY)
+    take_from_row(rule, row, k)
+    place_location(rule, got)
+    resolved(rule, Effect.buy)
+    settle(rule)
+
+
+@game.action(params={"row": LocRow, "k": range(ROW_LOCATIONS)},
+             text="conquer the location in {row} slot {k}", source=CONQUER)
+def conquer(rule, row, k):
+    loc = row_card(row, k)
+    resolving(rule, Effect.conquer, CONQUER)
+    rule.require(row_slot_ok(row, k), "a location is in that slot", source=src("33"))
+    rule.require(can_pay_power(loc, row), "you have its power",
+                 source=f"{CONQUER}; assumption upper_row_conquer_discount")
+    rule.require(locations_on_board(me) < MAX_LOCATIONS, "your board has a free slot",
+                 source=LIMIT)
+    got = rule.let(loc, name="loc")
+    price = rule.let(conquer_price(got, row), name="price")
+    from_badge = rule.let(min_(badge[loc_type[got]], price), name="from_badge")
+    rule.add(badge[loc_type[got]], 0 - from_badge, source=f"{COMPONENTS} §Turn (badges)")
+    rule.add(power, from_badge - price, source=CONQUER)
+    take_from_row(rule, row, k)
+    place_location(rule, got)
+    resolved(rule, Effect.conquer)
+    settle(rule)
+
+
+RECRUIT = src("27-28", "キャラクターを雇用すると彼らはあなたの領土に加わり")
+
+
+def recruit_from(rule, k):
+    got = char_row.take(rule, k, source=f"{COMPONENTS} §Turn ('row slides left')")["card"]
+    hand.put(rule, got, of=me, source="assumption recruit_goes_to_hand")
+    need_cards(rule, char_deck, char_to_draw, 1, CHAR_OUT)
+
+
+@game.action(params={"k": range(CHAR_ROW)}, text="recruit the character in slot {k}",
+             source=RECRUIT)
+def recruit(rule, k):
+    resolving(rule, Effect.recruit, RECRUIT)
+    rule.require(char_row[k] != Card.none, "a character is in that slot", source=RECRUIT)
+    rule.require(coins >= lookup(RECRUIT_COST, k), "you have the slot's coins",
+                 source="assumption recruit_cost_by_slot")
+    rule.add(coins, 0 - lookup(RECRUIT_COST, k), source="assumption recruit_cost_by_slot")
+    recruit_from(rule, k)
+    resolved(rule, Effect.recruit)
+    settle(rule)
+
+
+@game.action(params={"k": range(CHAR_ROW)}, text="recruit the character in slot {k} for free",
+             source=f"{RECRUIT}; {COMPONENTS} §Turn ('free Recruit')")
+def recruit_free(rule, k):
+    resolving(rule, Effect.recruit_free, RECRUIT)
+    rule.require(char_row[k] != Card.none, "a character is in that slot", source=RECRUIT)
+    recruit_from(rule, k)
+    resolved(rule, Effect.recruit_free)
+    settle(rule)
+
+
+TAKE_BACK = f"{COMPONENTS} §Turn ('take back 1 Character from discard')"
+
+
+@game.action(params={"card": Card}, text="take {card} back from the discard pile",
+             source=TAKE_BACK)
+def take_back(rule, card):
+    resolving(rule, Effect.take_back, TAKE_BACK)
+    rule.require(discard.has(card, of=me), "the card is in your discard pile", source=TAKE_BACK)
+    discard.take(rule, card, of=me)
+    hand.put(rule, card, of=me)
+    resolved(rule, Effect.take_back)
+    settle(rule)
+
+
+@game.action(params={"choice": WaveChoice}, text="wave-teller: {choice}",
+             source=f"{PRINTINGS} (Wellenleser)")
+def choose_wave(rule, choice):
+    resolving(rule, Effect.wave, PRINTINGS)
+    rule.require(if_(choice == WaveChoice.score_two, can_score(), can_raise()),
+                 "the chosen effect can be carried out", source=src("8"))
+    resolved(rule, Effect.wave)
+    with rule.when(choice == WaveChoice.raise_one_by_two):
+        rule.add(pending[Effect.raise2], 1)
+    with rule.when(choice == WaveChoice.raise_two_by_one):
+        rule.add(pending[Effect.raise1], 2)
+    with rule.when(choice == WaveChoice.score_two):
+        rule.add(pending[Effect.score], 2)
+    settle(rule)
+
+
+RAISE = src("40-42", "「上昇」の効果アイコンで指定された深さの数だけ、その場所を上にスライドさせます")
+
+
+@game.action(params={"slot": SLOTS, "by": range(1, 3)}, text="raise slot {slot} by {by}",
+             source=RAISE)
+def raise_location(rule, slot, by):
+    effect = if_(by == 1, Effect.raise1, Effect.raise2)
+    resolving(rule, effect, RAISE)
+    rule.require(raisable(me, slot), "a location that is not fully raised, not the one "
+                 "whose depth gave the raise", source=src("42", "他の場所カード"))
+    which = rule.let(effect, name="effect")
+    rule.set(depth[me, slot], min_(depth[me, slot] + by, depths[board[me, slot]]),
+             source=f"{src('38-39', '引き上げた深さのアイコンは無視しなければなりません')}; "
+                    "assumption raise_past_the_bottom")
+    gain_wild_if_full(rule, me, slot)
+    resolved(rule, which)
+    settle(rule)
+
+
+FULL_RAISE = f"{COMPONENTS} §Turn ('fully rise' a different Location)"
+
+
+@game.action(params={"slot": SLOTS}, text="fully raise slot {slot}", source=FULL_RAISE)
+def full_raise(rule, slot):
+    resolving(rule, Effect.full_raise, FULL_RAISE)
+    rule.require(raisable(me, slot), "a location that is not fully raised, not the one "
+                 "whose depth gave the raise", source=FULL_RAISE)
+    rule.set(depth[me, slot], depths[board[me, slot]], source=src("38-39"))
+    gain_wild_if_full(rule, me, slot)
+    resolved(rule, Effect.full_raise)
+    settle(rule)
+
+
+SCORE = src("43-44", "最後まで完全に上昇している場所があれば、そのカードを得点化し")
+
+
+@game.action(params={"slot": SLOTS}, text="score slot {slot}", source=SCORE)
+def score_location(rule, slot):
+    resolving(rule, Effect.score, SCORE)
+    rule.require(fully_raised(me, slot), "the location is fully raised", source=SCORE)
+    scored.put(rule, board[me, slot], of=me, source=src("67"))
+    rule.set(board[me, slot], Loc.none)
+    rule.set(depth[me, slot], 0)
+    resolved(rule, Effect.score)
+    settle(rule)
+
+
+SCOUT = src("47", "現在の場にある場所を4枚まで保持して上段のエリアに移動させ、山札から6枚の場所カードを場に補充します")
+
+
+@game.action(text="scout", source=SCOUT)
+def scout(rule):
+    resolving(rule, Effect.scout, SCOUT)
+    for k in range(UPPER_SLOTS):
+        with rule.when(upper[k] != Loc.none, source=f"{COMPONENTS} §Turn ('discard top "
+                       "Location row')"):
+            loc_box.put(rule, upper[k])
+        rule.set(upper.cells[k], Loc.none)
+    rule.set(scouting, True)
+    resolved(rule, Effect.scout)
+
+
+@game.action(params={"k": range(ROW_LOCATIONS)}, text="keep the location in lower slot {k}",
+             source=SCOUT)
+def keep(rule, k):
+    rule.require(scouting, "you are scouting", source=SCOUT)
+    rule.require(lower[k] != Loc.none, "a location is in that slot", source=SCOUT)
+    rule.require(upper.filled() < UPPER_SLOTS, "fewer than 4 are kept", source=SCOUT)
+    got = lower.take(rule, k, source=SCOUT)["card"]
+    upper.refill(rule, got, source=SCOUT)
+
+
+@game.action(text="finish scouting", source=SCOUT)
+def finish_scouting(rule):
+    rule.require(scouting, "you are scouting", source=SCOUT)
+    rule.require(any_of(scout_keep.is_("up_to_four"), upper.filled() == UPPER_SLOTS,
+                        lower.filled() == 0),
+                 "every location that fits is kept", source=scout_keep.source)
+    for k in range(ROW_LOCATIONS):
+        with rule.when(lower[k] != Loc.none):
+            loc_box.put(rule, lower[k])
+        rule.set(lower.cells[k], Loc.none)
+    rule.set(scouting, False)
+    need_cards(rule, loc_deck, loc_to_draw, ROW_LOCATIONS, LOC_OUT)
+    settle(rule)
+
+
+SKIP = src("8", "もしすべての効果を実行できない場合でも、そのカードをプレイし、実行できる効果だけを使うことができます")
+
+
+@game.action(text="skip the remaining effects", source=SKIP)
+def skip(rule):
+    rule.require(not_(no_pending()), "an effect is waiting", source=SKIP)
+    rule.require(not_(scouting), "no scout is choosing", source=SCOUT)
+    impossible = [all_of(pending[Effect[m]] > 0, not_(POSSIBLE[m]())) for m in EFFECT_NAMES]
+    waiting_possible = [all_of(pending[Effect[m]] > 0, POSSIBLE[m]()) for m in EFFECT_NAMES]
+    rule.require(any_of(not_(any_of(*waiting_possible)),
+                        all_of(partial.is_("any_once_one_fails"), any_of(*impossible))),
+                 "no waiting effect can be carried out (or, with partial=any_once_one_fails, "
+                 "one cannot)", source=partial.source)
+    for e in Effect:
+        rule.set(pending[e], 0)
+    settle(rule)
+
+
+# =====================================================================================
+# Goals (L48-54)
+# =====================================================================================
+GOAL_SRC = src("51", "その目標の現状の最高点のマスに自分のマンタ（自分の色のもの）を置くことができます")
+
+
+@game.action(params={"goal": Goal, "m": range(len(TRAINED))}, text="claim {goal} with manta {m}",
+             source=GOAL_SRC)
+def claim(rule, goal, m):
+    rule.require(turn_open(), "no effect is waiting", source=src("51"))
+    rule.require(not_(goal_taken_by(goal, me)), "you have not reached this goal before",
+                 source=src("52", "1人のプレイヤーが同じ目標を2回達成することはできません"))
+    rule.require(any_of(condition(goal, me), all_of(goal_claim.is_("once_met"), met[me, goal])),
+                 "you meet the goal's condition", source=goal_claim.source)
+    rule.require(trained[me, m] != MantaSide.goal, "the manta is not on a goal yet",
+                 source=src("51", "マンタは疲れている裏向きの状態でも構いません"))
+    spot = rule.let(filled_spots(goal), name="spot")
+    rule.set(goal_spot[goal, spot], me, source=src("51", "現状の最高点のマス"))
+    rule.set(trained[me, m], MantaSide.goal)
+    with rule.when(claims_of(me) == GOALS):
+        trigger_end(rule, src("59", "1人のプレイヤーが4つの目標をすべて達成した"))
+    settle(rule)
+
+
+# =====================================================================================
+# The end of a turn
+# =====================================================================================
+@game.action(text="end turn", source=src("5-9, 57"))
+def end_turn(rule):
+    rule.require(main == MainStep.after, "you have played a card and carried out its effects",
+                 source=src("5", "1つのメインアクションを行い"))
+    rule.require(turn_open(), "no effect is waiting", source=src("8"))
+    clear_resources(rule)
+    for s in SLOTS:
+        rule.set(exploited[s], False)
+    rule.set(main, MainStep.before)
+    with rule.when(all_of(ending, final_turns == 0),
+                   source=src("57", "さらに1手番ずつを行い、ゲーム終了となります")):
+        rule.set(over, True)
+    with rule.otherwise():
+        with rule.when(ending):
+            rule.add(final_turns, -1)
+        rule.set(to_move, (to_move + 1) % N)
+    settle(rule)
+
+
+game.current_player(to_move, source=src("5"))
+game.terminal(over, source=src("55-57"))
+
+
+# =====================================================================================
+# Scoring (L62-68) and the winner (L69-73)
+# =====================================================================================
+def goal_points(p):
+    return sum_of(Goal, lambda g: sum_of(range(SPOTS), lambda k: if_(
+        goal_spot[g, k] == p, lookup(SPOT_POINTS, k), 0)))
+
+
+def location_points(p):
+    return sum_of(Loc, lambda loc: scored.count(loc, of=p) * points[loc])
+
+
+def final_score(p):
+    return hand.size(of=p) + goal_points(p) + location_points(p)
+
+
+def mantas_in_reserve(p):
+    """The first tie-break's count, as the reading ``reserve`` says."""
+    trained_off_goals = count(range(len(TRAINED)), lambda m: trained[p, m] != MantaSide.goal)
+    trained_ready = count(range(len(TRAINED)), lambda m: trained[p, m] == MantaSide.ready)
+    wild_ready_count = sum_of(WildKind, lambda w: wild_ready[p, w])
+    return if_(reserve_point.is_("off_goals"), trained_off_goals + wild_count(p),
+               if_(reserve_point.is_("ready_only"), trained_ready + wild_ready_count,
+                   trained_off_goals))
+
+
+def last_key(p):
+    """With Kings, the lower King number wins (King n is the n-th player's); without, the
+    last player in turn order (L71-73)."""
+    return if_(kings.is_("dealt"), 0 - p, p)
+
+
+game.score(final_score, source=f"{src('64-68')}; (L67's sentence is garbled: 'the points "
+                               "shown on the scored location cards' is the reading)")
+game.tie_break(mantas_in_reserve, lower_wins=False,
+               source=src("70", "リザーブにあるマンタの数が多い方が勝ち"))
+game.tie_break(last_key, lower_wins=False,
+               source=src("71-73", "王カードに書かれている数字の小さい方が勝ち…手番順が最後のプレイヤーの勝利"))
+
+
+def beats(p, q):
+    """``p``'s score, then reserve, then last key, is better than ``q``'s."""
+    sp, sq = final_score(p), final_score(q)
+    rp, rq = mantas_in_reserve(p), mantas_in_reserve(q)
+    return any_of(sp > sq, all_of(sp == sq, any_of(rp > rq, all_of(
+        rp == rq, last_key(p) > last_key(q)))))
+
+
+game.law("the_tie_break_leaves_one_winner",
+         count(game.players(), lambda p: forall(game.players(), lambda q: implies(
+             q != p, beats(p, q)))) == 1,
+         source=src("69-73"),
+         doc="whatever the scores and reserves, exactly one player comes first after the "
+             "tie-breaks (King numbers differ; without Kings the seats do)")
+
+
+# =====================================================================================
+# How it looks
+# =====================================================================================
+TYPE_COLOUR = {"shark_bay": "#5b9bd5", "sunken_ships": "#a67c52",
+               "decayed_civilizations": "#9e9e9e", "ocean_volcanoes": "#e0643c"}
+LOC_ABBR = {"coral_garden": "CG", "shark_lair": "SL", "bay_of_teeth": "BT", "kelp_maze": "KM",
+            "wreck": "Wr", "galleon": "Ga", "ghost_fleet": "GF", "treasure_hold": "TH",
+            "sunken_temple": "ST", "lost_city": "LC", "ancient_library": "AL",
+            "black_smoker": "BS", "magma_vents": "MV", "ash_plains": "AP"}
+LOC_GLYPHS = {Loc[k]: view.glyph(f"{LOC_ABBR[k]} {v[3]}", TYPE_COLOUR[v[0]], shape="card",
+                                  title=f"{k.replace('_', ' ')}: {v[1]} coins / {v[2]} power, "
+                                        f"{v[3]} points, depths {', '.join(v[4])}"
+                                        + (f", wild {v[5]} manta" if v[5] else ""))
+              for k, v in LOCATIONS.items()}
+CARD_ABBR = {"patrician": "Pat", "legionary": "Leg", "matrona": "Mat", "sea_horse": "SHo",
+             "wave_teller": "Wav", "recruiter": "Rec", "king_1": "K1", "king_2": "K2",
+             "king_3": "K3", "king_4": "K4", **{f"king_{n}": f"K{n}" for n in range(5, 9)},
+             "mantas_leader": "MLd", "researcher": "Res",
+             "healer": "Hea", "grabber": "Gra", "meg": "Meg", "merchant": "Mer",
+             "tide_caller": "Tid", "scholar": "Sch", "diver": "Div"}
+CARD_COLOUR = {**{k: "#f2e6c9" for k in STARTING}, **{k: "#f5c542" for k in KINGS},
+               **{k: "#9fd3c7" for k in OCEAN}}
+CARD_GLYPHS = {Card[k]: view.glyph(CARD_ABBR[k], CARD_COLOUR[k], shape="card", title=v[2])
+               for k, v in ALL_CARDS.items()}
+ICON_TEXT = {"empty": "·", "coin1": "1c", "coin2": "2c", "power1": "1p", "power2": "2p",
+             "badge_shark_bay": "+2p SB", "badge_sunken_ships": "+2p SS",
+             "badge_decayed_civilizations": "+2p DC", "badge_ocean_volcanoes": "+2p OV",
+             "scout": "Sct", "recruit": "Rec", "recruit_free": "Rec0", "take_back": "Back",
+             "raise1": "R1", "raise2": "R2", "full_raise": "Rmax", "score": "Scr"}
+ICON_COLOUR = {"coin": "#f5c542", "power": "#d9534f", "badge": "#d9534f", "empty": "#ffffff"}
+ICON_GLYPHS = {k: view.glyph(ICON_TEXT[n], ICON_COLOUR.get(n.split("_")[0].rstrip("12"),
+                                                           "#b9d7ea"),
+                             shape="square", title=n.replace("_", " "))
+               for k, n in enumerate(Icon.members)}
+PLAYER_COLOUR = ["#E69F00", "#56B4E9", "#009E73", "#CC79A7"]
+SIDE_GLYPHS = {MantaSide.ready: view.glyph("ready", "#7fc97f", title="ready"),
+               MantaSide.tired: view.glyph("tired", "#bbbbbb", title="tired"),
+               MantaSide.goal: view.glyph("goal", "#fdc086", title="on a goal track")}
+
+
+def depth_cell(p, s, j):
+    """Depth ``j`` of the location in slot ``s``: its icon while still to come, else -1."""
+    loc = board[p, s]
+    return if_(any_of(loc == Loc.none, j < depth[p, s], j >= depths[loc]), -1,
+               ordinal(depth_icon(loc, j)))
+
+
+game.view(
+    view.counters("Turn", {"player on turn": to_move, "main action": main, "coins": coins,
+                           "power": power, "locations in the deck": loc_deck.size(),
+                           "characters in the deck": char_deck.size(),
+                           "end triggered": ending, "extra turns still to begin": final_turns}),
+    view.slots("Scouted row (conquer 1 power less)", count=UPPER_SLOTS, value=lambda i: upper[i],
+               glyphs=LOC_GLYPHS),
+    view.slots("Location row", count=ROW_LOCATIONS, value=lambda i: lower[i], glyphs=LOC_GLYPHS),
+    view.slots("Characters for hire", count=CHAR_ROW, value=lambda i: char_row[i],
+               glyphs=CARD_GLYPHS, labels=[f"{c} coin{'s' if c > 1 else ''}"
+                                           for c in RECRUIT_COST]),
+    view.grid("Goal tracks (best spot first)", rows=GOALS, cols=SPOTS,
+              cell=lambda g, k: goal_spot[Goal[Goal.members[g]], k],
+              glyphs={p: view.glyph(f"P{p}", PLAYER_COLOUR[p], title=f"player {p}'s manta")
+                      for p in range(4)},
+              row_labels=["8 cards", "5 locations", "3 scored", "2 wild"],
+              col_labels=[f"{v} pts" for v in SPOT_POINTS[:-1]] + ["unused"]),
+    view.counters("Player", {
+        "score": final_score, "cards in hand": lambda p: hand.size(of=p),
+        "discarded": lambda p: discard.size(of=p), "scored locations": lambda p: scored.size(of=p),
+        "wild mantas ready": lambda p: sum_of(WildKind, lambda w: wild_ready[p, w]),
+        "wild mantas tired": lambda p: sum_of(WildKind, lambda w: wild_tired[p, w]),
+        "mantas in reserve": mantas_in_reserve}, player=True),
+    view.slots("Player board", count=MAX_LOCATIONS, value=lambda p, s: board[p, s],
+               glyphs=LOC_GLYPHS, labels=[f"slot {s}" for s in SLOTS], player=True),
+    view.grid("Depths still to come (top first)", rows=MAX_LOCATIONS, cols=MAX_DEPTHS,
+              cell=depth_cell, glyphs=ICON_GLYPHS, player=True,
+              row_labels=[f"slot {s}" for s in SLOTS],
+              col_labels=[f"depth {j + 1}" for j in range(MAX_DEPTHS)]),
+    view.slots("Trained mantas", count=len(TRAINED), value=lambda p, m: trained[p, m],
+               glyphs=SIDE_GLYPHS, labels=[ICON_TEXT[n] for n in TRAINED], player=True),
+    view.pile("Hand", lambda p: [view.chip(hand.count(c, of=p), CARD_GLYPHS[c])
+                                 for c in CARD_GLYPHS], player=True),
+    view.pile("Discard pile", lambda p: [view.chip(discard.count(c, of=p), CARD_GLYPHS[c])
+                                         for c in CARD_GLYPHS], player=True),
+    view.pile("Scoring pile", lambda p: [view.chip(scored.count(loc, of=p), LOC_GLYPHS[loc])
+                                         for loc in LOC_GLYPHS], player=True),
+)
+
+# =====================================================================================
+# What must always hold
+# =====================================================================================
+CONSERVE = "every card is somewhere: a deck, a row, a hand, a discard pile, a board, a " \
+           "scoring pile, or out of the game"
+char_deck.conserve("characters_are_conserved", hand, discard, char_row, char_box,
+                   source=f"{src('7-9, 27')}; {CONSERVE}")
+on_boards = SimpleNamespace(amount=lambda loc: sum_of(game.players(), lambda p: count(
+    SLOTS, lambda s: all_of(board[p, s] == loc, loc != Loc.none))))
+loc_deck.conserve("locations_are_conserved", lower, upper, on_boards, scored, loc_box,
+                  source=f"{src('29-47, 67')}; {CONSERVE}")
+WILD_COPIES = game.table("wild_copies", {WildKind[k]: n for k, (_, n) in WILD.items()},
+                         source="assumption wild_mantas")
+
+
+def wild_held(w):
+    return wild_supply[w] + sum_of(game.players(), lambda p: wild_ready[p, w] + wild_tired[p, w])
+
+
+game.invariant("wild_mantas_are_conserved_per_kind",
+               forall(WildKind, lambda w: wild_held(w) == WILD_COPIES[w]),
+               source=f"{COMPONENTS} §Turn (wild mantas)",
+               doc="every wild manta is beside the board or with one player, ready or tired")
+game.conservation("wild_mantas_are_conserved", sum_of(WildKind, wild_held),
+                  source=f"{COMPONENTS} §Components", doc=f"the {WILD_TOTAL} wild mantas")
+
+
+def spots_of(p):
+    return sum_of(Goal, lambda g: count(range(SPOTS), lambda k: goal_spot[g, k] == p))
+
+
+game.conservation(
+    "trained_mantas_are_conserved",
+    sum_of(game.players(), lambda p: count(range(len(TRAINED)),
+                                           lambda m: trained[p, m] != MantaSide.goal))
+    + sum_of(Goal, lambda g: count(range(SPOTS), lambda k: goal_spot[g, k] != -1)),
+    source=src("12-13, 51"), doc="a trained manta is with its player or on a goal spot")
+game.invariant("a_manta_on_a_goal_spot_is_one_of_its_owners",
+               forall(game.players(), lambda p: spots_of(p) == count(
+                   range(len(TRAINED)), lambda m: trained[p, m] == MantaSide.goal)),
+               source=src("51", "自分のマンタ（自分の色のもの）を置く"),
+               doc="each player's mantas marked 'on a goal' are exactly their goal spots")
+game.invariant("goal_spots_hold_players",
+               forall(Goal, lambda g: forall(range(SPOTS), lambda k: goal_spot[g, k] < N)),
+               source=src("51"))
+game.invariant("goal_tracks_fill_best_first",
+               forall(Goal, lambda g: forall(range(SPOTS - 1), lambda k: implies(
+                   goal_spot[g, k] == -1, goal_spot[g, k + 1] == -1))),
+               source=src("49-51", "その目標の現状の最高点のマス"),
+               doc="a free spot has only free spots after it: spots are taken best first")
+game.invariant("each_goal_once_per_player",
+               forall(Goal, lambda g: all_of(*(
+                   implies(goal_spot[g, k] != -1, goal_spot[g, k] != goal_spot[g, j])
+                   for k in range(SPOTS) for j in range(k + 1, SPOTS)))),
+               source=src("52", "1人のプレイヤーが同じ目標を2回達成することはできません"))
+game.invariant("the_fifth_spot_stays_free",
+               forall(Goal, lambda g: goal_spot[g, SPOTS - 1] == -1),
+               source=src("54", "5番目のマスは、将来のゲーム用に使用されます"))
+game.invariant("coins_and_power_only_in_their_span",
+               implies(any_of(main == MainStep.before,
+                              all_of(main == MainStep.after, resource_span.is_("main_action"))),
+                       all_of(coins == 0, power == 0, forall(LocType, lambda t: badge[t] == 0))),
+               source=f"{src('17')}; {src('75')}",
+               doc="no unspent coins or power before the card is played, nor after its "
+                   "effects under resource_span=main_action (at the end of the turn under "
+                   "resource_span=turn)")
+game.invariant("an_empty_slot_has_no_depth",
+               forall(game.players(), lambda p: forall(SLOTS, lambda s: all_of(
+                   implies(board[p, s] == Loc.none, depth[p, s] == 0),
+                   depth[p, s] <= depths[board[p, s]]))),
+               source=src("20, 44"))
+game.invariant("matrona_never_leaves_the_hand",
+               forall(game.players(), lambda p: hand.count(Card.matrona, of=p) == 1),
+               source="assumption matrona_returns",
+               doc="so a player always has a card to play")
+game.invariant("the_player_on_turn_is_seated", all_of(to_move < N, trigger_seat < N,
+                                                      final_turns <= N),
+               source=src("5, 57"))
+game.invariant("the_extra_turns_go_round_once",
+               implies(all_of(ending, not_(over)),
+                       (to_move + N - trigger_seat) % N == (N - final_turns) % N),
+               source=src("57", "すべてのプレイヤー(ゲーム終了トリガーを引いたプレイヤーを含む)はさらに1手番ずつを行い"),
+               doc="after the trigger, the k-th extra turn is the k-th seat after the "
+                   "trigger's: each player, the trigger's last, exactly once")
+game.invariant("the_game_ends_only_after_a_trigger",
+               all_of(implies(over, all_of(ending, final_turns == 0, to_move == trigger_seat)),
+                      implies(not_(ending), final_turns == 0)),
+               source=src("57"))
+game.invariant("draws_fit_in_their_rows",
+               all_of(lower.filled() + loc_to_draw <= ROW_LOCATIONS,
+                      char_row.filled() + char_to_draw <= CHAR_ROW,
+                      implies(loc_to_draw > 0, loc_deck.size() > 0),
+                      implies(char_to_draw > 0, char_deck.size() > 0)),
+               source=f"{src('47')}; {COMPONENTS} §Turn")
+game.invariant("effects_wait_one_source_at_a_time",
+               all_of(pending[Effect.none] == 0,
+                      *(pending[Effect[m]] <= 1 for m in EFFECT_NAMES
+                        if m not in ("raise1", "score")),
+                      implies(pending[Effect.wave] > 0, all_of(*(
+                          pending[Effect[m]] == 0 for m in EFFECT_NAMES if m != "wave")))),
+               source=src("7-8, 19"),
+               doc="a card prints each effect once (the Wave-Teller's choice alone waits)")
+
+game.horizon(2000, reason="the rules do not bound a game: Matrona returns every played "
+                          "card, so players may go on for ever without recruiting or scouting "
+                          "(the decks, and so the end, move only when they do). Random games "
+                          "take 100-500 steps")
+game.check_examples(30, reason="a game is a few hundred steps of a 20-action turn structure")
+SPEC = game.build()
