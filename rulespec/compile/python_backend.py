@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import attrs
 
-from ..ir.closure import is_connected, size_of_component
+from ..ir.closure import is_connected, largest_group, size_of_component
 from ..ir.errors import SpecError
 from ..ir.intervals import interval
 from ..ir.nodes import BOOL, Domain, Expr
@@ -28,6 +28,8 @@ TERMINAL = -4
 UNROLL_LIMIT = 8
 #: actions with at most this many parameter combinations get one line per combination
 UNROLL_COMBOS = 64
+#: a constant table longer than this is written once, as a module constant
+SHORT_TABLE = 12
 
 
 class RuleError(Exception):
@@ -78,7 +80,21 @@ class _Emitter:
         self.layout = layout
         self.interp = interp
         self.lines: list[str] = []
+        self.tables: dict[tuple, str] = {}
         self._n = 0
+
+    def table_name(self, values: tuple) -> str:
+        """A constant table, written once at the top of the module when it is long."""
+        if len(values) <= SHORT_TABLE:
+            return repr(values)
+        name = self.tables.get(values)
+        if name is None:
+            name = self.tables[values] = f"_T{len(self.tables)}"
+        return name
+
+    def table_lines(self) -> list[str]:
+        """The module constants for the long tables used so far."""
+        return [f"{name} = {values!r}" for values, name in self.tables.items()]
 
     def fresh(self, base: str) -> str:
         self._n += 1
@@ -189,7 +205,7 @@ def _table(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
     if rng is None or rng[0] < 0 or rng[1] >= len(values):
         code = f"_ck({code}, {len(values)}, 'lookup table')"
     shown = tuple(bool(v) for v in values) if e.type == BOOL else tuple(int(v) for v in values)
-    return f"{shown!r}[{code}]"
+    return f"{em.table_name(shown)}[{code}]"
 
 
 def _binder(kind: str) -> Callable[[_Emitter, Expr, _Ctx], str]:
@@ -227,7 +243,7 @@ def _enum_table(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
     rng = interval(index, em.spec.max_players)
     if rng is None or rng[0] < 0 or rng[1] >= len(table.values):
         code = f"_ck({code}, {len(table.values)}, {('table ' + table.name)!r})"
-    return f"{tuple(cast(v) for v in table.values)!r}[{code}]"
+    return f"{em.table_name(tuple(cast(v) for v in table.values))}[{code}]"
 
 
 def _members(em: _Emitter, members: tuple, ctx: _Ctx) -> str:
@@ -249,9 +265,28 @@ def _component_size(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
     return f"_component({graph.neighbours!r}, {code}, {_members(em, e.args[3:], ctx)})"
 
 
+def _largest_component(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
+    graph, _, labels = e.args[:3]
+    n = graph.size
+    ms = _members(em, e.args[3:3 + n], ctx)
+    if not labels:
+        return f"_largest({graph.neighbours!r}, {ms})"
+    return (f"_largest_labelled({graph.neighbours!r}, {ms}, "
+            f"{_members(em, e.args[3 + n:], ctx)}, {labels})")
+
+
+def _largest_labelled(neighbours: Any, members: Any, labels: Any, n_labels: int) -> int:
+    try:
+        return largest_group(neighbours, members, labels, n_labels)
+    except ValueError as err:  # a label out of range: a rule error, as an index would be
+        raise RuleError(f"largest_component: {err}") from None
+
+
 #: functions the generated code calls besides ``_ck`` (connectivity, see ir/closure.py)
 HELPERS: dict[str, Callable[..., Any]] = {"_connected": is_connected,
-                                          "_component": size_of_component}
+                                          "_component": size_of_component,
+                                          "_largest": largest_group,
+                                          "_largest_labelled": _largest_labelled}
 
 
 EXPR_TABLE: dict[str, Callable[[_Emitter, Expr, _Ctx], str]] = {
@@ -277,6 +312,7 @@ EXPR_TABLE: dict[str, Callable[[_Emitter, Expr, _Ctx], str]] = {
     "enum_table": _enum_table,
     "connected": _connected,
     "component_size": _component_size,
+    "largest_component": _largest_component,
 }
 
 
@@ -419,7 +455,7 @@ def compile_python(spec: GameSpec, interpretation: dict[str, str]) -> CompiledGa
         L.append(f"    return {em.expr(c.total, base)}")
         L.append("")
 
-    source = "\n".join(L) + "\n"
+    source = "\n".join(em.table_lines() + L) + "\n"
     filename = f"<rulespec:{spec.name}:{','.join(f'{k}={v}' for k, v in sorted(interpretation.items()))}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     ns: dict[str, Any] = {"_ck": _ck, **HELPERS}
