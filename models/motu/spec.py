@@ -544,6 +544,16 @@ components = game.interpretation(
                    "ruleset)")
 FULL = components.is_("full")
 
+game.ruleset("first_game", options={"components": "first_game"},
+             source=src(SETUP, 21, "MOTUを初めてプレイする際は、旅人カードと運命カードは使用しない"
+                                   "ことをお勧めします"),
+             doc="The recommended first game: no travellers and no fate cards; every other "
+                 "point keeps its default.")
+game.ruleset("atua", options={"traveller_scoring": "per_two"},
+             source=src(TRAVELLER, "111-118", "ドイツ語版Atuaでは…要素2つごとに"),
+             doc="The German edition Atua (Schmidt): travellers score per two elements of the "
+                 "row. The seed reports no other difference of that edition.")
+
 # =====================================================================================
 # State
 # =====================================================================================
@@ -595,8 +605,9 @@ row = Row(game, "row", ROW, Card, empty=Card.none,
           doc="the four face-up island cards, first (free) to last")
 island = Pile(game, "island", Card, flags=True, per_player=True, source=src(ADD, 62),
               doc="the island cards each player has added")
-aside = Pile(game, "aside", Card, flags=True, source=src(ADD, "62-84") +
-             " (the no_placement point)", doc="cards taken that fit nowhere")
+aside = Pile(game, "aside", Card, flags=True, per_player=True, counted=True,
+             source=src(ADD, "62-84") + " (the no_placement point)",
+             doc="cards each player took that fit nowhere")
 
 
 class _Taken:
@@ -1050,7 +1061,7 @@ def set_aside(rule):
     rule.require(phase == Phase.place, "you have a card to add", source=src(ADD, 62))
     rule.require(not_(can_place(to_move, taken)), "the card has no legal placement",
                  source=no_placement.source)
-    aside.put(rule, taken)
+    aside.put(rule, taken, of=to_move)
     rule.set(taken, Card.none)
     rule.set(phase, Phase.refill)
 
@@ -1373,6 +1384,71 @@ game.invariant("only_scored_sources_have_points",
 game.invariant("fate_cards_are_bought_only_in_the_full_game",
                implies(not_(FULL), forall(Fate, lambda f: fate_owner[f] == -2)),
                source=src(SETUP, 21))
+
+game.invariant("the_player_right_of_the_first_draws_each_decks_last_card",
+               implies(due, to_move == (FIRST_PLAYER + N - 1) % N),
+               source=src(REFILL, 90, "常にファーストプレイヤーの右側に座っているプレイヤーが、"
+                                      "各山で最後のカードを引きます"),
+               doc="checks the deck_sizes assumption (4, 3 and 2 cards per player): with "
+                   "play clockwise from seat 0, the seat before it draws every last card")
+game.invariant("every_player_takes_nine_cards",
+               implies(phase == Phase.over,
+                       forall(SEATED, lambda p: placed[p] + aside.size(of=p) == ROUNDS)),
+               source=src(SCORING, 132, "最終的な合計を計算するまでに9枚のカードを配置する"),
+               doc="nine cards per player by the end: added to the island, or set aside "
+                   "when none fits (the no_placement point)")
+
+
+def _on_grid(r, c):
+    return 0 <= r < R and 0 <= c < C
+
+
+def _pairs(directions):
+    """Each pair of cells (once) that are neighbours in one of ``directions``."""
+    return [((r, c), (r + dr, c + dc)) for r in range(R) for c in range(C)
+            for dr, dc in directions if _on_grid(r + dr, c + dc)]
+
+
+def no_sea_by_land(p):
+    """No visible sea cell next to a visible land cell (orthogonally; also at a corner
+    under diagonal_contact = diagonal_too)."""
+    def apart(pairs):
+        return all_of(*[not_(any_of(all_of(terrain[p, a[0], a[1]] == Terrain.sea,
+                                           terrain[p, b[0], b[1]] == Terrain.land),
+                                    all_of(terrain[p, a[0], a[1]] == Terrain.land,
+                                           terrain[p, b[0], b[1]] == Terrain.sea)))
+                        for a, b in pairs])
+    return all_of(apart(_pairs([(0, 1), (1, 0)])),
+                  implies(diagonal.is_("diagonal_too"), apart(_pairs([(1, 1), (1, -1)]))))
+
+
+def beaches_continuous(p):
+    """No visible beach band ends against land or sea (ends off the island are fine)."""
+    def ok(axis, pairs):
+        return all_of(*[all_of(implies(terrain[p, a[0], a[1]] == axis,
+                                       not_(terrain[p, b[0], b[1]].is_one_of(Terrain.land, Terrain.sea))),
+                               implies(terrain[p, b[0], b[1]] == axis,
+                                       not_(terrain[p, a[0], a[1]].is_one_of(Terrain.land, Terrain.sea))))
+                        for a, b in pairs])
+    return all_of(ok(Terrain.beach_h, _pairs([(0, 1)])), ok(Terrain.beach_v, _pairs([(1, 0)])))
+
+
+game.invariant("no_visible_sea_touches_land", forall(SEATED, no_sea_by_land),
+               source=src(ADD, "70, 82-84", "海は陸地に直接つなげることはできません"),
+               doc="every island keeps the sea rule (the diagonal_contact point decides "
+                   "whether corners count)")
+game.invariant("every_beach_is_continuous",
+               implies(beach_cut.is_("forbidden"), forall(SEATED, beaches_continuous)),
+               source=src(ADD, "68, 78-80", "ビーチは連続してつながっている必要があります"),
+               doc="under beach_cut = forbidden no beach of an island ends against land or "
+                   "sea; under allowed only the added card's beaches are checked, so an old "
+                   "one may be cut")
+game.invariant("every_volcano_stays_visible",
+               forall(SEATED, lambda p: visible_count(p, Sym.volcano) == sum_of(
+                   Card, lambda c: if_(island.has(c, of=p), CARD_COUNT["volcano"][c], 0))),
+               source=src(ADD, 76, "村と火山の真ん中にある星シンボルは覆うことができません"),
+               doc="every volcano of a card added to the island still shows (its star may "
+                   "never be covered)")
 
 # --- the scoring laws (every state within bounds, reachable or not) ---------------------
 for _key, (_e1, _e2, _plus, _minus, _) in FATES.items():
