@@ -747,11 +747,20 @@ def _emit_step(em: _Emitter, i: int, a: Action, term: str, chance: str,
             conds.append(f"({em.expr(a.weight, ctx)} > 0)")
         return f"if not {_chain(conds, 'and', 'True')}: return None"
     _add(em, blocks, 0, check)
+    body = _render(em, blocks, 0, "    ")
     args = "".join(f", p_{p.name}" for p in a.params)
     em.lines.append(f"def step_{i}(s, key):")
     # a key of another length raises: it is not this action
     em.lines.append(f"    _{args or ','} = key")
-    em.lines += _render(em, blocks, 0, "    ")
+    if len(body) == 1:  # nothing hoisted
+        em.lines += body
+    else:  # a hoisted subexpression may be one a guard skips (an index off the board)
+        plain = _start(em, {}, 1, False)
+        _add(em, plain, 0, check)
+        em.lines.append("    try:")
+        em.lines += ["    " + line for line in body]
+        em.lines.append("    except Exception:  # the plain check decides, and raises as it does")
+        em.lines += _render(em, plain, 0, "        ")
     em.hoist = None
     if len(effects) <= INLINE_EFFECTS:   # ``effects`` is apply_i's body, from ``s = list(t)``
         em.lines += ["    s = list(s)"] + effects[1:]
