@@ -86,7 +86,7 @@ R, C = 8, 8
 CARD_H, CARD_W = 3, 2
 game.assume("island_grid", {"rows": R, "cols": C, "card_cells": [CARD_H, CARD_W]},
             reason="the physical cards lie at any position and angle (Atua reviews: 'in jeder "
-                   "beliebigen Drehlage'); the model puts 2 x 3-cell cards on a 7 x 7 grid "
+                   "beliebigen Drehlage'); the model puts 2 x 3-cell cards on an 8 x 8 grid "
                    "per player, by quarter turns and whole-cell offsets, and a card may not "
                    "stick out of the grid: see docs/games/motu.md. 8 x 8 leaves a taken card "
                    "without a legal placement in about 1 turn in 150 of random play (7 x 7: 1 "
@@ -1424,11 +1424,14 @@ def no_sea_by_land(p):
 
 def beaches_continuous(p):
     """No visible beach band ends against land or sea (ends off the island are fine)."""
+    def at(cell):
+        return terrain[p, cell[0], cell[1]]
+
     def ok(axis, pairs):
-        return all_of(*[all_of(implies(terrain[p, a[0], a[1]] == axis,
-                                       not_(terrain[p, b[0], b[1]].is_one_of(Terrain.land, Terrain.sea))),
-                               implies(terrain[p, b[0], b[1]] == axis,
-                                       not_(terrain[p, a[0], a[1]].is_one_of(Terrain.land, Terrain.sea))))
+        return all_of(*[all_of(implies(at(a) == axis,
+                                       not_(at(b).is_one_of(Terrain.land, Terrain.sea))),
+                               implies(at(b) == axis,
+                                       not_(at(a).is_one_of(Terrain.land, Terrain.sea))))
                         for a, b in pairs])
     return all_of(ok(Terrain.beach_h, _pairs([(0, 1)])), ok(Terrain.beach_v, _pairs([(1, 0)])))
 
