@@ -1,9 +1,10 @@
 """Connectivity: breadth-first search (Python backend) and the unrolled Z3 encodings agree.
 
-On random small graphs with random member nodes, sources and targets: ``connected`` and
-``component_size`` (a known start and a symbolic one) computed by ``ir/closure.py``'s
-search equal the Z3 terms with the member flags left symbolic and substituted afterwards,
-and the same holds end to end through a compiled spec (both backends).
+On random small graphs with random member nodes, sources and targets: ``connected``,
+``component_size`` (a known start and a symbolic one) and ``largest_component`` (in nodes
+and in distinct labels) computed by ``ir/closure.py``'s search equal the Z3 terms with the
+member flags (and labels) left symbolic and substituted afterwards, and the same holds end
+to end through a compiled spec (both backends).
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from hypothesis import strategies as st
 import rulespec
 from rulespec.compile import smt_terms as T
 from rulespec.compile.smt_backend import _closure, _relax, compile_smt
-from rulespec.ir.closure import Graph, is_connected, size_of_component
-from rulespec.spec import Game, component_size, connected
+from rulespec.ir.closure import Graph, is_connected, largest_group, size_of_component
+from rulespec.spec import Game, component_size, connected, largest_component
 
 
 @st.composite
@@ -59,6 +60,49 @@ def test_component_size_search_and_warshall_closure_agree(data, graph):
         relaxed = _ground(T.sum_([T.ite(r, 1, 0) for r in
                                   _relax(graph.neighbours, list(flags), (start,))]), flags, members)
         assert warshall == relaxed == expected, start
+
+
+@settings(max_examples=200)
+@given(data=st.data(), graph=graphs(max_nodes=8), n_labels=st.integers(1, 4))
+def test_largest_component_search_and_z3_group_labels_agree(data, graph, n_labels):
+    n = graph.size
+    members = data.draw(st.lists(st.booleans(), min_size=n, max_size=n), label="members")
+    labels = data.draw(st.lists(st.integers(0, n_labels - 1), min_size=n, max_size=n),
+                       label="labels")
+    src = "rulespec test: the largest group, symbolic"
+    game = Game("largest", title="largest", players=1, source=src)
+    on = game.field("on", bool, shape=(n,), source=src)
+    tag = game.field("tag", range(0, n_labels), shape=(n,), source=src)
+
+    @game.action(source=src)
+    def noop(rule):
+        rule.set(on[0], on[0])
+    game.current_player(0, source=src)
+    game.terminal(on[0] == on[0], source=src)
+    game.max_steps(1, source=src)
+    game.score(lambda p: 0, source=src)
+    game.conservation("nodes", largest_component(graph, lambda i: on[i]), source=src)
+    game.conservation("labels", largest_component(graph, lambda i: on[i],
+                                                  label=lambda i: tag[i], labels=n_labels),
+                      source=src)
+    smt = compile_smt(game.build())
+    sym = smt.fresh_state("s")
+    cells = (1, *members, *labels)
+    pairs = list(zip(sym, smt.concrete_state(cells)))
+    by_nodes, by_labels = smt.conserved_checked(0, sym), smt.conserved_checked(1, sym)
+    got = [T.value(z3.substitute(t, *pairs)) for t in
+           (by_nodes.value, by_nodes.error, by_labels.value, by_labels.error)]
+    assert got == [largest_group(graph.neighbours, members), False,
+                   largest_group(graph.neighbours, members, labels, n_labels), False]
+
+
+def test_largest_component_counts_each_label_once_per_group():
+    g = Graph.grid(2, 3)  # 0 1 2 / 3 4 5
+    members = [True, True, False, True, False, True]  # groups {0, 1, 3} and {5}
+    assert largest_group(g.neighbours, members) == 3
+    assert largest_group(g.neighbours, members, [2, 2, 0, 2, 0, 1], 3) == 1
+    assert largest_group(g.neighbours, members, [0, 1, 0, 2, 0, 1], 3) == 3
+    assert largest_group(g.neighbours, [False] * 6) == 0
 
 
 def _spec(graph: Graph, sources, targets):

@@ -49,7 +49,7 @@ def _instances(game: Model, values: tuple, rng: random.Random, limit: int) -> li
 
 @pytest.mark.parametrize("name, players, every, limit", [
     ("tic_tac_toe", 2, 1, 10_000), ("connect_four", 2, 3, 10_000), ("hawaii", 4, 12, 300),
-    ("crazy_eights", 5, 10, 300), ("hex", 2, 2, 10_000)])
+    ("crazy_eights", 5, 10, 300), ("hex", 2, 2, 10_000), ("motu", 3, 9, 200)])
 def test_fast_code_gives_what_the_plain_code_gives(name, players, every, limit):
     game = rulespec.load(name)
     c = game.compiled
@@ -89,7 +89,8 @@ def _fragile_game() -> Model:
     @game.action(params={"i": range(9), "j": range(9)}, source=SRC)
     def pick(rule, i, j):
         """81 instances: loops, not unrolled; arr[x] only read when j >= 9 (never)."""
-        rule.require(any_of(j < 9, arr[x] == 1), "j is small or arr[x] is 1", source=SRC)
+        rule.require(any_of(j < 9, arr[x] + arr[x] == 2), "j is small or arr[x] is 1",
+                     source=SRC)
         rule.set(x, 0)
 
     game.current_player(x % 2, source=SRC)
@@ -113,6 +114,8 @@ def test_hoisted_code_that_raises_falls_back_to_the_plain_code():
     assert c.invariants[0](bad.values) is True
     with pytest.raises(IndexError):   # scores read arr[x] either way: the same error
         c.scores(bad.values)
+    # the fused step names arr[x] once (read twice by its check) and falls back the same way
+    assert c.step[0](bad.values, (0, 0, 0)) == c.apply[0](bad.values, 0, 0)
 
     ns: dict[str, Any] = {"_ck": None}
     exec(compile(c.source, "<fragile fast module>", "exec"), ns)  # noqa: S102

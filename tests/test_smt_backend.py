@@ -26,8 +26,8 @@ from rulespec.ir.english import ENGLISH
 from rulespec.ir.nodes import BOOL, OPERATIONS, Expr
 from rulespec.runtime.model import Model
 from rulespec.spec import (PLAYERS, Game, Graph, abs_, all_of, any_of, component_size,
-                           connected, count, exists, forall, if_, lookup, max_, min_, not_,
-                           ordinal, sum_of)
+                           connected, count, exists, forall, if_, largest_component, lookup,
+                           max_, min_, not_, ordinal, sum_of)
 
 ERROR = "ERROR"
 """Expected outcome of a formula that cannot be evaluated (an index out of range, x // 0)."""
@@ -206,6 +206,17 @@ EXAMPLES = [
     E("component_size_bad_start", lambda: component_size(LINE, lambda i: arr[i] > 0, x), ERROR),
     E("component_size_hex", lambda: component_size(
         HEX, lambda i: grid[i // 3, i % 3] == Mark.empty, y + 2), 5),
+    E("largest_component", lambda: largest_component(LINE, lambda i: arr[i] != 4), 2),
+    E("largest_component_none", lambda: largest_component(LINE, lambda i: arr[i] > 4), 0),
+    E("largest_component_hex", lambda: largest_component(
+        HEX, lambda i: grid[i // 3, i % 3] == Mark.empty), 5),
+    # arr = [3, 1, 4, 1]: one group of all four nodes, labels 3, 1, 4, 1: three distinct
+    E("largest_component_labels", lambda: largest_component(
+        LINE, lambda i: arr[i] > 0, label=lambda i: arr[i], labels=5), 3),
+    E("largest_component_label_range", lambda: largest_component(
+        LINE, lambda i: arr[i] > 0, label=lambda i: arr[i], labels=4), ERROR),
+    E("largest_component_label_of_non_member", lambda: largest_component(
+        LINE, lambda i: arr[i] != 4, label=lambda i: arr[i], labels=4), 2),
 ]
 
 _BUILT = [(ex, ex.build()) for ex in EXAMPLES]

@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 import attrs
 
-from ..ir.closure import is_connected, size_of_component
+from ..ir.closure import is_connected, largest_group, size_of_component
 from ..ir.errors import SpecError
 from ..ir.intervals import Interval, interval
 from ..ir.nodes import BOOL, Domain, Expr
@@ -180,6 +180,10 @@ class _Emitter:
         if name is None:
             name = self.tables[values] = f"_T{len(self.tables)}"
         return name
+
+    def table_lines(self) -> list[str]:
+        """The module constants for the long tables used so far."""
+        return [f"{name} = {values!r}" for values, name in self.tables.items()]
 
     def fresh(self, base: str) -> str:
         self._n += 1
@@ -414,7 +418,7 @@ def _enum_table(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
     rng = interval(index, em.spec.max_players, ctx.ranges)
     if rng is None or rng[0] < 0 or rng[1] >= len(table.values):
         code = f"_ck({code}, {len(table.values)}, {('table ' + table.name)!r})"
-    return f"{tuple(cast(v) for v in table.values)!r}[{code}]"
+    return f"{em.table_name(tuple(cast(v) for v in table.values))}[{code}]"
 
 
 def _members(em: _Emitter, members: tuple, ctx: _Ctx) -> str:
@@ -436,9 +440,28 @@ def _component_size(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
     return f"_component({graph.neighbours!r}, {code}, {_members(em, e.args[3:], ctx)})"
 
 
+def _largest_component(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
+    graph, _, labels = e.args[:3]
+    n = graph.size
+    ms = _members(em, e.args[3:3 + n], ctx)
+    if not labels:
+        return f"_largest({graph.neighbours!r}, {ms})"
+    return (f"_largest_labelled({graph.neighbours!r}, {ms}, "
+            f"{_members(em, e.args[3 + n:], ctx)}, {labels})")
+
+
+def _largest_labelled(neighbours: Any, members: Any, labels: Any, n_labels: int) -> int:
+    try:
+        return largest_group(neighbours, members, labels, n_labels)
+    except ValueError as err:  # a label out of range: a rule error, as an index would be
+        raise RuleError(f"largest_component: {err}") from None
+
+
 #: functions the generated code calls besides ``_ck`` (connectivity, see ir/closure.py)
 HELPERS: dict[str, Callable[..., Any]] = {"_connected": is_connected,
-                                          "_component": size_of_component}
+                                          "_component": size_of_component,
+                                          "_largest": largest_group,
+                                          "_largest_labelled": _largest_labelled}
 
 
 EXPR_TABLE: dict[str, Callable[[_Emitter, Expr, _Ctx], str]] = {
@@ -463,6 +486,7 @@ EXPR_TABLE: dict[str, Callable[[_Emitter, Expr, _Ctx], str]] = {
     "enum_table": _enum_table,
     "connected": _connected,
     "component_size": _component_size,
+    "largest_component": _largest_component,
 }
 
 
@@ -723,11 +747,20 @@ def _emit_step(em: _Emitter, i: int, a: Action, term: str, chance: str,
             conds.append(f"({em.expr(a.weight, ctx)} > 0)")
         return f"if not {_chain(conds, 'and', 'True')}: return None"
     _add(em, blocks, 0, check)
+    body = _render(em, blocks, 0, "    ")
     args = "".join(f", p_{p.name}" for p in a.params)
     em.lines.append(f"def step_{i}(s, key):")
     # a key of another length raises: it is not this action
     em.lines.append(f"    _{args or ','} = key")
-    em.lines += _render(em, blocks, 0, "    ")
+    if len(body) == 1:  # nothing hoisted
+        em.lines += body
+    else:  # a hoisted subexpression may be one a guard skips (an index off the board)
+        plain = _start(em, {}, 1, False)
+        _add(em, plain, 0, check)
+        em.lines.append("    try:")
+        em.lines += ["    " + line for line in body]
+        em.lines.append("    except Exception:  # the plain check decides, and raises as it does")
+        em.lines += _render(em, plain, 0, "        ")
     em.hoist = None
     if len(effects) <= INLINE_EFFECTS:   # ``effects`` is apply_i's body, from ``s = list(t)``
         em.lines += ["    s = list(s)"] + effects[1:]

@@ -46,7 +46,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import attrs
 import z3
 
-from ..ir.closure import is_connected, size_of_component
+from ..ir.closure import is_connected, largest_group, size_of_component
 from ..ir.errors import SpecError
 from ..ir.intervals import interval
 from ..ir.nodes import BOOL, Domain, Expr, Field
@@ -766,6 +766,56 @@ def _component_size(g: SmtGame, e: Expr, sc: _Scope) -> Val:
     return acc
 
 
+def _group_labels(neighbours: Sequence[Sequence[int]], ms: list[Val]) -> list[Val]:
+    """Each member node's group, named by its smallest node number (non-members: ``n``):
+    rounds of "take the smallest group number of a member neighbour", as many as a path
+    can need. One pass names every group, so the largest costs n^2 terms, not n^3."""
+    n = len(ms)
+    lab: list[Val] = [T.ite(m, i, n) for i, m in enumerate(ms)]
+    rounds = sum(1 for m in ms if not (T.known(m) and not m)) - 1
+    for _ in range(max(rounds, 0)):
+        nxt: list[Val] = []
+        for i in range(n):
+            if T.known(ms[i]) and not ms[i]:
+                nxt.append(n)
+                continue
+            low = lab[i]
+            for j in neighbours[i]:
+                low = T.min_(low, lab[j])
+            nxt.append(T.ite(ms[i], low, n))
+        lab = nxt
+    return lab
+
+
+def _largest_component(g: SmtGame, e: Expr, sc: _Scope) -> Val:
+    graph, _, n_labels = e.args[:3]
+    n = graph.size
+    ms = [g._expr(m, sc) for m in e.args[3:3 + n]]
+    ls = [g._expr(x, sc) for x in e.args[3 + n:]]
+    if ls:  # Python raises for a member's label outside 0..K-1
+        sc.fail(T.or_([T.and_([m, T.or_([T.lt(x, 0), T.ge(x, n_labels)])])
+                       for m, x in zip(ms, ls)]))
+    if all(T.known(m) for m in ms) and all(T.known(x) for x in ls):
+        flags = [bool(m) for m in ms]
+        if any(f and not 0 <= x < n_labels for f, x in zip(flags, ls)):  # type: ignore[operator]
+            return 0  # the error flag above is set: the value does not matter
+        return largest_group(graph.neighbours, flags, ls or None, n_labels)  # type: ignore[arg-type]
+    lab = _group_labels(graph.neighbours, ms)
+    best: Val = 0
+    for r in range(n):
+        if T.known(ms[r]) and not ms[r]:
+            continue  # a group is named by one of its members
+        inside = [T.eq(lab[i], r) for i in range(r, n)]  # a group's name is its smallest node
+        if not ls:
+            size = T.sum_([T.ite(c, 1, 0) for c in inside])
+        else:
+            size = T.sum_([T.ite(T.or_([T.and_([c, T.eq(ls[i], v)])
+                                        for c, i in zip(inside, range(r, n))]), 1, 0)
+                           for v in range(n_labels)])
+        best = T.max_(best, size)
+    return best
+
+
 def _binder(kind: str) -> Encoder:
     """Unroll over ``lo .. max_hi - 1``; a value ``v`` counts only where ``v < hi``."""
     def enc(g: SmtGame, e: Expr, sc: _Scope) -> Val:
@@ -820,6 +870,7 @@ SMT_TABLE: dict[str, Encoder] = {
     "enum_table": _enum_table,
     "connected": _connected,
     "component_size": _component_size,
+    "largest_component": _largest_component,
 }
 """Every IR operation's encoding; a test holds it to ``OPERATIONS`` and the other tables."""
 

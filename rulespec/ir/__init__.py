@@ -1,6 +1,6 @@
 """The expression IR: nodes, builders, walkers and the English printer."""
 
-from .closure import Graph, component_size, connected
+from .closure import Graph, component_size, connected, largest_component
 from .errors import SpecError
 from .location import Location
 from .nodes import (BOOL, INT, OPERATIONS, Dim, Domain, Enum, Expr, Field, Labels, Table, Type,
@@ -13,5 +13,6 @@ __all__ = [
     "Graph", "If", "Labels", "Let", "Location", "SpecError", "Table", "Type", "abs_", "all_of",
     "any_of",
     "component_size", "connected", "const", "count", "domain_of", "exists", "forall", "if_",
-    "implies", "lookup", "lift", "max_", "min_", "not_", "ordinal", "sum_of", "to_int",
+    "implies", "largest_component", "lookup", "lift", "max_", "min_", "not_", "ordinal",
+    "sum_of", "to_int",
 ]

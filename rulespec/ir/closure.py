@@ -1,11 +1,12 @@
 """Connectivity over a small fixed graph: "a chain of my stones joins two edges", "the
-largest group of beach spaces I hold".
+largest group of beach spaces I hold", "my longest beach, counted in cards".
 
 A :class:`Graph` is data (nodes 0..n-1 and their neighbours: board cells, map spaces).
 Which nodes take part is a bool expression per node (``member``), read from the state, so
 the rule says what connects, and each backend decides how: breadth-first search in the
 Python backend, an unrolled reachability (relaxation rounds, or a Warshall closure when
-the start node is not known) in the Z3 backend. ``tests/test_closure.py`` holds the two to
+the start node is not known; rounds of "take the smallest node number of a member
+neighbour" for the largest group) in the Z3 backend. ``tests/test_closure.py`` holds the two to
 the same answers.
 
 >>> g = Graph.line(4)
@@ -155,6 +156,42 @@ def component_size(graph: Graph, member: Callable[[int], Any] | Sequence[Any], s
     return Expr("component_size", (graph, text, s, *ms), INT, caller_location())
 
 
+def largest_component(graph: Graph, member: Callable[[int], Any] | Sequence[Any], *,
+                      label: Callable[[int], Any] | Sequence[Any] | None = None,
+                      labels: int = 0, text: str = "") -> Expr:
+    """The size of the largest group of member nodes joined by paths of member nodes (0
+    when no node is a member): Cascadia's largest habitat corridor, MOTU's longest beach.
+
+    With ``label``, a group counts the *distinct* values of ``label(i)`` among its nodes
+    instead of its nodes -- a road measured in the tiles it crosses, a beach in the cards
+    that show it. Labels are ints in ``0 .. labels - 1`` (``labels`` is required with
+    ``label``); a member's label outside that range is a rule error.
+
+    >>> g = Graph.line(4)
+    >>> largest_component(g, [lift(True)] * 4).type.kind
+    'int'
+    >>> largest_component(g, [lift(True)] * 4, label=[lift(0), lift(0), lift(1), lift(1)],
+    ...                   labels=2).args[2]
+    2
+    """
+    ms = _members(graph, member)
+    if label is None:
+        if labels:
+            raise SpecError("largest_component: labels= without label=")
+        return Expr("largest_component", (graph, text, 0, *ms), INT, caller_location())
+    if not isinstance(labels, int) or isinstance(labels, bool) or labels < 1:
+        raise SpecError(f"largest_component: label= needs labels=K (labels 0..K-1), got "
+                        f"{labels!r}")
+    raw = [label(i) for i in range(graph.size)] if callable(label) else list(label)
+    if len(raw) != graph.size:
+        raise SpecError(f"{len(raw)} labels for the {graph.size} nodes of {graph.name}")
+    ls = tuple(lift(x) for x in raw)
+    for x in ls:
+        if x.type != INT:
+            raise SpecError(f"a node label must be an int, got {x.type}")
+    return Expr("largest_component", (graph, text, labels, *ms, *ls), INT, caller_location())
+
+
 # --- the reference semantics (the Python backend calls these) ---------------------------
 
 def reach(neighbours: Sequence[Sequence[int]], members: Sequence[bool],
@@ -192,3 +229,33 @@ def size_of_component(neighbours: Sequence[Sequence[int]], start: int,
     1
     """
     return sum(reach(neighbours, members, (start,)))
+
+
+def largest_group(neighbours: Sequence[Sequence[int]], members: Sequence[bool],
+                  labels: Sequence[int] | None = None, n_labels: int = 0) -> int:
+    """``largest_component`` on concrete flags (and labels): the most nodes, or distinct
+    labels, in one group of member nodes. A member's label outside ``0 .. n_labels - 1``
+    raises ``ValueError`` (the caller turns it into a rule error).
+
+    >>> largest_group(((1,), (0, 2), (1,)), (True, True, False))
+    2
+    >>> largest_group(((1,), (0, 2), (1,)), (True, True, True), (4, 4, 1), 5)
+    2
+    """
+    seen = [False] * len(members)
+    best = 0
+    for start, m in enumerate(members):
+        if not m or seen[start]:
+            continue
+        group = [i for i, r in enumerate(reach(neighbours, members, (start,))) if r]
+        for i in group:
+            seen[i] = True
+        if labels is None:
+            size = len(group)
+        else:
+            bad = [labels[i] for i in group if not 0 <= labels[i] < n_labels]
+            if bad:
+                raise ValueError(f"label {bad[0]} outside 0..{n_labels - 1}")
+            size = len({labels[i] for i in group})
+        best = max(best, size)
+    return best

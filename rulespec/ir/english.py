@@ -85,6 +85,7 @@ ENGLISH: dict[str, Callable[[Expr], str]] = {
     "enum_table": lambda e: f"{e.args[0].name}[{to_english(e.args[1])}]",
     "connected": lambda e: _connected(e),
     "component_size": lambda e: _component(e),
+    "largest_component": lambda e: _largest(e),
 }
 
 _ATOMIC = {"const", "field", "param", "var", "num_players", "interp", "min", "max", "abs", "ite",
@@ -109,6 +110,12 @@ def _component(e: Expr) -> str:
     graph, text, start = e.args[:3]
     what = text or f"the group of {graph.name} around node {to_english(start)}"
     return f"size of {what}"
+
+
+def _largest(e: Expr) -> str:
+    graph, text, labels = e.args[:3]
+    what = text or f"the largest group of member nodes of {graph.name}"
+    return f"size of {what}" + (" (in distinct labels)" if labels else "")
 
 
 def _paren(e: Expr) -> str:

@@ -54,6 +54,8 @@ def interval(e: Expr, max_players: int = 1,
         return (min(vals), max(vals))
     if op == "component_size":
         return (0, e.args[0].size)
+    if op == "largest_component":  # nodes, or distinct labels 0..K-1
+        return (0, e.args[2] or e.args[0].size)
     if op == "ite":
         a, b = interval(e.args[1], max_players, env), interval(e.args[2], max_players, env)
         if a is None or b is None:

@@ -649,5 +649,5 @@ OPERATIONS = frozenset({
     "eq", "ne", "lt", "le", "gt", "ge",
     "and", "or", "not", "ite", "table",
     "exists", "forall", "sum", "count",
-    "ordinal", "enum_table", "connected", "component_size",
+    "ordinal", "enum_table", "connected", "component_size", "largest_component",
 })

@@ -6,8 +6,8 @@ A spec module imports only this package (and the IR builders it re-exports)::
 """
 
 from ..ir import (Graph, SpecError, Table, abs_, all_of, any_of, component_size, connected, const,
-                  count, exists, forall, if_, implies, lookup, max_, min_, not_, ordinal, sum_of,
-                  to_int)
+                  count, exists, forall, if_, implies, largest_component, lookup, max_, min_,
+                  not_, ordinal, sum_of, to_int)
 from . import view
 from .builder import PLAYERS, Game, Option, RuleBuilder, option
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
@@ -19,5 +19,5 @@ __all__ = [
     "RuleBuilder", "Ruleset", "Scoring", "SpecError", "Table", "TieBreak", "abs_", "all_of",
     "any_of",
     "component_size", "connected", "const", "count", "exists", "forall", "if_", "implies",
-    "lookup", "max_", "min_", "not_", "ordinal", "sum_of", "to_int",
+    "largest_component", "lookup", "max_", "min_", "not_", "ordinal", "sum_of", "to_int",
 ]

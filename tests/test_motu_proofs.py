@@ -1,0 +1,70 @@
+"""Z3 on MOTU: the scoring laws (fate cards +/-, both bonuses with ties) for every state
+within bounds, and coconut conservation step by step for the actions that move coconuts;
+each with a planted misreading that Z3 must refute. (The whole `prove motu` is too large
+for the suite: models/motu/README.md.)"""
+
+import pytest
+
+import rulespec
+from rulespec.check.prove import law_proofs
+from rulespec.check.results import PROVED, VIOLATED
+from rulespec.check.steps import ActionProver, Lessons, Premises, goals_of, step_cases
+from rulespec.compile.smt_backend import compile_smt
+from rulespec.runtime.registry import models_dir
+
+COCONUTS = "coconuts_are_conserved"
+
+
+def _planted(tmp_path, old: str, new: str):
+    text = (models_dir() / "motu" / "spec.py").read_text()
+    assert text.count(old) == 1
+    path = tmp_path / "spec.py"
+    path.write_text(text.replace(old, new))
+    return rulespec.load(path)
+
+
+def _laws(game, names=None):
+    smt = compile_smt(game.spec, game.interpretation)
+    return {r.property: r for r in law_proofs(smt, 60_000, names)}
+
+
+def test_every_scoring_law_is_proved():
+    results = _laws(rulespec.load("motu"))
+    assert len(results) == 12
+    assert {r.status for r in results.values()} == {PROVED}
+
+
+def test_a_fate_card_that_ignores_ties_is_refuted(tmp_path):
+    # misreading: a tie for the most does not count (L94 says it does)
+    game = _planted(tmp_path, "return forall(game.players(), lambda q: tallied[p, e] >= "
+                              "tallied[q, e])",
+                    "return forall(game.players(), lambda q: (q == p) | "
+                    "(tallied[p, e] > tallied[q, e]))")
+    results = _laws(game, {"fate_canoes_4_adds_or_subtracts_its_value"})
+    assert results["fate_canoes_4_adds_or_subtracts_its_value"].status == VIOLATED
+
+
+def _coconut_steps(game, actions):
+    smt = compile_smt(game.spec, game.interpretation)
+    goals = [g for g in goals_of(smt) if g.name == COCONUTS]
+    out = {}
+    for a_idx, fixed in step_cases(smt):
+        if game.spec.actions[a_idx].name in actions:
+            prover = ActionProver(game, smt, Premises(smt, dict(fixed)), a_idx, goals,
+                                  10_000, 80, Lessons())
+            out[(game.spec.actions[a_idx].name, fixed)] = prover.run()[COCONUTS].status
+    return out
+
+
+@pytest.mark.parametrize("reading", ["wrap", "to_box"])
+def test_paying_and_buying_fate_cards_keep_the_coconuts(reading):
+    game = rulespec.load("motu", {"fate_overflow": reading})
+    verdicts = _coconut_steps(game, {"pay", "buy_fate"})
+    assert len(verdicts) == 6 and set(verdicts.values()) == {PROVED}
+
+
+def test_a_fate_card_that_swallows_a_coconut_is_refuted(tmp_path):
+    game = _planted(tmp_path, "    rule.add(coconuts[p], 0 - price)\n",
+                    "    rule.add(coconuts[p], 0 - price - to_int(price == 4))\n")
+    verdicts = _coconut_steps(game, {"buy_fate"})
+    assert set(verdicts.values()) == {VIOLATED}
