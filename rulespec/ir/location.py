@@ -26,6 +26,8 @@ class Location:
 
 
 _CONTEXTLIB = os.path.abspath(contextlib.__file__)
+#: spec code that installs inside the package (the bundled games and their properties)
+_SPEC_DIRS = tuple(os.path.join(_PACKAGE_DIR, d) + os.sep for d in ("models", "properties"))
 
 
 def caller_location() -> Location | None:
@@ -34,7 +36,9 @@ def caller_location() -> Location | None:
     while frame is not None:
         filename = os.path.abspath(frame.f_code.co_filename)
         # skip the library and contextlib (``with rule.when(...)`` enters through it)
-        if not filename.startswith(_PACKAGE_DIR + os.sep) and filename != _CONTEXTLIB:
+        library = (filename.startswith(_PACKAGE_DIR + os.sep)
+                   and not filename.startswith(_SPEC_DIRS))
+        if not library and filename != _CONTEXTLIB:
             return Location(_short(filename), frame.f_lineno, _column(frame))
         frame = frame.f_back
     return None
