@@ -209,7 +209,7 @@ def lockstep_equivalent(orig: GameSpec, mut: GameSpec, ch: Changed, nodes: int,
                         witness_games: int = WITNESS_GAMES) -> tuple[bool, str | None]:
     """(True, None) when exhaustive lockstep play compared every reachable state of every
     reading and found no difference; else (False, where they differ, if found)."""
-    from ..diff import lockstep, smallest_difference
+    from .lockstep import random_witness, search
     exhaustive_all = orig.horizon_reason is None and nodes > 0
     defaults = {p.name: p.default for p in orig.interpretations}
     for ia, ib in readings(orig, mut, ch):
@@ -218,23 +218,13 @@ def lockstep_equivalent(orig: GameSpec, mut: GameSpec, ch: Changed, nodes: int,
         found, exhaustive = None, False
         try:
             if nodes > 0:
-                found, exhaustive, _ = smallest_difference(ma, mb, depth=orig.max_steps + 1,
-                                                           setups=1, budget=nodes)
+                found, exhaustive, _ = search(ma, mb, orig.max_steps + 1, nodes)
+            if found is None and witness_games:
+                found = random_witness(ma, mb, witness_games, 0)
         except Exception as err:  # noqa: BLE001 - the mutant's rules raise somewhere
             return False, f"{label}the mutant's rules raise: {type(err).__name__}: {err}"
-        if found is None and witness_games:
-            try:
-                _, found = lockstep(ma, mb, witness_games, 0)
-            except Exception as err:  # noqa: BLE001
-                return False, f"{label}the mutant's rules raise: {type(err).__name__}: {err}"
-            exhaustive = exhaustive and found is None
         if found is not None:
-            steps = ", ".join(found.actions) if found.actions else "(setup)"
-            if len(found.actions) > 12:
-                steps = (", ".join(found.actions[:3]) + f", ... ({len(found.actions) - 12} "
-                         "more) ..., " + ", ".join(found.actions[-9:]))
-            return False, (f"{label}with {found.players} players, after {steps}: "
-                           f"{found.detail}")
+            return False, label + found.text()
         exhaustive_all = exhaustive_all and exhaustive
     return exhaustive_all, None
 

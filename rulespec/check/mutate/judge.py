@@ -128,13 +128,8 @@ class Judges:
         """The budget's node count if lockstep play can visit every reachable state of the
         game within it (tried on the spec against itself), else 0: a search that cannot
         finish proves nothing and costs as much as the checks."""
-        from ..diff import smallest_difference
-        spec = model.spec
-        if spec.chance_node is not None or spec.horizon_reason is not None:
-            return 0
-        _, exhaustive, _ = smallest_difference(model, model, depth=spec.max_steps + 1,
-                                               setups=1, budget=budget.lockstep_nodes)
-        return budget.lockstep_nodes if exhaustive else 0
+        from .lockstep import exhaustible
+        return budget.lockstep_nodes if exhaustible(model, budget.lockstep_nodes) else 0
 
     # --- the judges -------------------------------------------------------------------
     def scenario_order(self, elements: Sequence[str] = ()) -> list[tuple[ScenarioFile, Any]]:
@@ -289,13 +284,11 @@ def _same_rules(a: GameSpec, b: GameSpec) -> bool:
 
 
 def _share_action_texts(model: Model, like: Model) -> None:
-    """A mutant's actions are the spec's (same parameters, same texts): let it read them
-    from the unmutated model's tables instead of formatting every instance again -- most
-    of the time a scenario spends on a fresh Hawaii model. The actions keep the spec as
-    their owner, which ``Model.apply`` accepts for a spec of the same game."""
-    model._text_cache = like._text_cache
-    like._every_action()
-    model._all_actions = like._all_actions
+    """A mutant's actions are the spec's (same parameters, same texts): let it read every
+    action's text from the unmutated model's table instead of formatting every instance
+    again -- most of the time a scenario spends on a fresh Hawaii model. Those actions keep
+    the spec as their owner, which ``Model.apply`` accepts for a spec of the same game."""
+    model._all_actions = like._every_action()
 
 
 def _line(err: BaseException) -> str:

@@ -94,6 +94,10 @@ class Mutant:
     elements: tuple[str, ...]
     make: Callable[[GameSpec], GameSpec] = attrs.field(eq=False, repr=False)
 
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "operator": self.operator, "description": self.description,
+                "source": self.source, "where": self.where, "elements": list(self.elements)}
+
 
 def select_operators(names: Sequence[str] | None) -> tuple[str, ...]:
     """The operators named (groups expanded), in their canonical order; every operator

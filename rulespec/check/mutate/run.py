@@ -41,6 +41,14 @@ class MutationReport:
         live = total - self.count(EQUIVALENT, operator)
         return None if live == 0 else self.count(KILLED, operator) / live
 
+    def killed_by(self) -> dict[str, int]:
+        """How many mutants each judge (build, scenario, check, prove) killed."""
+        out: dict[str, int] = {}
+        for r in self.results:
+            if r.status == KILLED and r.by is not None:
+                out[r.by] = out.get(r.by, 0) + 1
+        return out
+
     @property
     def survivors(self) -> list[MutantResult]:
         return [r for r in self.results if r.status == SURVIVED]
@@ -62,6 +70,7 @@ class MutationReport:
                 "operators": list(self.operators), "mutants": len(self.results),
                 "killed": self.count(KILLED), "survived": self.count(SURVIVED),
                 "equivalent": self.count(EQUIVALENT), "score": self.score(),
+                "killed_by": self.killed_by(),
                 "by_operator": self.by_operator(),
                 "results": [r.to_json() for r in self.results]}
 
