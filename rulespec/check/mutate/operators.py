@@ -314,19 +314,22 @@ def _constants(spec: GameSpec) -> list[Mutant]:
                 uses[p].append(place)
                 values[p] = v
     sources = {c.name: c.source for c in spec.constants}
+    wheres = {c.name: c.where for c in spec.constants}
     out = []
     for printed, places in uses.items():
         value = values[printed]
         table = tables.get(printed.name)
         source = (table.source if table is not None and printed.member is not None
                   else sources.get(printed.name))
+        at = (getattr(table, "where", None) if table is not None and printed.member is not None
+              else wheres.get(printed.name))
         elements = _elements(places)
         for operator, delta in ((PLUS_ONE, 1), (MINUS_ONE, -1)):
             what = "table entry" if printed.member is not None else "constant"
             out.append(Mutant(
                 f"{operator}@{printed}", operator,
                 f"{what} {printed} = {value} became {value + delta} (used in "
-                f"{_of(elements)})", source, None, elements,
+                f"{_of(elements)})", source, str(at) if at is not None else None, elements,
                 lambda spec, p=printed, d=delta: map_spec(spec, efn=_shift(p, d))))
     return out
 
