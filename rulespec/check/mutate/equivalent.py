@@ -208,11 +208,16 @@ def lockstep_equivalent(orig: GameSpec, mut: GameSpec, ch: Changed, nodes: int,
                         models: Callable[[GameSpec, Mapping[str, str]], Model],
                         witness_games: int = WITNESS_GAMES) -> tuple[bool, str | None]:
     """(True, None) when exhaustive lockstep play compared every reachable state of every
-    reading and found no difference; else (False, where they differ, if found)."""
+    reading and found no difference; else (False, where they differ, if found).
+
+    Without a search budget (``nodes`` 0: a game too large to exhaust) only the spec's
+    own reading is played, ``witness_games`` random games, for a witness: every other
+    reading would cost two compilations and prove nothing."""
     from .lockstep import random_witness, search
     exhaustive_all = orig.horizon_reason is None and nodes > 0
     defaults = {p.name: p.default for p in orig.interpretations}
-    for ia, ib in readings(orig, mut, ch):
+    pairs = readings(orig, mut, ch)
+    for ia, ib in (pairs if nodes > 0 else pairs[:1]):
         ma, mb = models(orig, ia), models(mut, ib)
         label = _reading(ia, defaults)
         found, exhaustive = None, False

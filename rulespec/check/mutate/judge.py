@@ -26,7 +26,7 @@ from ..property import Property, game_properties, skip_reason, spec_properties
 from ..results import VIOLATED
 from ..runner import SearchError, hypothesis_search
 from ..scenario import ScenarioFile, run_scenario
-from .equivalent import Equivalence, equivalence
+from .equivalent import Changed, Equivalence, changed_parts, equivalence
 from .operators import Mutant
 
 KILLED, SURVIVED, EQUIVALENT = "KILLED", "SURVIVED", "EQUIVALENT"
@@ -56,8 +56,8 @@ class Budget:
 
 
 BUDGETS = {
-    "quick": Budget("quick", 0.25, 5_000_000, 20_000, 1),
-    "full": Budget("full", 1.0, 50_000_000, 200_000, 3),
+    "quick": Budget("quick", 0.1, 5_000_000, 20_000, 4),
+    "full": Budget("full", 1.0, 50_000_000, 200_000, 12),
 }
 
 
@@ -132,18 +132,41 @@ class Judges:
         return budget.lockstep_nodes if exhaustible(model, budget.lockstep_nodes) else 0
 
     # --- the judges -------------------------------------------------------------------
-    def scenario_order(self, elements: Sequence[str] = ()) -> list[tuple[ScenarioFile, Any]]:
-        """Every scenario, those that play one of ``elements`` (action names) first: they
-        are the likeliest to notice a change there. Files and scenarios otherwise keep
-        their order, so the killer named is the same on every run."""
-        plays = self._plays()
-        every = [(sf, sc) for sf in self.scenarios for sc in sf.scenarios]
-        wanted = set(elements)
-        return ([x for x in every if plays[id(x[1])] & wanted]
-                + [x for x in every if not plays[id(x[1])] & wanted])
+    def scenario_order(self, ch: Changed | None = None) -> list[tuple[ScenarioFile, Any]]:
+        """The scenarios that can notice the change ``ch`` (every one for None), those that
+        play or name a changed action first: they are the likeliest to notice it. Files
+        and scenarios otherwise keep their order, so the killer named is the same on every
+        run.
 
-    def _plays(self) -> dict[int, frozenset[str]]:
-        """The actions each scenario names (given, when, then), by scenario id."""
+        A scenario that evaluates no changed rule part plays exactly as on the spec, where
+        it passed (the baseline), so leaving it out changes no verdict. It evaluates the
+        setup and the flow rules always; the rules of the actions it plays or names; every
+        action's legality for ``only_legal`` or chance ``outcomes``; the score and
+        tie-breaks for ``scores`` or ``winners``."""
+        every = [(sf, sc) for sf in self.scenarios for sc in sf.scenarios]
+        if ch is None:
+            return every
+        if ch.nothing:
+            return []
+        plays = self._plays()
+        changed = set(ch.actions)
+        ranking = bool(ch.score or ch.tie_keys or ch.tie_directions)
+        first, then = [], []
+        for x in every:
+            sc = x[1]
+            t = sc.then
+            if plays[id(sc)] & changed:
+                first.append(x)
+            elif (ch.setup or ch.flow
+                  or (changed and (t.only_legal is not None or t.outcomes is not None))
+                  or (ranking and (t.scores is not None or t.winners is not None))):
+                then.append(x)
+        # the spec's own reading first: its models are compiled already for most mutants
+        return sorted(first, key=_other_reading) + sorted(then, key=_other_reading)
+
+    def _plays(self) -> dict[int, frozenset[int]]:
+        """The actions (indices) each scenario plays or names (given, when, then), by
+        scenario id."""
         found = self._scenario_actions
         if found is None:
             texts = self.original._every_action()
@@ -154,16 +177,15 @@ class Judges:
                     named = [*sc.given.actions, *sc.when.actions, *t.legal, *t.illegal,
                              *(t.only_legal or ()), *(a for a, _ in t.illegal_because),
                              *([t.refused] if t.refused else [])]
-                    found[id(sc)] = frozenset(
-                        self.spec.actions[texts[x.strip()].key[0]].name
-                        for x in named if x.strip() in texts)
+                    found[id(sc)] = frozenset(texts[x.strip()].key[0]
+                                              for x in named if x.strip() in texts)
             object.__setattr__(self, "_scenario_actions", found)
         return found
 
-    def scenario_killer(self, models: "_Models", elements: Sequence[str] = ()
+    def scenario_killer(self, models: "_Models", ch: Changed | None = None
                         ) -> tuple[str, str] | None:
         """The first scenario that fails on these models: (its name and place, why)."""
-        for sf, sc in self.scenario_order(elements):
+        for sf, sc in self.scenario_order(ch):
             where = f"{Path(sf.path).name}:{sc.line}" if sc.line else Path(sf.path).name
             name = f"scenario {sc.name!r} ({where})"
             try:
@@ -217,7 +239,10 @@ class Judges:
         except (SpecError, ValueError, TypeError, KeyError, IndexError) as err:
             return MutantResult.of(m, KILLED, by=BUILD, killer="the spec no longer compiles",
                                    detail=_line(err))
-        found = self.scenario_killer(models, m.elements)
+        ch = changed_parts(self.spec, spec)
+        if ch.nothing:
+            return MutantResult.of(m, EQUIVALENT, equivalence="the change reaches no rule")
+        found = self.scenario_killer(models, ch)
         if found is not None:
             return MutantResult.of(m, KILLED, by=SCENARIO, killer=found[0], detail=found[1])
         found = self.check_killer(model)
@@ -268,8 +293,13 @@ class _Models:
         if model is None:
             model = self._cache[key] = Model(self.spec, chosen)
             if self.like is not None:
-                _share_action_texts(model, self.like(chosen))
+                _share_action_texts(model, self.like.any())
         return model
+
+    def any(self) -> Model:
+        """A model of this spec already compiled (the texts of actions are the same under
+        every reading)."""
+        return next(iter(self._cache.values())) if self._cache else self(None)
 
     def remember(self, model: Model) -> None:
         """Use an already compiled model of this spec for its reading."""
@@ -289,6 +319,11 @@ def _share_action_texts(model: Model, like: Model) -> None:
     again -- most of the time a scenario spends on a fresh Hawaii model. Those actions keep
     the spec as their owner, which ``Model.apply`` accepts for a spec of the same game."""
     model._all_actions = like._every_action()
+
+
+def _other_reading(x: tuple[ScenarioFile, Any]) -> bool:
+    """False for a scenario played under the spec's defaults (it names no reading)."""
+    return bool(x[1].interpretation) or x[1].ruleset is not None
 
 
 def _line(err: BaseException) -> str:
