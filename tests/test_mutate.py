@@ -121,8 +121,9 @@ def test_same_seed_same_result_with_workers(planted):
     assert again.to_json() == planted.to_json()
 
 
-def test_tic_tac_toe_scores_100_percent():
-    report = mutate_game("tic_tac_toe")
+@pytest.mark.parametrize("game", ["tic_tac_toe", "connect_four"])
+def test_the_small_bundled_games_score_100_percent(game):
+    report = mutate_game(game)
     assert report.score() == 1.0, [r for r in report.results if r.status != KILLED]
 
 
