@@ -98,18 +98,18 @@ def _prepare(game: str, operators: tuple[str, ...], budget: str, seed: int, prov
         from ...runtime.registry import load
         model = load(game)
         found = mutants(model.spec, operators)
-        judges = Judges(model.spec, model, load_scenarios(game, scenario_files),
-                        BUDGETS[budget], seed, prove)
+        chosen = BUDGETS[budget]
+        judges = Judges(model.spec, model, load_scenarios(game, scenario_files), chosen,
+                        seed, prove, Judges.lockstep_nodes_for(model, chosen))
         _STATE.update(key=key, judges=judges, mutants={m.id: m for m in found})
     return _STATE["judges"], _STATE["mutants"]
 
 
 def _init(game: str, operators: tuple[str, ...], budget: str, seed: int, prove: bool,
-          scenario_files: tuple[str, ...] | None, nodes: int) -> None:
-    """In a worker: the parent's judges (inherited by fork), or built again (spawn)."""
-    judges, _ = _prepare(game, operators, budget, seed, prove, scenario_files)
-    if judges.lockstep_nodes != nodes:
-        _STATE["judges"] = attrs.evolve(judges, lockstep_nodes=nodes)
+          scenario_files: tuple[str, ...] | None) -> None:
+    """In a worker: the parent's judges with every model the baseline compiled (inherited
+    by fork), or built again (spawn)."""
+    _prepare(game, operators, budget, seed, prove, scenario_files)
 
 
 def _judge(mutant_id: str) -> MutantResult:
@@ -135,9 +135,6 @@ def mutate_game(game: str, *, operators: Sequence[str] | None = None, budget: st
     judges, by_id = _prepare(game, ops, budget, seed, prove, files)
     chosen = select_mutants(list(by_id.values()), only)
     judges.baseline()
-    nodes = Judges.lockstep_nodes_for(judges.original, judges.budget)
-    judges = attrs.evolve(judges, lockstep_nodes=nodes)
-    _STATE["judges"] = judges
     progress.set_total(len(chosen))
     results: dict[str, MutantResult] = {}
     if workers <= 1 or len(chosen) <= 1:
@@ -148,7 +145,7 @@ def mutate_game(game: str, *, operators: Sequence[str] | None = None, budget: st
     else:
         from ..workers import worker_pool
         with worker_pool(workers, initializer=_init,
-                         initargs=(game, ops, budget, seed, prove, files, nodes)) as pool:
+                         initargs=(game, ops, budget, seed, prove, files)) as pool:
             pending = {pool.submit(_judge, m.id): m.id for m in chosen}
             while pending:
                 done, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
