@@ -210,8 +210,8 @@ CASES = [
     ("a scenario file far too large", {"s.toml": None}, ["scenario", "{tmp}/s.toml"],
      "too large"),
     ("a device as a scenario file", {}, ["scenario", "/dev/zero"], "not a regular file"),
-    ("a bundled game without scenarios", {}, ["scenario", "connect_four"],
-     "connect_four has no scenario files"),
+    ("a bundled game without scenarios", {}, ["scenario", "hex"],
+     "hex has no scenario files"),
 ]
 
 

@@ -127,3 +127,14 @@ def test_ctrl_c_inside_a_gc_callback_is_remembered_not_swallowed(tmp_path):
     assert done.stdout.splitlines() == ["survived the callback",
                                         "raised by the next progress report"], done.stderr
     assert "Exception ignored" not in done.stderr
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_mutate_hawaii_with_workers_and_kills_them(tmp_path):
+    code, err, took, left = _interrupt(["mutate", "hawaii", "--workers", "2"], tmp_path,
+                                       settle=20.0)
+    assert code == 130, err
+    assert err.strip().splitlines()[-1] == "rulespec: interrupted"
+    assert "Traceback" not in err
+    assert took < PATIENCE
+    assert left == []

@@ -15,13 +15,10 @@ game = Game("connect_four", title="Connect Four", players=2, source=RULES,
             summary="Two players drop pieces into a 6x7 upright grid in turn; four in a row wins.")
 
 # --- constants -------------------------------------------------------------------------
-ROWS = 6
-COLS = 7
-IN_ROW = 4
+ROWS = game.constant("rows", 6, source=f"{RULES}: kDefaultRows = 6")
+COLS = game.constant("columns", 7, source=f"{RULES}: kDefaultColumns = 7")
+IN_ROW = game.constant("in_a_row", 4, source=f"{RULES}: kDefaultXInRow = 4 (four in a row wins)")
 CELLS = ROWS * COLS
-game.constant("rows", ROWS, source=f"{RULES}: kDefaultRows = 6")
-game.constant("columns", COLS, source=f"{RULES}: kDefaultColumns = 7")
-game.constant("in_a_row", IN_ROW, source=f"{RULES}: kDefaultXInRow = 4 (four in a row wins)")
 
 # --- vocabulary and state --------------------------------------------------------------
 Mark = game.enum("Mark", {"empty": "no piece in the cell yet",

@@ -27,12 +27,9 @@ game = Game("crazy_eights", title="Crazy Eights", players=(2, 5), source=f"{CC},
 
 # --- numbers of the game ---------------------------------------------------------------
 SUITS, RANKS = "CDHS", "23456789TJQKA"
-EIGHT = 6  # rank index of the 8
-MAX_DRAW = 5
-MAX_TURNS = 100
-game.constant("max_draw_cards", MAX_DRAW, source=f"{CC}: kDefaultMaxDrawCards = 5")
-game.constant("max_turns", MAX_TURNS, source=f"{CC}: kDefaultMaxTurns = 100")
-game.constant("eight_rank", EIGHT, source=f"{CC}: kEightRank = 6; // 8")
+MAX_DRAW = game.constant("max_draw_cards", 5, source=f"{CC}: kDefaultMaxDrawCards = 5")
+MAX_TURNS = game.constant("max_turns", 100, source=f"{CC}: kDefaultMaxTurns = 100")
+EIGHT = game.constant("eight_rank", 6, source=f"{CC}: kEightRank = 6; // 8")  # the 8's rank
 
 # --- vocabulary --------------------------------------------------------------------------
 Suit = game.enum("Suit", {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"},

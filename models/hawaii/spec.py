@@ -42,29 +42,22 @@ game = Game("hawaii", title="Hawaii", players=(2, 5), source=src("ゲームの�
 
 
 def printed_table(name: str, values: list[int], source: str) -> list[int]:
-    """Register each entry of a printed table as a named constant; return the Python list."""
-    for i, v in enumerate(values, start=1):
-        game.constant(f"{name}_{i}", v, source=source)
-    return values
+    """Register each entry of a printed table as a named constant; return the entries (each
+    the number, carrying its name into the rules that use it)."""
+    return [game.constant(f"{name}_{i}", v, source=source) for i, v in enumerate(values, start=1)]
 
 
-ROUNDS = 5
-game.constant("rounds", ROUNDS, source=src("ゲーム進行", "ゲームは全５ラウンド行われ"))
-START_SHELLS = 13
-START_FEET = 7
-game.constant("start_shells", START_SHELLS, source=src("ゲーム進行", "貝を１３個、足を７個"))
-game.constant("start_feet", START_FEET, source=src("ゲーム進行", "貝を１３個、足を７個"))
+ROUNDS = game.constant("rounds", 5, source=src("ゲーム進行", "ゲームは全５ラウンド行われ"))
+START_SHELLS = game.constant("start_shells", 13, source=src("ゲーム進行", "貝を１３個、足を７個"))
+START_FEET = game.constant("start_feet", 7, source=src("ゲーム進行", "貝を１３個、足を７個"))
 START_FRUIT = printed_table("start_fruit_by_seat", [0, 2, 3, 4, 5], source=src(
     "ゲーム進行", "１番手プレイヤーには追加のフルーツの支給なし。２番手プレイヤー：フルーツ２個、"
     "３番手プレイヤー：フルーツ３個、４番手プレイヤー：フルーツ４個、５番手プレイヤー：フルーツ５個"))
-VILLAGES = 5
-game.constant("villages_per_player", VILLAGES,
-              source=src("タイルの配置", "１人のプレイヤーは５つまで村を作ることができます"))
-COLUMNS = 7
-game.constant("board_columns", COLUMNS, source=src("タイルの配置", "個人ボードは下の画像のように７列に分かれており"))
-START_HUT_WIDTH = 2
-game.constant("start_cottage_width", START_HUT_WIDTH,
-              source=src("タイルの配置", "スタートコテージは１枚で２マス分のタイル"))
+VILLAGES = game.constant("villages_per_player", 5,
+                         source=src("タイルの配置", "１人のプレイヤーは５つまで村を作ることができます"))
+COLUMNS = game.constant("board_columns", 7, source=src("タイルの配置", "個人ボードは下の画像のように７列に分かれており"))
+START_HUT_WIDTH = game.constant("start_cottage_width", 2,
+                                source=src("タイルの配置", "スタートコテージは１枚で２マス分のタイル"))
 # The text prints the rewards of the first three spots of each track; the 4th and 5th
 # spots are an assumption (see track_spots_4_and_5_pay_nothing below).
 TIKI_FEET = printed_table("tiki_spot_feet", [1, 2, 3], source=src(
@@ -77,18 +70,14 @@ ISLAND_FEET = printed_table("island_feet", [3, 4, 5, 6], source=src(
     "島の訪問", "左の島から順番に３個、４個、５個、６個"))
 ISLAND_VP = printed_table("island_vp", [2, 3, 4, 9], source=src(
     "島の訪問", "左の島から順番に、２点、３点、４点、９点の勝利点を獲得します"))
-DOCKS = 4
-game.constant("island_docks", DOCKS, source=src("島の訪問", "島は下の画像のように、ラウンド開始時に４つ準備されます"))
-CANOE_CAP, BOAT_I_CAP, BOAT_II_CAP = 2, 3, 4
-game.constant("canoe_capacity", CANOE_CAP, source=src("ボートの使用", "「足」を最大で２個まで支払えるボート"))
-game.constant("boat_I_capacity", BOAT_I_CAP, source=src("ボートの使用", "「レベルⅠのボート」１個で「足」を３個まで支払えます"))
-game.constant("boat_II_capacity", BOAT_II_CAP, source=src("ボートの使用", "「レベルⅡのボート」１個で、「足」を４個まで支払えます"))
+DOCKS = game.constant("island_docks", 4, source=src("島の訪問", "島は下の画像のように、ラウンド開始時に４つ準備されます"))
+CANOE_CAP = game.constant("canoe_capacity", 2, source=src("ボートの使用", "「足」を最大で２個まで支払えるボート"))
+BOAT_I_CAP = game.constant("boat_I_capacity", 3, source=src("ボートの使用", "「レベルⅠのボート」１個で「足」を３個まで支払えます"))
+BOAT_II_CAP = game.constant("boat_II_capacity", 4, source=src("ボートの使用", "「レベルⅡのボート」１個で、「足」を４個まで支払えます"))
 game.constant("boat_II_free_feet", 1, source=src("ボートの使用", "足を３個支払えば、足４個分支払ったことになります"))
-LAST_ROUND_PASS_VP = 2
-game.constant("last_round_first_pass_vp", LAST_ROUND_PASS_VP, source=src(
+LAST_ROUND_PASS_VP = game.constant("last_round_first_pass_vp", 2, source=src(
     "パス", "第５ラウンド（最終ラウンド）で一番左のマスにコマを置いたプレイヤーのみ、即座に勝利点２点を獲得します"))
-SURFER_II_GOAL = 4
-game.constant("surfer_II_goal_reduction", SURFER_II_GOAL, source=src(
+SURFER_II_GOAL = game.constant("surfer_II_goal_reduction", 4, source=src(
     "タイル効果の詳細", "レベルⅡサーファー（ラウンド目標の達成値を４引き下げる）"))
 
 # =====================================================================================

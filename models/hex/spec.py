@@ -21,13 +21,12 @@ game = Game("hex", title="Hex", players=2, source=HEX,
             summary="Join your two edges of a rhombus of hexagons with a chain of your stones.")
 
 # --- the board ---------------------------------------------------------------------------
-MAX = 5
+MAX = game.constant("largest_board", 5, source=f"{HEX}: board_size, up to 5 in this spec")
 SIZES = (3, 4, 5)
 board_size = game.interpretation(
     "board_size", question="Which board (OpenSpiel's board_size parameter)?",
     options={str(n): f"{HEX}: board_size = {n} (num_cols = num_rows = {n})" for n in SIZES},
     default="3", source=f"{HEX}: parameter board_size (default 11; 3-5 modelled here)")
-game.constant("largest_board", MAX, source=f"{HEX}: board_size, up to 5 in this spec")
 size = if_(board_size.is_("3"), 3, if_(board_size.is_("4"), 4, 5))
 
 Col = game.enum("Col", {c: f"column {c}" for c in "abcde"},

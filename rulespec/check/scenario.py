@@ -35,7 +35,7 @@ import re
 import tomllib
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import attrs
 
@@ -782,9 +782,14 @@ def run_scenario_file(path: str | os.PathLike) -> list[ScenarioResult]:
     return [run_scenario(sf, sc) for sc in sf.scenarios]
 
 
-def run_scenario(sf: ScenarioFile, sc: Scenario) -> ScenarioResult:
-    """Play one scenario and check its expectations."""
-    game = sf.model(sc)
+def run_scenario(sf: ScenarioFile, sc: Scenario,
+                 models: Callable[[Mapping[str, str]], Model] | None = None) -> ScenarioResult:
+    """Play one scenario and check its expectations.
+
+    ``models(interpretation)`` gives the game to play instead of the file's own (``rulespec
+    mutate`` plays a changed copy of the spec against the same scenarios).
+    """
+    game = models(dict(sc.interpretation)) if models is not None else sf.model(sc)
     state = game.initial_state(sc.players)
     played: list[str] = []
     when_played: list[str] = []

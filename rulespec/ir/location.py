@@ -17,12 +17,17 @@ class Location:
 
     file: str
     line: int
+    #: the column (0-based) of the spec expression that built the element, when known:
+    #: several rules written on one line stay apart (``rulespec mutate`` names sites by it)
+    column: int | None = attrs.field(default=None, eq=False, repr=False)
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}"
 
 
 _CONTEXTLIB = os.path.abspath(contextlib.__file__)
+#: spec code that installs inside the package (the bundled games and their properties)
+_SPEC_DIRS = tuple(os.path.join(_PACKAGE_DIR, d) + os.sep for d in ("models", "properties"))
 
 
 def caller_location() -> Location | None:
@@ -31,10 +36,26 @@ def caller_location() -> Location | None:
     while frame is not None:
         filename = os.path.abspath(frame.f_code.co_filename)
         # skip the library and contextlib (``with rule.when(...)`` enters through it)
-        if not filename.startswith(_PACKAGE_DIR + os.sep) and filename != _CONTEXTLIB:
-            return Location(_short(filename), frame.f_lineno)
+        library = (filename.startswith(_PACKAGE_DIR + os.sep)
+                   and not filename.startswith(_SPEC_DIRS))
+        if not library and filename != _CONTEXTLIB:
+            return Location(_short(filename), frame.f_lineno, _column(frame))
         frame = frame.f_back
     return None
+
+
+#: each code object's instruction positions, read once (spec files run their lines often)
+_POSITIONS: dict = {}
+
+
+def _column(frame) -> int | None:  # noqa: ANN001 - a frame object
+    """The column of the instruction a frame is running (Python 3.11 positions)."""
+    code = frame.f_code
+    positions = _POSITIONS.get(code)
+    if positions is None:
+        positions = _POSITIONS[code] = list(code.co_positions())
+    i = frame.f_lasti // 2
+    return positions[i][2] if 0 <= i < len(positions) else None
 
 
 def _short(path: str) -> str:

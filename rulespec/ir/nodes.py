@@ -233,16 +233,58 @@ class Domain:
 _counter = itertools.count()
 
 
+@attrs.frozen
+class Printed:
+    """Where a literal comes from: a number printed in the rules (``game.constant``), or
+    the entry of a named table for one member. Backends ignore it; ``rulespec mutate``
+    reads it to change that one number everywhere the rules use it."""
+
+    name: str
+    member: str | None = None
+
+    def __str__(self) -> str:
+        return self.name if self.member is None else f"{self.name}[{self.member}]"
+
+
+class Named(int):
+    """A number printed in the rules, carrying its name (what ``game.constant`` returns).
+
+    In Python it is the number (sizes, ranges, arithmetic give plain ints); used in a rule
+    it becomes a constant node labelled with its name.
+
+    >>> rows = Named(6, "rows")
+    >>> rows + 1, lift(rows).label, range(rows)[-1]
+    (7, Printed(name='rows', member=None), 5)
+    """
+
+    def __new__(cls, value: int, name: str) -> "Named":
+        obj = super().__new__(cls, value)
+        obj.printed = Printed(name)
+        return obj
+
+    def __getnewargs__(self) -> tuple[int, str]:  # type: ignore[override]
+        return int(self), self.printed.name
+
+    def __repr__(self) -> str:
+        return int.__repr__(self)
+
+
 class Expr:
-    """An immutable IR node. Operators build new nodes; ``same_as`` compares structure."""
+    """An immutable IR node. Operators build new nodes; ``same_as`` compares structure.
 
-    __slots__ = ("op", "args", "type", "where")
+    ``label`` says where a literal comes from (:class:`Printed`; for a ``table`` node, one
+    entry per value): provenance only, no backend reads it.
+    """
 
-    def __init__(self, op: str, args: tuple, type: Type, where: Location | None = None) -> None:
+    __slots__ = ("op", "args", "type", "where", "label")
+
+    def __init__(self, op: str, args: tuple, type: Type, where: Location | None = None,
+                 label: Any = None) -> None:
         object.__setattr__(self, "op", op)
         object.__setattr__(self, "args", args)
         object.__setattr__(self, "type", type)
         object.__setattr__(self, "where", where)
+        object.__setattr__(self, "label", label)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("IR nodes are immutable")
@@ -317,7 +359,8 @@ def lift(x: Any) -> Expr:
     if isinstance(x, bool):
         return Expr("const", (x,), BOOL)
     if isinstance(x, int):
-        return Expr("const", (x,), INT)
+        printed = getattr(x, "printed", None)
+        return Expr("const", (int(x),), INT, None, printed)
     if isinstance(x, Field):
         if x.dims:
             raise SpecError(f"field {x.name} is an array: index it", element=f"field {x.name}")
@@ -467,21 +510,26 @@ def lookup(table: Sequence[Any], index: Any) -> Expr:
     values = tuple(table)
     if not values:
         raise SpecError("lookup needs a non-empty table")
+    printed = tuple(getattr(v, "printed", None) for v in values)
+    label = printed if any(p is not None for p in printed) else None
     if all(isinstance(v, bool) for v in values):
         typ = BOOL
     elif all(isinstance(v, int) and not isinstance(v, bool) for v in values):
         typ = INT
+        values = tuple(int(v) for v in values)
     elif all(isinstance(v, Expr) and v.op == "const" for v in values):
         typ = values[0].type
         if any(v.type != typ for v in values):
             raise SpecError("lookup table entries must share one type")
+        label = tuple(v.label for v in values)
+        label = label if any(p is not None for p in label) else None
         values = tuple(v.args[0] for v in values)
     else:
         raise SpecError("lookup needs a table of ints, bools or enum members")
     i = lift(index)
     if i.type != INT:
         raise SpecError(f"lookup index must be an int, got {i.type}")
-    return Expr("table", (values, i), typ, caller_location())
+    return Expr("table", (values, i), typ, caller_location(), label)
 
 
 def ordinal(member: Any) -> Expr:
@@ -548,7 +596,7 @@ class Table:
         if all(isinstance(v, bool) for v in raw):
             typ, values = BOOL, tuple(raw)
         elif all(isinstance(v, int) and not isinstance(v, bool) for v in raw):
-            typ, values = INT, tuple(raw)
+            typ, values = INT, tuple(int(v) for v in raw)
         elif all(isinstance(v, Expr) and v.op == "const" and v.type.enum is not None
                  for v in raw):
             typ = raw[0].type
@@ -567,7 +615,8 @@ class Table:
             raise SpecError(f"table {self.name} is indexed by a {self.enum.name}, got {m.type}",
                             element=f"table {self.name}")
         if m.op == "const":  # a known member: the value itself
-            return Expr("const", (self.values[m.args[0]],), self.type)
+            return Expr("const", (self.values[m.args[0]],), self.type, None,
+                        Printed(self.name, self.enum.name_of(m.args[0])))
         return Expr("enum_table", (self, m), self.type, caller_location())
 
     def value_of(self, member: str) -> Any:

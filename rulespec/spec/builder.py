@@ -14,8 +14,8 @@ import attrs
 
 from ..ir.errors import SpecError
 from ..ir.location import Location, caller_location
-from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Labels, Table, Type,
-                        const, domain_of, int_span, lift)
+from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Labels, Named, Table,
+                        Type, const, domain_of, int_span, lift)
 from ..ir.statements import Assign, ForEach, If, Let
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
                        Invariant, Param, Precondition, Rule, Ruleset, Scoring, TieBreak)
@@ -372,12 +372,17 @@ class Game:
         self.tables.append(t)
         return t
 
-    def constant(self, name: str, value: int, *, source: str) -> Expr:
-        """A number printed in the rules."""
+    def constant(self, name: str, value: int, *, source: str) -> Any:
+        """A number printed in the rules. Returns the number carrying its name
+        (:class:`~rulespec.ir.nodes.Named`): plain Python arithmetic on it gives ints (sizes,
+        ranges), and a rule that uses it records where the literal comes from, so
+        ``rulespec mutate`` can change it by one wherever the rules use it."""
         where = caller_location()
         self._claim("constant", name, where)
         self._need_source("constant", name, source, where)
         self.constants.append(Constant(name, value, source, where))
+        if isinstance(value, int) and not isinstance(value, bool):
+            return Named(value, name)
         return lift(value)
 
     def assume(self, name: str, value: Any, *, reason: str, origin: str | None = None) -> Any:

@@ -1,0 +1,165 @@
+"""Run every mutant of a game through the judges, in worker processes, and score them.
+
+The mutation score is ``killed / (mutants - equivalent)``: the share of the changes that
+could matter which a scenario, ``check`` or ``prove`` noticed. Per operator too.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import FIRST_COMPLETED, wait
+from typing import Any, Sequence
+
+import attrs
+
+from ..progress import QUIET, Progress
+from .judge import BUDGETS, EQUIVALENT, KILLED, SURVIVED, Judges, MutantResult, load_scenarios
+from .operators import OPERATORS, Mutant, mutants, select_operators
+
+#: the format of ``rulespec mutate --json`` (and the report's mutation section)
+FORMAT = 1
+
+
+@attrs.frozen
+class MutationReport:
+    """The outcome of ``rulespec mutate`` for one game."""
+
+    game: str
+    budget: str
+    seed: int
+    examples: int
+    prove: bool
+    operators: tuple[str, ...]
+    results: tuple[MutantResult, ...]
+
+    def count(self, status: str, operator: str | None = None) -> int:
+        return sum(1 for r in self.results if r.status == status
+                   and (operator is None or r.operator == operator))
+
+    def score(self, operator: str | None = None) -> float | None:
+        """killed / (mutants - equivalent); None when no mutant could matter."""
+        total = sum(1 for r in self.results if operator is None or r.operator == operator)
+        live = total - self.count(EQUIVALENT, operator)
+        return None if live == 0 else self.count(KILLED, operator) / live
+
+    def killed_by(self) -> dict[str, int]:
+        """How many mutants each judge (build, scenario, check, prove) killed."""
+        out: dict[str, int] = {}
+        for r in self.results:
+            if r.status == KILLED and r.by is not None:
+                out[r.by] = out.get(r.by, 0) + 1
+        return out
+
+    @property
+    def survivors(self) -> list[MutantResult]:
+        return [r for r in self.results if r.status == SURVIVED]
+
+    def by_operator(self) -> dict[str, dict[str, Any]]:
+        """Per operator that made mutants: counts and score."""
+        out = {}
+        for op in self.operators:
+            total = sum(1 for r in self.results if r.operator == op)
+            if total:
+                out[op] = {"mutants": total, "killed": self.count(KILLED, op),
+                           "survived": self.count(SURVIVED, op),
+                           "equivalent": self.count(EQUIVALENT, op), "score": self.score(op)}
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "game": self.game, "budget": self.budget, "seed": self.seed,
+                "examples_per_mutant": self.examples, "prove": self.prove,
+                "operators": list(self.operators), "mutants": len(self.results),
+                "killed": self.count(KILLED), "survived": self.count(SURVIVED),
+                "equivalent": self.count(EQUIVALENT), "score": self.score(),
+                "killed_by": self.killed_by(),
+                "by_operator": self.by_operator(),
+                "results": [r.to_json() for r in self.results]}
+
+
+def select_mutants(found: Sequence[Mutant], ids: Sequence[str] | None) -> list[Mutant]:
+    """The mutants with the given ids (all for None); an unknown id raises ValueError."""
+    if not ids:
+        return list(found)
+    known = {m.id: m for m in found}
+    unknown = [i for i in ids if i not in known]
+    if unknown:
+        raise ValueError(f"no mutant {', '.join(map(repr, unknown))} (ids as `rulespec mutate "
+                         "--list` shows them)")
+    return [known[i] for i in dict.fromkeys(ids)]
+
+
+# --- one process's state, set before the workers fork -------------------------------------
+_STATE: dict[str, Any] = {}
+
+
+def _prepare(game: str, operators: tuple[str, ...], budget: str, seed: int, prove: bool,
+             scenario_files: tuple[str, ...] | None) -> tuple[Judges, dict[str, Mutant]]:
+    key = (game, operators, budget, seed, prove, scenario_files)
+    if _STATE.get("key") != key:
+        from ...runtime.registry import load
+        model = load(game)
+        found = mutants(model.spec, operators)
+        chosen = BUDGETS[budget]
+        judges = Judges(model.spec, model, load_scenarios(game, scenario_files), chosen,
+                        seed, prove, Judges.lockstep_nodes_for(model, chosen))
+        _STATE.update(key=key, judges=judges, mutants={m.id: m for m in found})
+    return _STATE["judges"], _STATE["mutants"]
+
+
+def _init(game: str, operators: tuple[str, ...], budget: str, seed: int, prove: bool,
+          scenario_files: tuple[str, ...] | None) -> None:
+    """In a worker: the parent's judges with every model the baseline compiled (inherited
+    by fork), or built again (spawn)."""
+    _prepare(game, operators, budget, seed, prove, scenario_files)
+
+
+def _judge(mutant_id: str) -> MutantResult:
+    return _STATE["judges"].judge(_STATE["mutants"][mutant_id])
+
+
+def mutate_game(game: str, *, operators: Sequence[str] | None = None, budget: str = "quick",
+                workers: int = 1, seed: int = 0, prove: bool = False,
+                only: Sequence[str] | None = None,
+                scenario_files: Sequence[str] | None = None,
+                progress: Progress = QUIET) -> MutationReport:
+    """Make the game's mutants and judge each (see the package docstring).
+
+    Raises ValueError for an unknown operator, mutant id or budget,
+    :class:`~.judge.BaselineError` when the unmutated spec fails a judge, and
+    ``ScenarioFileError`` for a malformed scenario file.
+    """
+    if budget not in BUDGETS:
+        raise ValueError(f"unknown budget {budget!r} (budgets: {', '.join(BUDGETS)})")
+    ops = select_operators(operators)
+    files = tuple(scenario_files) if scenario_files is not None else None
+    progress.note("the unmutated spec")
+    judges, by_id = _prepare(game, ops, budget, seed, prove, files)
+    chosen = select_mutants(list(by_id.values()), only)
+    judges.baseline()
+    progress.set_total(len(chosen))
+    results: dict[str, MutantResult] = {}
+    if workers <= 1 or len(chosen) <= 1:
+        for m in chosen:
+            progress.note(m.id)
+            results[m.id] = judges.judge(m)
+            progress.advance()
+    else:
+        from ..workers import worker_pool
+        with worker_pool(workers, initializer=_init,
+                         initargs=(game, ops, budget, seed, prove, files)) as pool:
+            pending = {pool.submit(_judge, m.id): m.id for m in chosen}
+            while pending:
+                done, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+                for f in done:
+                    mid = pending.pop(f)
+                    results[mid] = f.result()
+                    progress.note(mid)
+                    progress.advance()
+                if not done:
+                    progress.note(f"{len(pending)} mutants to go")
+    return MutationReport(judges.original.name, budget, seed,
+                          judges.budget.examples(judges.spec), prove, ops,
+                          tuple(results[m.id] for m in chosen))
+
+
+__all__ = ["FORMAT", "MutationReport", "OPERATORS", "mutate_game", "select_mutants"]
+
