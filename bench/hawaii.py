@@ -3,18 +3,24 @@
 Not a test: it prints a table. Each runner plays random 4-player games of Hawaii from setup
 to the end (player actions uniformly at random among the legal ones, chance outcomes by
 their weights) for about ``--seconds`` of wall time in all, interleaved with the other
-runner in ``--rounds`` time slices so that a change in machine load hits both alike.
+runners in ``--rounds`` time slices so that a change in machine load hits them alike.
 
-    python bench/hawaii.py [--seconds 4] [--seed 0] [--rounds 4] [--players 4]
+    python bench/hawaii.py [--seconds 4] [--seed 0] [--rounds 4] [--players 4] [--against REV]
 
 Runners:
   rulespec API        ``game.legal_actions`` / ``game.chance_outcomes`` / ``game.apply``
                       (which re-checks legality) / ``game.is_terminal`` / ``game.scores``
+  API random_action   the public API with ``game.random_action(state, rng)`` instead of
+                      choosing among ``game.legal_actions`` (the same draws, so the same
+                      games, without making an Action per legal move)
   rulespec compiled   the generated code on raw state tuples: ``compiled.legal(values)``,
                       ``compiled.chance_weights(values)`` (weighted choice at chance nodes),
-                      ``compiled.apply[key[0]](values, *key[1:])`` (no legality re-check),
-                      ``compiled.terminal``, ``compiled.scores``
-Both runners use ``random.Random(seed)`` the same way and list actions in the same order,
+                      ``compiled.step[key[0]](values, key)`` (legality re-checked in the
+                      same call), ``compiled.terminal``, ``compiled.scores``
+  API @REV            with ``--against REV``: the "rulespec API" runner of this script, run
+                      on rulespec as of git revision REV in a worker process (bench/versus.py)
+                      and interleaved with the others, so the ratio is the library's change
+All runners use ``random.Random(seed)`` the same way and list actions in the same order,
 so with one seed they play the same games; the script checks that the first games' scores
 agree (a float rounding in the weighted choice could in principle split them).
 """
@@ -31,6 +37,8 @@ from typing import Callable
 
 import rulespec
 from rulespec import CHANCE
+
+import versus
 
 Playout = Callable[[random.Random], tuple[list[int], int]]   # (scores, steps)
 
@@ -53,9 +61,22 @@ def api_runner(players: int) -> Playout:
     return playout
 
 
+def sampler_runner(players: int) -> Playout:
+    game = rulespec.load("hawaii")
+
+    def playout(rng: random.Random) -> tuple[list[int], int]:
+        s = game.initial_state(players)
+        steps = 0
+        while not game.is_terminal(s):
+            s = game.apply(s, game.random_action(s, rng))
+            steps += 1
+        return game.scores(s), steps
+    return playout
+
+
 def compiled_runner(players: int) -> Playout:
     c = rulespec.load("hawaii").compiled
-    initial, terminal, legal, apply = c.initial, c.terminal, c.legal, c.apply
+    initial, terminal, legal, step = c.initial, c.terminal, c.legal, c.step
     weights, current = c.chance_weights, c.current_player
 
     def playout(rng: random.Random) -> tuple[list[int], int]:
@@ -67,7 +88,7 @@ def compiled_runner(players: int) -> Playout:
                 key = rng.choices([k for k, _ in cw], [w for _, w in cw])[0]
             else:
                 key = rng.choice(legal(v))
-            v = apply[key[0]](v, *key[1:])
+            v = step[key[0]](v, key)
             steps += 1
         return c.scores(v), steps
     return playout
@@ -75,6 +96,7 @@ def compiled_runner(players: int) -> Playout:
 
 RUNNERS: list[tuple[str, Callable[[int], Playout]]] = [
     ("rulespec API", api_runner),
+    ("API random_action", sampler_runner),
     ("rulespec compiled", compiled_runner),
 ]
 SAME_GAMES = 5
@@ -102,22 +124,49 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=4,
                     help="interleave the runners in this many time slices")
     ap.add_argument("--players", type=int, default=4, help="players per game (2-5)")
+    ap.add_argument("--against", metavar="REV",
+                    help="also run the API runner on rulespec at this git revision")
+    ap.add_argument("--serve", metavar="LABEL", help=argparse.SUPPRESS)  # bench/versus.py
     args = ap.parse_args(argv)
     if args.seconds <= 0 or args.rounds < 1 or not 2 <= args.players <= 5:
         print("hawaii bench: --seconds and --rounds must be positive, --players 2..5",
               file=sys.stderr)
         return 2
 
-    built = [(label, factory(args.players)) for label, factory in RUNNERS]
-    first = {label: [p(random.Random(f"{args.seed}:{i}"))[0] for i in range(SAME_GAMES)]
-             for label, p in built}                      # also a warm-up
-    rngs = {label: random.Random(args.seed) for label, _ in built}
+    def first_games(p: Playout) -> list:   # also a warm-up
+        return [p(random.Random(f"{args.seed}:{i}"))[0] for i in range(SAME_GAMES)]
+
+    if args.serve:
+        playout = dict(RUNNERS)[args.serve](args.players)
+        rng = random.Random(args.seed)
+        return versus.serve(first_games(playout), lambda t: measure(playout, rng, t))
+
+    built: list[tuple[str, Callable[[float], tuple[int, int, float]]]] = []
+    first = {}
+    for label, factory in RUNNERS:
+        playout = factory(args.players)
+        first[label] = first_games(playout)
+        rng = random.Random(args.seed)
+        built.append((label, lambda t, p=playout, r=rng: measure(p, r, t)))
+    remote = None
+    if args.against:
+        try:
+            remote = versus.Remote(args.against, __file__, "rulespec API",
+                                   ["--players", str(args.players), "--seed", str(args.seed)])
+        except (ValueError, RuntimeError) as err:
+            print(f"hawaii bench: --against {args.against}: {err}", file=sys.stderr)
+            return 2
+        label = f"API @{args.against}"
+        first[label] = remote.first
+        built.append((label, remote.measure))
     totals = {label: (0, 0, 0.0) for label, _ in built}
     for _ in range(args.rounds):
-        for label, playout in built:
-            g, s, t = measure(playout, rngs[label], args.seconds / args.rounds)
+        for label, run in built:
+            g, s, t = run(args.seconds / args.rounds)
             a = totals[label]
             totals[label] = (a[0] + g, a[1] + s, a[2] + t)
+    if remote is not None:
+        remote.close()
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"Hawaii, {args.players} players, random games, {args.seconds:g} s per runner, "
@@ -136,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{rate / api_rate:>6.2f}x")
     same = len({repr(v) for v in first.values()}) == 1
     print()
-    print(f"check: the first {SAME_GAMES} games of both runners have "
+    print(f"check: the first {SAME_GAMES} games of every runner have "
           + ("the same scores (they play the same games)" if same else
              f"DIFFERENT scores: {first}"))
     return 0

@@ -267,8 +267,12 @@ def round_prizes_follow_the_goal_tile(model: Any, before: Any, action: Any,
     code = before["pass_tok"][space - 1]
     totals[mover] += VALUE[code]
     spears[mover] += SPEAR[code]
-    met = [totals[p] + _owned(before, p, "surfer", SURFER_GOAL) >= TARGET[r0] for p in range(n)]
-    prizes = expected_prizes(totals, met, PRIZES[r0])
+    surfers = [_owned(before, p, "surfer", SURFER_GOAL) for p in range(n)]
+    met = [totals[p] + surfers[p] >= TARGET[r0] for p in range(n)]
+    # interpretation goal_ranking: rank by the totals, or by the totals with the surfers
+    ranked = (totals if model.interpretation.get("goal_ranking", "raw") == "raw"
+              else [t + r for t, r in zip(totals, surfers)])
+    prizes = expected_prizes(ranked, met, PRIZES[r0])
     for p in range(n):
         want = (prizes[p] + (_owned(before, p, "lono", LONO_VP) if met[p] else 0)
                 + spears[p] * _owned(before, p, "spear_hut", SPEAR_HUT_VP))
@@ -281,19 +285,26 @@ def round_prizes_follow_the_goal_tile(model: Any, before: Any, action: Any,
     return None
 
 
-def _valid(state: Any, p: int, v: int) -> bool:
+def _valid(state: Any, p: int, v: int, reading: Any = None) -> bool:
     """§タイルの配置: the village's rightmost tile reaches the leftmost tiki's column
-    (assumption tiki_columns: width + tikis >= 8, with at least one tiki)."""
+    (assumption tiki_columns: width + tikis >= 8). Without a tiki (interpretation
+    village_without_tiki): never valid, or valid once it fills the board's 7 columns."""
     tikis = state["tikis"][p]
+    if tikis == 0 and (reading or {}).get("village_without_tiki", "invalid") == "board_edge":
+        tikis = 1  # the board's last column stands in for the missing tiki's
     return (state["founder"][p][v] != "none" and tikis >= 1
             and state["width"][p][v] + tikis >= COLUMNS + 1)
 
 
-def end_bonus(state: Any, p: int) -> int:
-    """End-of-game points of player ``p``, from the valid villages only (§ゲーム終了)."""
+def end_bonus(state: Any, p: int, reading: Any = None) -> int:
+    """End-of-game points of player ``p``, from the valid villages only (§ゲーム終了).
+    ``reading`` is the model's interpretation (village_without_tiki, laka_fruit)."""
+    reading = reading or {}
     has = state["has"][p]
-    valid = [_valid(state, p, v) for v in range(VILLAGES)]
-    fruit_tiles = sum(has[v][N[f]] for v in range(VILLAGES) for f in FRUITS)
+    valid = [_valid(state, p, v, reading) for v in range(VILLAGES)]
+    laka_all = reading.get("laka_fruit", "all_villages") == "all_villages"
+    fruit_tiles = sum(has[v][N[f]] for v in range(VILLAGES) for f in FRUITS
+                      if laka_all or valid[v])
     valid_surfers = sum(1 for v in range(VILLAGES) if valid[v] and has[v][N["surfer"]])
     total = 0
     for v in range(VILLAGES):
@@ -320,9 +331,11 @@ def end_scoring_counts_only_valid_villages(model: Any, state: Any, steps: int) -
     if not model.is_terminal(state):
         return None
     scores = model.scores(state)
+    reading = model.interpretation
     for p in _seated(state):
-        bonus = end_bonus(state, p)
-        if not any(_valid(state, p, v) for v in range(VILLAGES)) and scores[p] != state["vp"][p]:
+        bonus = end_bonus(state, p, reading)
+        if (not any(_valid(state, p, v, reading) for v in range(VILLAGES))
+                and scores[p] != state["vp"][p]):
             return (f"player {p} has no valid village but scores {scores[p]} "
                     f"with {state['vp'][p]} points")
         if scores[p] != state["vp"][p] + bonus:

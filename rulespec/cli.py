@@ -32,13 +32,26 @@ class BadInput(Exception):
     """Bad usage or input: exit 2 with this one line."""
 
 
-def _load(game: str, interpretation: Sequence[str] = ()) -> Model:
+def _load(game: str, interpretation: Sequence[str] = (), ruleset: str | None = None) -> Model:
     from .runtime.registry import load
     chosen = ",".join(interpretation) if interpretation else None
     try:
-        return load(game, interpretation=chosen)
+        return load(game, interpretation=chosen, ruleset=ruleset)
     except (ValueError, TypeError) as e:
         raise BadInput(str(e)) from None
+
+
+def _ruleset_option(fn: Callable) -> Callable:
+    """``--ruleset NAME``: a named bundle of interpretation options the spec declares
+    (``rulespec info`` lists them); ``--interpretation`` may add points it leaves open."""
+    return click.option("--ruleset", default=None, metavar="NAME",
+                        help="A named bundle of interpretation options (see `info`); "
+                             "--interpretation may choose the points it leaves open.")(fn)
+
+
+def _reading(model: Model) -> list[str]:
+    """The model's whole interpretation as K=V texts (for worker processes)."""
+    return [f"{k}={v}" for k, v in model.interpretation.items()]
 
 
 def _emit_json(doc: Any) -> None:
@@ -157,8 +170,11 @@ def _info_doc(model: Model) -> dict[str, Any]:
                         "checked_by": "python" if p.python_only else "python, z3"}
                        for p in all_properties(model)],
         "interpretations": [{"name": i.name, "question": i.question, "default": i.default,
+                             "default_reason": i.default_reason, "english": i.english,
                              "options": [{"name": o, "source": s} for o, s in i.options.items()]}
                             for i in spec.interpretations],
+        "rulesets": [{"name": r.name, "source": r.source, "doc": r.doc,
+                      "options": dict(r.options)} for r in spec.rulesets],
         "assumptions": [{"name": a.name, "value": _value(a.value), "reason": a.reason,
                          "origin": a.origin} for a in spec.assumptions],
     }
@@ -222,12 +238,30 @@ def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_al
         out.para(summarise(names, SHOWN, more="--all lists them"), indent=2, hang=2)
     out.print("\n[bold]Interpretation points[/bold]"
               + (f" ({len(doc['interpretations'])})" if doc["interpretations"] else ": none"))
-    for i in doc["interpretations"]:
+    if not show_all and len(doc["interpretations"]) > 4:   # one screen: names and options
+        out.para(", ".join(f"{i['name']} ({'/'.join(o['name'] for o in i['options'])})"
+                           for i in doc["interpretations"]) + " (default first)",
+                 indent=2, hang=2)
+    for i in doc["interpretations"] if show_all or len(doc["interpretations"]) <= 4 else ():
         opts = ", ".join(o["name"] for o in i["options"])
         out.para(f"{i['name']}: {i['question']} ({opts}; default {i['default']})", indent=2)
         if show_all:
             for o in i["options"]:
                 out.para(f"{o['name']}: {o['source']}", indent=6)
+            if i["default_reason"]:
+                out.para(f"why {i['default']} by default: {i['default_reason']}", indent=6)
+    rulesets = [(r, ", ".join(f"{k}={v}" for k, v in r["options"].items()))
+                for r in doc["rulesets"]]
+    if rulesets and not show_all:
+        out.para("rulesets: " + "; ".join(f"{r['name']} ({opts})" for r, opts in rulesets),
+                 indent=2, hang=2)
+    elif rulesets:
+        out.print(f"\n[bold]Rulesets[/bold] ({len(rulesets)})")
+        for r, opts in rulesets:
+            out.para(f"{r['name']}: {opts}", indent=2)
+            if r["doc"]:
+                out.para(r["doc"], indent=6)
+            out.para(f"source: {r['source']}", indent=6)
     if show_all:
         _print_assumptions(doc, full=True)
     else:
@@ -276,15 +310,16 @@ def _print_assumptions(doc: dict[str, Any], full: bool) -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for every choice.")
 @click.option("--interpretation", multiple=True, metavar="K=V",
               help="Choose an option of an interpretation point (repeatable).")
+@_ruleset_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 @click.option("--svg", "svg_dir", default=None, metavar="DIR",
               help="Also draw the state after each step: DIR/step-NNN.svg.")
 def play(game: str, players: int | None, seed: int, interpretation: Sequence[str],
-         as_json: bool, svg_dir: str | None) -> None:
+         ruleset: str | None, as_json: bool, svg_dir: str | None) -> None:
     """Play one seeded random game of GAME and print its trace."""
     from .runtime.model import CHANCE
     from .runtime.play import play_random
-    model = _load(game, interpretation)
+    model = _load(game, interpretation, ruleset)
     n = players if players is not None else model.min_players
     _players_ok(model, n)
     final, steps = play_random(model, n, seed)
@@ -294,7 +329,7 @@ def play(game: str, players: int | None, seed: int, interpretation: Sequence[str
         from .report.run import step_pictures
         drawn = step_pictures(model, n, [str(s.action) for s in steps], svg_dir)
         click.echo(f"{len(drawn)} pictures in {svg_dir}/", err=True)
-    doc = {"game": model.name, "players": n, "seed": seed,
+    doc = {"game": model.name, "players": n, "seed": seed, "ruleset": ruleset,
            "interpretation": dict(model.interpretation),
            "steps": [{"player": "chance" if s.player == CHANCE else s.player,
                       "action": str(s.action)} for s in steps],
@@ -334,6 +369,7 @@ def play(game: str, players: int | None, seed: int, interpretation: Sequence[str
               help="Test runs Hypothesis may spend shrinking each violation (default 500); "
                    "past it the shortest trace seen is reported.")
 @click.option("--interpretation", multiple=True, metavar="K=V")
+@_ruleset_option
 @click.option("--trace-dir", default="traces", show_default=True,
               help="Where counterexample traces are saved.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
@@ -341,13 +377,13 @@ def play(game: str, players: int | None, seed: int, interpretation: Sequence[str
 @_verbose_option
 def check(game: str, props: Sequence[str], examples: int | None, seed: int,
           players: int | None, plain_random: bool, workers: int, shrink_budget: int | None,
-          interpretation: Sequence[str], trace_dir: str, as_json: bool, quiet: bool,
-          verbose: bool) -> None:
+          interpretation: Sequence[str], ruleset: str | None, trace_dir: str, as_json: bool,
+          quiet: bool, verbose: bool) -> None:
     """Check GAME's properties by legal play; a violation is shrunk and saved as a trace."""
     from .check.parallel import check_in_workers
     from .check.results import exit_code
     from .check.runner import HYPOTHESIS, RANDOM, SHRINK_BUDGET, select
-    model = _load(game, interpretation)
+    model = _load(game, interpretation, ruleset)
     _players_ok(model, players)
     try:
         names = [p.name for p in select(model, props)]
@@ -357,13 +393,14 @@ def check(game: str, props: Sequence[str], examples: int | None, seed: int,
     if examples is None:
         examples = model.spec.check_examples
     with Progress(f"checking {model.name}", quiet=quiet) as progress:
-        results = check_in_workers(game, list(interpretation), names, examples, seed, players,
+        results = check_in_workers(game, _reading(model), names, examples, seed, players,
                                    mode, trace_dir, workers, progress,
                                    SHRINK_BUDGET if shrink_budget is None else shrink_budget)
     code = exit_code(results)
     cut = _truncated(model, results)
     if as_json:
         _emit_json({"game": model.name, "mode": mode, "examples": examples, "seed": seed,
+                    "ruleset": ruleset, "interpretation": dict(model.interpretation),
                     **(cut or {}), "results": [r.to_json() for r in results],
                     "exit_code": code})
         sys.exit(code)
@@ -413,16 +450,17 @@ def _print_results(model: Model, results: list, how: str, with_checker: bool = F
               help="Processes for the step proofs; above 1, bounded model checking and "
                    "dead rules get one more (default: the machine's CPUs, at most 4).")
 @click.option("--interpretation", multiple=True, metavar="K=V")
+@_ruleset_option
 @click.option("--trace-dir", default="traces", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 def prove(game: str, props: Sequence[str], timeout: float, depth: int | None,
-          workers: int | None, interpretation: Sequence[str], trace_dir: str,
-          as_json: bool) -> None:
+          workers: int | None, interpretation: Sequence[str], ruleset: str | None,
+          trace_dir: str, as_json: bool) -> None:
     """Prove GAME's invariants, conservation laws and laws with Z3 (step proofs,
     induction, bounded model checking)."""
     from .check.prove import prove_game
     from .check.results import exit_code
-    model = _load(game, interpretation)
+    model = _load(game, interpretation, ruleset)
     try:
         results = prove_game(model, property_names=props or None, timeout=timeout,
                              depth=depth, trace_dir=trace_dir,
@@ -431,7 +469,8 @@ def prove(game: str, props: Sequence[str], timeout: float, depth: int | None,
         raise BadInput(str(e)) from None
     code = exit_code(results)
     if as_json:
-        _emit_json({"game": model.name, "timeout": timeout,
+        _emit_json({"game": model.name, "timeout": timeout, "ruleset": ruleset,
+                    "interpretation": dict(model.interpretation),
                     "results": [r.to_json() for r in results], "exit_code": code})
         sys.exit(code)
     _print_results(model, results, f"Z3, {timeout:g} s per query", with_checker=True)
@@ -441,77 +480,105 @@ def prove(game: str, props: Sequence[str], timeout: float, depth: int | None,
 # --- diff -------------------------------------------------------------------------------
 @cli.command("diff")
 @click.argument("game")
-@click.option("--interpretation", "reading_a", multiple=True, required=True, metavar="K=A",
-              help="The first reading (repeatable).")
-@click.option("--against", "reading_b", multiple=True, required=True, metavar="K=B",
-              help="The second reading (repeatable).")
-@click.option("--depth", type=click.IntRange(min=1), default=6, show_default=True,
-              help="Most steps after setup to search.")
-@click.option("--setups", type=click.IntRange(min=1), default=8, show_default=True,
+@click.option("--interpretation", "reading_a", multiple=True, metavar="K=A",
+              help="Reading A: an option of a point (repeatable), over --ruleset if given.")
+@_ruleset_option
+@click.option("--against", "reading_b", multiple=True, required=True, metavar="NAME|K=B",
+              help="Reading B: a ruleset NAME, and/or K=B options over reading A (repeatable).")
+@click.option("--from", "start", default=None, metavar="FILE[#NAME]",
+              help="Start from a scenario's given situation instead of the setup.")
+@click.option("--depth", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Most actions after the start to search.")
+@click.option("--setups", type=click.IntRange(min=1), default=2, show_default=True,
               help="Setups sampled per player count when the setup is random.")
 @click.option("--games", type=click.IntRange(min=0), default=50, show_default=True,
-              help="Random games played in lockstep to measure whether it matters.")
+              help="Random games in lockstep: how often the readings part and the winner "
+                   "changes (95 % intervals).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--out-dir", default="traces", show_default=True,
               help="Where the difference is saved as a scenario file.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 @_quiet_option
 @_verbose_option
-def diff_cmd(game: str, reading_a: Sequence[str], reading_b: Sequence[str], depth: int,
-             setups: int, games: int, seed: int, out_dir: str, as_json: bool, quiet: bool,
+def diff_cmd(game: str, reading_a: Sequence[str], ruleset: str | None,
+             reading_b: Sequence[str], start: str | None, depth: int, setups: int,
+             games: int, seed: int, out_dir: str, as_json: bool, quiet: bool,
              verbose: bool) -> None:
-    """The smallest situation where two interpretations of GAME differ."""
+    """Where two readings of GAME part: the simplest difference, explained in rule terms,
+    and how much it matters."""
     from .check.diff import diff
-    ma, mb = _load(game, reading_a), _load(game, reading_b)
+    if not reading_a and ruleset is None:
+        raise BadInput("name reading A with --ruleset NAME and/or --interpretation K=A")
+    ma = _load(game, reading_a, ruleset)
+    b_rulesets = [x for x in reading_b if "=" not in x]
+    b_options = [x for x in reading_b if "=" in x]
+    if len(b_rulesets) > 1:
+        raise BadInput(f"--against names more than one ruleset: {', '.join(b_rulesets)}")
+    if b_rulesets:   # B is that ruleset, with its own K=B options
+        mb = _load(game, b_options, b_rulesets[0])
+    else:            # B is reading A with the K=B options changed
+        over = dict(ma.interpretation)
+        for x in b_options:
+            k, v = x.split("=", 1)
+            if k.strip() not in over:
+                _load(game, [x])  # the same one-line error as for reading A
+            over[k.strip()] = v.strip()
+        mb = _load(game, [f"{k}={v}" for k, v in over.items()])
     if ma.interpretation == mb.interpretation:
         raise BadInput("the two readings are the same: --against must change an "
                        "interpretation point")
-    with Progress(f"diff {ma.name}", quiet=quiet) as progress:
-        report = diff(ma, mb, depth=depth, setups=setups, games=games, seed=seed,
-                      scenario_dir=out_dir, progress=progress)
-    d, ls = report.difference, report.lockstep
-    doc = {"game": report.game, "a": report.a, "b": report.b, "status": report.status,
-           "detail": report.detail, "nodes": report.nodes,
-           "difference": None if d is None else {
-               "players": d.players, "actions": list(d.actions), "setup_steps": d.setup_steps,
-               "kind": d.kind, "only_a": list(d.only_a), "only_b": list(d.only_b),
-               "fields": {k: list(v) for k, v in d.fields.items()}},
-           "scenario": report.scenario_path, "scenario_error": report.scenario_error,
-           "lockstep": None if ls is None else {"games": ls.games, "parted": ls.parted,
-                                                "winners_differ": ls.winners_differ,
-                                                "seed": ls.seed}}
+    label_a = " + ".join(([f"ruleset {ruleset}"] if ruleset else []) + list(reading_a))
+    label_b = " + ".join([f"ruleset {b}" for b in b_rulesets] + b_options)
+    try:
+        with Progress(f"diff {ma.name}", quiet=quiet or as_json) as progress:
+            report = diff(ma, mb, depth=depth, setups=setups, games=games, seed=seed,
+                          scenario_dir=out_dir, start=start, labels=(label_a, label_b),
+                          progress=progress)
+    except ValueError as e:
+        raise BadInput(str(e)) from None
     code = 0 if report.status in ("PROVED", "PASSED") else 1  # like diff(1): 1 = differ
     if as_json:
-        _emit_json(doc)
+        _emit_json(report.to_json())
         sys.exit(code)
-    a = ", ".join(f"{k}={v}" for k, v in report.a.items())
-    b = ", ".join(f"{k}={v}" for k, v in report.b.items())
-    out.para(f"{ma.spec.title}: {a}  vs  {b}")
+    _print_diff(report, verbose)
+    sys.exit(code)
+
+
+def _print_diff(report: Any, verbose: bool) -> None:
     colour = "bold red" if report.status == "VIOLATED" else "green"
     verdict = "DIFFER" if report.status == "VIOLATED" else report.status
+    out.para(f"{report.a_label}  against  {report.b_label}")
     out.para(f"{verdict}: {report.detail}", style=colour)
+    out.para(f"the readings part on {len(report.points)} point(s):")
+    for p in report.points:
+        out.para(f"{p.point}: {p.question}", indent=2)
+        out.para(f"{p.a} (A): {p.a_source}", indent=4)
+        out.para(f"{p.b} (B): {p.b_source}", indent=4)
+    d = report.difference
     if d is not None:
-        out.print(f"  {d.players} players; setup: {d.setup_steps} chance step(s)")
-        setup = list(d.actions[:d.setup_steps])
-        if setup:
-            out.para(f"setup: {_steps(setup, verbose)}", indent=2)
-        for i, text in enumerate(d.actions[d.setup_steps:], 1):
-            out.para(f"{i:6d}. {text}", indent=2, hang=10)
-        if d.only_a:
-            out.para(f"legal only under {a}: {summarise(list(d.only_a), SHOWN)}", indent=2)
-        if d.only_b:
-            out.para(f"legal only under {b}: {summarise(list(d.only_b), SHOWN)}", indent=2)
-        for k, (va, vb) in d.fields.items():
-            out.para(f"{k}: {json.dumps(va)} under {a}, {json.dumps(vb)} under {b}", indent=2)
+        out.print("[bold]the difference[/bold]")
+        own = {f"{p.point}:" for p in report.points}
+        sources = {f"{x}: " for p in report.points for x in (p.a, p.b)}
+        for line in d.explanation:   # the points were listed above
+            if line.split(" ")[0] in own or line.strip().startswith(tuple(sources)):
+                continue
+            if d.given and not verbose and "setup step(s)" in line:
+                out.para(line, indent=2)
+                out.para(f"setup: {_steps(list(d.given), verbose)}", indent=4)
+                continue
+            body = line.lstrip(" ")
+            out.para(body, indent=2 + len(line) - len(body))
         if report.scenario_path:
-            out.para(f"saved as a scenario: {report.scenario_path}", indent=2)
+            out.para("saved as a scenario (run it with `rulespec scenario`):", indent=2)
+            out.para(report.scenario_path, indent=4)
         if report.scenario_error:
             out.para(f"scenario not saved: {report.scenario_error}", indent=2, style="yellow")
-    if ls is not None:
-        out.para(f"does it matter? in {ls.games} random games played in lockstep the "
-                 f"readings parted in {ls.parted} and the winners differed in "
-                 f"{ls.winners_differ}")
-    sys.exit(code)
+    im = report.impact
+    if im is not None:
+        out.para(f"does it matter? {im.games} random games in lockstep (seed {im.seed}, "
+                 f"{min(im.players)}-{max(im.players)} players):")
+        out.para(f"the readings parted in {im.parted}", indent=2)
+        out.para(f"the winner changed in {im.winner_changed}", indent=2)
 
 
 # --- conform ----------------------------------------------------------------------------

@@ -209,6 +209,7 @@ class ScoresInvalidVillages:
 
     def __init__(self, game):
         self.game = game
+        self.interpretation = game.interpretation
 
     def is_terminal(self, state):
         return self.game.is_terminal(state)

@@ -65,9 +65,11 @@ game.constant("board_columns", COLUMNS, source=src("タイルの配置", "個人
 START_HUT_WIDTH = 2
 game.constant("start_cottage_width", START_HUT_WIDTH,
               source=src("タイルの配置", "スタートコテージは１枚で２マス分のタイル"))
-TIKI_FEET = printed_table("tiki_spot_feet", [1, 2, 3, 0, 0], source=src(
+# The text prints the rewards of the first three spots of each track; the 4th and 5th
+# spots are an assumption (see track_spots_4_and_5_pay_nothing below).
+TIKI_FEET = printed_table("tiki_spot_feet", [1, 2, 3], source=src(
     "タイルの配置", "右から、１個、２個、３個の「足」を獲得します"))
-KAHUNA_SHELLS = printed_table("kahuna_spot_shells", [1, 2, 3, 0, 0], source=src(
+KAHUNA_SHELLS = printed_table("kahuna_spot_shells", [1, 2, 3], source=src(
     "タイルの配置", "上から、１個、２個、３個の「貝」を獲得します"))
 KAHUNA_VP = printed_table("kahuna_vp_by_row", [5, 5, 10, 10, 15], source=src(
     "タイルの配置", "上から順番に、５点、５点、１０点、１０点、１５点の勝利点を獲得します"))
@@ -92,6 +94,17 @@ game.constant("surfer_II_goal_reduction", SURFER_II_GOAL, source=src(
 # =====================================================================================
 # Component data the text does not give (assumptions, each with reason and origin)
 # =====================================================================================
+
+# --- the player board's tracks ---------------------------------------------------------
+NO_REWARD = game.assume(
+    "track_spots_4_and_5_pay_nothing", [0, 0],
+    reason="§タイルの配置 prints the feet of the first three tiki spots (右から、１個、２個、３個) "
+           "and the shells of the first three kahuna spots (上から、１個、２個、３個); which spots "
+           "carry a reward is only drawn (個人ボード足.png, 個人ボードカフナ.png), so the 4th and "
+           "5th spots of each track are taken to give nothing",
+    origin="INFERENCE from the seed §タイルの配置 (its pictures are not part of the text)")
+TIKI_FEET = TIKI_FEET + NO_REWARD
+KAHUNA_SHELLS = KAHUNA_SHELLS + NO_REWARD
 
 # --- tiles -----------------------------------------------------------------------------
 COTTAGES = ["shell_hut", "foot_hut", "spear_hut", "exchange_hut", "long_hut"]
@@ -196,6 +209,8 @@ PLACE_NAMES = list(PLACES)
 PLACE_OF = {k: p for p, (kinds, _, _) in PLACES.items() for k in kinds}
 assert sorted(PLACE_OF) == sorted(KINDS), "every tile kind lies on exactly one place"
 SPOTS = [PLACES[p][1] for p in PLACE_NAMES]
+PlaceNo = game.labels("PlaceNo", PLACE_NAMES,
+                      source=src("タイルの購入と配置", "次の１０個のエリアに分かれています"))
 CAPS = [PLACES[p][2] for p in PLACE_NAMES]
 DEAL_ORDER = game.assume(
     "deal_order",
@@ -262,6 +277,10 @@ SPEAR = [0] + [t[1] for t in TOKEN_TYPES]
 FISH = [0] + [t[2] for t in TOKEN_TYPES]
 TOKEN_COUNT = [0] + [t[3] for t in TOKEN_TYPES]
 ALL_TOKENS = sum(TOKEN_COUNT)
+# names for the token codes in states and scenario files ("6/spear" = 1), as actions print them
+TokenCode = game.labels("TokenCode", {c: f"{VALUE[c]}/{'spear' if SPEAR[c] else 'plain'}"
+                                      for c in CODES},
+                        source=src("貝の支払い", "価格トークンの中には槍（バツ印のような模様）が描かれているものがあります"))
 
 # --- islands ---------------------------------------------------------------------------
 ISLANDS = game.assume(
@@ -296,11 +315,11 @@ INCOME_FEET = [f for _, f in ROUND_TILES["income_after"]] + [0]
 
 game.assume("tiki_columns",
             "a tiki sits over column 8 - t for the t-th tiki (placed right-aligned); a "
-            "village is valid when its width reaches that column: width + tikis >= 8, and at "
-            "least one tiki is placed; at most 5 tikis (columns 3-7)",
+            "village is valid when its width reaches the leftmost tiki's column: width + "
+            "tikis >= 8; at most 5 tikis (columns 3-7). A board without a tiki: see the "
+            "interpretation point village_without_tiki",
             reason="§タイルの配置 says the rightmost tile must reach the column where a tiki is "
-                   "placed and that tikis are placed right-aligned; with no tiki there is no such "
-                   "column, read literally as 'no village is valid'; the start cottage already "
+                   "placed and that tikis are placed right-aligned; the start cottage already "
                    "covers columns 1-2",
             origin="INFERENCE from the seed §タイルの配置")
 game.assume("kahuna_spots", "5 kahuna spots, one per village row, filled from the top; a "
@@ -315,28 +334,23 @@ game.assume("fish_choice",
             reason="fish tokens lie face up in the cove (§釣り); the price side is hidden, so "
                    "tokens with the same fish count are interchangeable",
             origin="INFERENCE from the seed §釣り, §細かいルール")
-game.assume("fish_bonus_foot",
-            "with a level-II boat, paying k feet counts as k + 1 feet, so k + 1 fish tokens",
-            reason="§ボートの使用: 足を３個支払えば、足４個分支払ったことになります; §釣り only forbids "
-                   "fishing with the bonus foot alone (最低でも１個の足を支払わなければ)",
-            origin="INFERENCE from the seed §ボートの使用, §釣り")
-game.assume("fruit_all_or_nothing",
-            "without an exchange cottage fruit replaces a whole payment (the feet of a move "
-            "or of a boat trip, or the shells of a price), never part of it; with exchange "
-            "cottages up to their summed capacity of units of one payment may be paid with "
-            "fruit (part of a price, part of a move, or part of a trip's feet), and the "
-            "units so paid count against that capacity like shells paid as feet",
-            reason="§画面説明 calls fruit a joker for shells or feet; mixing is the exchange "
-                   "cottage's effect (§タイル効果の詳細: 貝、足、フルーツを混ぜて支払うことができます; "
-                   "its example counts only shells and feet, so the capacity is read as "
-                   "counting every exchanged unit)",
-            origin=f"{RESEARCH} (Polish BGA help: a 4-step move costs 4 feet OR 4 fruit); "
-                   "capacity for fruit: INFERENCE from the seed §タイル効果の詳細")
+game.assume("exchange_capacity_counts_fruit",
+            "with exchange cottages, up to their summed capacity of units of a payment may "
+            "be paid with fruit (part of a price, part of a move, or part of a trip's feet), "
+            "and the units so paid count against that capacity like shells paid as feet. "
+            "Without one, whether fruit may pay part of a payment is the interpretation point "
+            "fruit_payment",
+            reason="mixing is the exchange cottage's effect (§タイル効果の詳細: 貝、足、フルーツを混ぜて"
+                   "支払うことができます); its example counts only shells and feet, so the capacity is "
+                   "read as counting every exchanged unit",
+            origin="INFERENCE from the seed §タイル効果の詳細")
 game.assume("exchange_two_resources",
             "one payment mixes two resources only: shells and feet (exchange +k / -k), or "
             "fruit into the price, or fruit into the move (pay mix_fruit), or fruit into a "
             "trip's feet (pay feet_and_fruit); one purchase never combines a shell/foot swap "
-            "with fruit mixed in, nor fruit mixed into both its price and its move",
+            "with fruit mixed in; fruit mixed into both its price and its move (pay "
+            "mix_fruit_both, where exchange_uses or fruit_payment allow it) is the same number "
+            "of units in each",
             reason="keeps one exchange parameter per action (a second one would multiply the "
                    "action count); the seed's example only mixes two resources",
             origin="modelling bound; NOT FOUND in the source")
@@ -347,11 +361,16 @@ game.assume("fish_needs_tokens",
             "a player may fish for k tokens only if the cove holds at least k",
             reason="the seed does not say what happens when the cove runs short",
             origin="NOT FOUND")
-game.assume("no_income_after_last_round",
-            "income is paid at the start of rounds 2-5 only",
-            reason="§ラウンド終了と新たなラウンドの開始: the income comes with a new round, and "
-                   "§ゲーム終了 ends the game after round 5 (this matters for final_tie=resources)",
-            origin="INFERENCE from the seed")
+game.assume("fish_bound", "one fishing trip takes at most 7 fish tokens",
+            reason="a finite action parameter and fish counter: 7 is what a level-I and a "
+                   "level-II boat carry together; two level-II boats (8 feet) or three boats "
+                   "could carry more, which the model leaves out",
+            origin="modelling bound")
+game.assume("trip_boats_bound", "a trip uses at most three boats (combine_boats=any)",
+            reason="a finite action parameter: three boats carry 8-12 feet, more than the "
+                   "farthest island's 6 or fish_bound's 7 (a fourth level-II boat would only "
+                   "lower the feet paid further)",
+            origin="modelling bound")
 game.assume("pawn_on_board_after_purchase",
             "after a purchase the pawn stands on the bought place; fishing and island visits "
             "put it on the beach; passing takes it off the board",
@@ -399,6 +418,10 @@ PayWith = game.enum("PayWith", {
     # exchange cottage: fruit pays part of one payment (exchange > 0: of the price,
     # exchange < 0: of the move); the rest as with own
     "mix_fruit": "feet for the move, shells for the price, the exchanged units in fruit",
+    # exchange units of *both* payments in fruit (exchange > 0: that many of each);
+    # legal where exchange_uses=per_payment or fruit_payment=per_unit
+    "mix_fruit_both": "feet for the move, shells for the price, the exchanged units of each "
+                      "in fruit",
 }, source=src("画面説明", "フルーツ、貝にも足の代わりにも使えるジョーカーのような資源"))
 FootPay = game.enum("FootPay", {"feet": "pay the trip in feet", "fruit": "pay the trip in fruit",
                                 "feet_and_fruit": "the exchanged feet in fruit, the rest in feet "
@@ -408,6 +431,11 @@ BOAT_USES = {  # member -> (canoes, level-I boats, level-II boats)
     "canoe": (1, 0, 0), "boat_I": (0, 1, 0), "boat_II": (0, 0, 1),
     "canoe_and_boat_I": (1, 1, 0), "canoe_and_boat_II": (1, 0, 1),
     "two_boat_I": (0, 2, 0), "boat_I_and_boat_II": (0, 1, 1), "two_boat_II": (0, 0, 2),
+    # three boats (combine_boats=any; assumption trip_boats_bound)
+    "canoe_and_two_boat_I": (1, 2, 0), "canoe_boat_I_and_boat_II": (1, 1, 1),
+    "canoe_and_two_boat_II": (1, 0, 2), "three_boat_I": (0, 3, 0),
+    "two_boat_I_and_boat_II": (0, 2, 1), "boat_I_and_two_boat_II": (0, 1, 2),
+    "three_boat_II": (0, 0, 3),
 }
 BoatUse = game.enum("BoatUse", {u: f"use {u.replace('_', ' ')}" for u in BOAT_USES},
                     source=src("ボートの使用"))
@@ -421,6 +449,10 @@ Gift = game.enum("Gift", {"none": "no tile waiting", **{k: f"a level-II {k} from
                                                         for k in GIFT_KINDS}},
                  source=src("島の訪問", "このタイルを配置する際にも、「タイル購入時のタイル配置ルール」が通常通り適用されます"))
 
+# =====================================================================================
+# Interpretation points: where the text allows more than one reading (each option with
+# its source, the default with its reason), and the rulesets that bundle them
+# =====================================================================================
 beach_return = game.interpretation(
     "beach_return",
     question="May a pawn go back to the beach for free before moving on?",
@@ -442,7 +474,7 @@ beach_return = game.interpretation(
                    "itself adds it may just be a missing button")
 combine_boats = game.interpretation(
     "combine_boats",
-    question="May two boats be used together for one trip (fishing or an island)?",
+    question="How many boats may be used together for one trip (fishing or an island)?",
     options={"two": option(
                  f"{RESEARCH} (BGA Italian help: the 6-feet island with two 3-feet boats, "
                  "or the 4-feet boat plus the 2-feet boat paying 5); the seed's 5- and "
@@ -451,13 +483,17 @@ combine_boats = game.interpretation(
                          "or pay 5 with the 4-feet boat plus the 2-feet boat."),
              "one": option(
                  src("ボートの使用", "選んだボードによって支払える「足」の上限値が決まります"),
-                 english="The boat you choose sets the most feet you can pay.")},
+                 english="The boat you choose sets the most feet you can pay."),
+             "any": "INFERENCE: nothing in the seed or the BGA help limits a trip to two boats "
+                    "once boats combine; at most three in the model (assumption "
+                    "trip_boats_bound)"},
     default="two", source=src("ボートの使用"),
     english="§Using boats: a boat lets you fish or visit an island; the boat you choose caps "
             "the feet you can pay (canoe 2, level-I boat 3, level-II boat 4 with one free "
             "foot); each boat is used once per round. Islands cost 3, 4, 5 and 6 feet.",
     default_reason="with one boat per trip the 5- and 6-feet islands could never be visited "
-                   "(no boat carries more than 4 feet), and the online help combines boats")
+                   "(no boat carries more than 4 feet); the only source that describes "
+                   "combining (BGA's Italian help) combines two, and two reach every island")
 final_tie = game.interpretation(
     "final_tie",
     question="Who wins when the highest final scores are tied?",
@@ -475,6 +511,177 @@ final_tie = game.interpretation(
             "points earned during play; the player with the most victory points wins.",
     default_reason="the source names no tie-breaker, so tied players share the win; the "
                    "English rules' tie-breaker is recorded as the other reading")
+fish_bonus_foot = game.interpretation(
+    "fish_bonus_foot",
+    question="Does a level-II boat's bonus foot catch a fish token (pay 1 foot, fish 2)?",
+    options={"counts": option(
+                 src("ボートの使用", "足を３個支払えば、足４個分支払ったことになります") + "; §釣り: "
+                 "「最低でも１個の足を支払わなければオマケの足を使うことはできない」 (with a foot paid, "
+                 "the bonus counts)",
+                 english="Pay 3 feet and you have paid 4; you cannot use the bonus foot unless "
+                         "you pay at least one foot."),
+             "paid_only": option(
+                 src("釣り", "魚トークンは支払った「足」の数と同じ数だけ獲得できます") + "; "
+                 "「オマケの足１個を使って魚トークン１個を獲得する、ということはできません」",
+                 english="You take as many fish tokens as the feet you paid; you cannot use "
+                         "the bonus foot to take a fish token.")},
+    default="counts", source=src("釣り"),
+    english="§Fishing: pay feet by boat and take as many fish tokens as the feet paid; the "
+            "level-II boat's bonus foot cannot catch a fish token by itself, because it only "
+            "lets you pay one foot less once you pay at least one.",
+    default_reason="§釣り explains the refusal by the bonus foot being usable only once a foot "
+                   "is paid (最低でも１個の足を支払わなければ), which implies that with a foot "
+                   "paid it counts")
+village_without_tiki = game.interpretation(
+    "village_without_tiki",
+    question="Is a village valid on a board without any tiki?",
+    options={"invalid": option(
+                 src("タイルの配置", "それぞれの村の一番右に置かれているタイルがティキが置かれている"
+                                 "列に到達することが条件です") + " (no tiki: no column to reach)",
+                 english="A village counts when its rightmost tile reaches the column where a "
+                         "tiki stands."),
+             "board_edge": option(
+                 "INFERENCE: the tiki line falls back to the board's last column "
+                 "(§タイルの配置: 個人ボードは下の画像のように７列に分かれており); no source states it",
+                 english="(Inference) The player board is divided into 7 columns; without a "
+                         "tiki, the last column is the line to reach.")},
+    default="invalid", source=src("タイルの配置"),
+    english="§Placing tiles: a village is valid at the end only if its rightmost tile reaches "
+            "the column of a tiki; tikis are placed from the right and make villages valid "
+            "sooner.",
+    default_reason="the condition names a tiki's column; the seed describes no line without one")
+fruit_payment = game.interpretation(
+    "fruit_payment",
+    question="Without an exchange cottage, may fruit pay part of a payment (1 fruit and 2 "
+             "shells for a 3)?",
+    options={"whole": f"{RESEARCH} (Polish BGA help: a 4-step move costs 4 feet OR 4 fruit); "
+                      "§タイル効果の詳細: mixing is the exchange cottage's effect",
+             "per_unit": option(
+                 src("画面説明", "フルーツ、貝にも足の代わりにも使えるジョーカーのような資源です")
+                 + " (a joker stands in for any one unit)",
+                 english="Fruit: a joker-like resource that can stand in for shells or for "
+                         "feet.")},
+    default="whole", source=src("画面説明"),
+    english="§The screen: shells are money, feet are movement, and fruit is a joker-like "
+            "resource usable in place of shells or feet.",
+    default_reason="the only source that says how fruit pays (Polish BGA help) pays whole "
+                   "payments, and if fruit mixed anyway, the exchange cottage's 貝、足、"
+                   "フルーツを混ぜて支払う would add nothing for fruit")
+exchange_uses = game.interpretation(
+    "exchange_uses",
+    question="May an exchange cottage serve both payments of one purchase (the move and the "
+             "price)?",
+    options={"once_per_turn": f"{RESEARCH} (yucata, German page: the English rules add 'each "
+                              "exchange hut may be used only once per turn')",
+             "per_payment": option(
+                 src("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます")
+                 + " (no limit on how often); yucata lists the limit as an English deviation "
+                   "from the German rules",
+                 english="With this tile you may pay with a mix of shells, feet and fruit.")},
+    default="once_per_turn", source=src("タイル効果の詳細", "交換コテージ"),
+    english="§Tile effects, exchange cottage: with it you may mix shells, feet and fruit in "
+            "a payment; with a level-II exchange cottage, for example, a payment of 2 shells "
+            "may be made with 2 feet, or with 1 shell and 1 foot.",
+    default_reason="the only text on how often is the English edition's; the seed's example "
+                   "uses the cottage for one payment")
+goal_ranking = game.interpretation(
+    "goal_ranking",
+    question="Are the round-goal prizes ranked by the price-token totals, or by the totals "
+             "with the surfers' reductions added?",
+    options={"raw": option(
+                 src("ラウンド目標", "目標を達成してるプレイヤーのうち、最も多くの価格トークンを集めた"
+                                 "プレイヤーは"),
+                 english="Among the players who met the goal, the one who collected the most "
+                         "price tokens ..."),
+             "lowered": option(
+                 src("タイル効果の詳細", "ラウンド目標の達成値を４引き下げる") + " (a lowered goal "
+                 "counts like a higher total)",
+                 english="(the level-II surfer) lowers the round goal to reach by 4")},
+    default="raw", source=src("ラウンド目標"),
+    english="§Round goal: players whose price tokens this round add up to the goal score "
+            "points; among them the one with the most price tokens gets the first prize, the "
+            "next the second, the others the third.",
+    default_reason="the prizes go to whoever collected the most price tokens (最も多くの価格"
+                   "トークンを集めた); a surfer lowers the goal, not the total")
+price_cap = game.interpretation(
+    "price_cap",
+    question="When a drawn price token would make a place's sum equal to its printed cap, is "
+             "it placed or flipped to a fish token?",
+    options={"at_most": option(
+                 src("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を"
+                                 "超えないように") + "; §足の支払い: 「この数字以下になるように」",
+                 english="Price tokens are placed so that their sum does not exceed each "
+                         "place's cap; ... so that the sum is at or below this number."),
+             "below": f"{RESEARCH} (phantasiogames.net: 'chips that equal or exceed the "
+                      "printed number get flipped over to become fish')"},
+    default="at_most", source=src("細かいルール"),
+    english="§Fine print: price tokens are placed so that the sum on each place does not "
+            "exceed its printed cap, so some places may get no token; the leftover tokens are "
+            "turned over and become fish tokens.",
+    default_reason="the seed says twice that the sum stays at or below the number "
+                   "(超えないように, この数字以下); goblins.net and throatpunchgames.com agree")
+income_after_last_round = game.interpretation(
+    "income_after_last_round",
+    question="Do income tiles (shell, foot and fruit tiles) pay once more when round 5 ends?",
+    options={"none": option(
+                 src("ラウンド終了と新たなラウンドの開始", "新たなラウンドが開始されると、次の勝利が行われます"
+                                                "・各プレイヤーに貝と足が支給される（自分の村に貝や足や"
+                                                "フルーツが追加で支給されるタイルを置いているプレイヤーは"
+                                                "その分も支給される）") + " (no round 6)",
+                 english="When a new round starts: each player receives shells and feet (and "
+                         "what their shell, foot and fruit tiles add)."),
+             "tiles": option(
+                 src("タイル効果の詳細", "「レベルⅡ灌漑タイル」についてはラウンド終了時に任意の資源を得る効果")
+                 + f"; {RESEARCH} (spielmonster.de: shell hut '+1 shell at end of each "
+                   "round')",
+                 english="The level-II irrigation tile's effect of gaining a resource of "
+                         "choice at the end of a round.")},
+    default="none", source=src("ラウンド終了と新たなラウンドの開始"),
+    english="§End of a round and a new round: when a new round starts, players receive "
+            "shells and feet (plus what their income tiles give), boats are ready again and "
+            "new tokens are dealt; the game ends after round five.",
+    default_reason="the seed lists tile income among what a new round brings, and the game "
+                   "ends after round 5; it matters only for leftover resources "
+                   "(final_tie=resources)")
+laka_fruit = game.interpretation(
+    "laka_fruit",
+    question="Does Laka count fruit tiles in villages that are not valid?",
+    options={"all_villages": option(
+                 src("タイル効果の詳細", "ラカ: このタイルが置かれている村以外に置かれているフルーツ"
+                                    "タイルも得点の対象になります") + " (no condition on the "
+                 "villages, unlike Kanaloa's 有効な村に配置されたサーファー)",
+                 english="Laka: fruit tiles in villages other than its own also score."),
+             "valid_villages": "INFERENCE by analogy with §タイル効果の詳細 カナロア and "
+                               "§ゲーム終了 (end effects count only in valid villages)"},
+    default="all_villages", source=src("タイル効果の詳細", "ラカ"),
+    english="§Tile effects: Laka also scores the fruit tiles in villages other than its own; "
+            "Kanaloa scores surfers in valid villages only.",
+    default_reason="Laka's note names no condition, while the note beside it restricts "
+                   "Kanaloa to valid villages; the contrast reads as no restriction")
+
+RULESET_ENGLISH = (f"{RESEARCH} (yucata, German rules page, listing the English rules' "
+                   "deviations)")
+game.ruleset(
+    "rulebook",
+    options={"beach_return": "free", "final_tie": "shared"},
+    source=src("足の支払い", "本来のルールではこのアクションが実行できる") + "; §ゲーム終了",
+    doc="The printed rules as the seed reports them: the free return to the beach (the seed's "
+        "one note on the printed rules) and no tie-breaker. Every other point keeps its "
+        "default, which follows the seed's text.")
+game.ruleset(
+    "bga",
+    options={"beach_return": "forbidden", "fruit_payment": "whole", "combine_boats": "two"},
+    source=src("足の支払い", "BGAではなぜかできません") + f"; {RESEARCH} (Polish and Italian BGA "
+           "help pages)",
+    doc="The online version as the seed describes it (no free return to the beach), with "
+        "the BGA help pages' fruit payments (whole payments) and boats (two together).")
+game.ruleset(
+    "english",
+    options={"final_tie": "resources", "exchange_uses": "once_per_turn"},
+    source=RULESET_ENGLISH,
+    doc="The English edition's deviations as yucata lists them: the resource tie-breaker "
+        "and each exchange cottage once per turn. Its other two (no skipped village row; "
+        "2 points for space 1 after round 5) agree with the seed and the model already.")
 
 # =====================================================================================
 # State
@@ -510,10 +717,10 @@ supply = game.field("supply", range(0, 26), shape=(Kind,),
                     source=src("タイルの購入と配置", "用意されているタイルの数には上限があります"))
 discard = game.field("discard", range(0, 26), shape=(Kind,),
                      source=src("タイルの配置", "そのタイルは保持や配置ができず捨てられる"))
-bag = game.field("bag", range(0, 6), shape=(11,), initial=TOKEN_COUNT,
+bag = game.field("bag", range(0, 6), shape=(TokenCode,), initial=TOKEN_COUNT,
                  source=src("ゲーム進行", "価格トークンや魚トークンがランダムに配置され"),
                  doc="price tokens not yet dealt, by token code (code 0 unused)")
-area_tok = game.field("area_tok", range(0, 4), shape=(10, 11),
+area_tok = game.field("area_tok", range(0, 4), shape=(PlaceNo, TokenCode),
                       source=src("貝の支払い", "そこに置かれている価格トークン"),
                       doc="price tokens on each place (by Place order), by token code")
 pass_tok = game.field("pass_tok", range(0, 11), shape=(5,),
@@ -521,7 +728,7 @@ pass_tok = game.field("pass_tok", range(0, 11), shape=(5,),
                       doc="token code on each pass space (0 = none; space 1 never has one)")
 pass_by = game.field("pass_by", range(-1, 5), shape=(5,), initial=-1, flow=True,
                      source=src("パス"), doc="the player on each pass space (-1 = free)")
-fish_pool = game.field("fish_pool", range(0, 6), shape=(11,),
+fish_pool = game.field("fish_pool", range(0, 6), shape=(TokenCode,),
                        source=src("細かいルール", "余った価格トークンが裏返されることで魚トークンとして準備"),
                        doc="fish tokens in the cove, by the code of their price side")
 docks = game.field("docks", Isl, shape=(Dock,), initial=Isl.none,
@@ -544,9 +751,9 @@ round_total = game.field("round_total", range(0, sum(v * c for v, c in zip(VALUE
                          source=src("画面説明", "このラウンドで獲得した価格トークンの合計値"))
 spears = game.field("spears", range(0, 6), shape=(PLAYERS,), source=src("貝の支払い"),
                     doc="spear price tokens taken this round")
-took = game.field("took", range(0, 6), shape=(PLAYERS, 11), source=src("貝の支払い"),
+took = game.field("took", range(0, 6), shape=(PLAYERS, TokenCode), source=src("貝の支払い"),
                   doc="price tokens taken this round (price side), by code")
-caught = game.field("caught", range(0, 6), shape=(PLAYERS, 11), source=src("釣り"),
+caught = game.field("caught", range(0, 6), shape=(PLAYERS, TokenCode), source=src("釣り"),
                     doc="fish tokens caught this round, by the code of their price side")
 founder = game.field("founder", Founder, shape=(PLAYERS, VILLAGES), initial=Founder.none,
                      source=src("タイルの配置", "各村の１枚目のタイル"))
@@ -603,8 +810,10 @@ def village_exists(p, v):
 
 
 def valid(p, v):
-    """§タイルの配置: the village's rightmost tile reaches the column of the leftmost tiki."""
-    return all_of(village_exists(p, v), tikis[p] >= 1, width[p, v] + tikis[p] >= COLUMNS + 1)
+    """§タイルの配置: the village's rightmost tile reaches the column of the leftmost tiki
+    (without a tiki: never, or the board's last column — village_without_tiki)."""
+    line = if_(village_without_tiki.is_("board_edge"), max_(tikis[p], 1), tikis[p])
+    return all_of(village_exists(p, v), line >= 1, width[p, v] + line >= COLUMNS + 1)
 
 
 def tiles_in(p, v):
@@ -704,9 +913,15 @@ def boats_available(use):
     return all_of(
         boats_needed(use, 0) <= 1 - to_int(canoe_used[me]),
         boats_needed(use, 1) <= boats[me, Level.I] - boats_used[me, Level.I],
-        boats_needed(use, 2) <= boats[me, Level.II] - boats_used[me, Level.II],
-        any_of(use.is_one_of(BoatUse.canoe, BoatUse.boat_I, BoatUse.boat_II),
-               combine_boats.is_("two")))
+        boats_needed(use, 2) <= boats[me, Level.II] - boats_used[me, Level.II])
+
+
+def boats_combine(use):
+    """combine_boats: one boat, two together, or (any) up to three together."""
+    by_count = {n: [BoatUse[u] for u, c in BOAT_USES.items() if sum(c) == n] for n in (1, 2, 3)}
+    return any_of(use.is_one_of(*by_count[1]),
+                  all_of(use.is_one_of(*by_count[2]), combine_boats.is_one_of("two", "any")),
+                  all_of(use.is_one_of(*by_count[3]), combine_boats.is_("any")))
 
 
 def boat_capacity(use):
@@ -721,12 +936,18 @@ def use_boats(rule, use):
     rule.add(boats_used[me, Level.II], boats_needed(use, 2))
 
 
+def trip_exchange_ok(pay, swap):
+    """Exchanging ``swap`` of a trip's feet needs that much exchange cottage capacity
+    (fruit for part of the feet needs none with fruit_payment=per_unit)."""
+    return any_of(swap == 0, swap <= exchange_capacity(me),
+                  all_of(pay == FootPay.feet_and_fruit, fruit_payment.is_("per_unit")))
+
+
 def trip_payment_ok(due, pay, swap):
     """A boat trip's feet: ``swap`` of them exchanged (exchange cottage), the rest in feet or
     fruit. feet / fruit: the ``swap`` feet are paid in shells; feet_and_fruit: in fruit."""
     rest = due - swap
     return all_of(swap <= due,
-                  any_of(swap == 0, swap <= exchange_capacity(me)),
                   if_(pay == FootPay.feet_and_fruit,
                       # a real mix: fruit for all of it is 'fruit', for none of it 'feet'
                       all_of(swap >= 1, rest >= 1, fruit[me] >= swap, feet[me] >= rest),
@@ -805,7 +1026,8 @@ def draw_token(rule, price, mark):
     with rule.when(deal_step < BOARD_DRAWS, source=src("細かいルール")):
         where = rule.let(lookup(DEAL_ORDER, deal_step), name="place")
         area_sum = rule.let(_sum([area_tok[where, c] * VALUE[c] for c in CODES]), name="sum")
-        with rule.when(area_sum + price <= lookup(CAPS, where),
+        # price_cap=below: a token that would make the sum equal to the cap is flipped too
+        with rule.when(area_sum + price <= lookup(CAPS, where) - to_int(price_cap.is_("below")),
                        source=src("足の支払い", "この数字以下になるように各場所に価格トークンが配置されます")):
             rule.add(area_tok[where, code], 1)
         with rule.otherwise():
@@ -884,11 +1106,13 @@ def define_buy(kind: str) -> None:
         cost_feet = move_cost(Place[place])
         cost_shells = price * if_(double, 2, 1) if two_sided else price
         mix = pay == PayWith.mix_fruit
+        both = pay == PayWith.mix_fruit_both
         # not mix: swap > 0 shell units paid with feet, swap < 0 foot units paid with shells;
-        # mix: swap > 0 shell units, swap < 0 foot units paid with fruit
-        feet_due = cost_feet + if_(mix, min_(swap, 0), swap)
+        # mix: swap > 0 shell units, swap < 0 foot units paid with fruit;
+        # both: swap > 0 units of the price and as many of the move paid with fruit
+        feet_due = cost_feet + if_(mix, min_(swap, 0), if_(both, -swap, swap))
         shell_due = cost_shells - if_(mix, max_(swap, 0), swap)
-        fruit_mixed = if_(mix, abs_(swap), 0)
+        fruit_mixed = if_(mix, abs_(swap), if_(both, 2 * swap, 0))
         fruit_feet = pay.is_one_of(PayWith.fruit_for_feet, PayWith.fruit_for_both)
         fruit_shells = pay.is_one_of(PayWith.fruit_for_shells, PayWith.fruit_for_both)
         # --- who, when, what is left ----------------------------------------------------
@@ -898,9 +1122,16 @@ def define_buy(kind: str) -> None:
         rule.require(_sum([area_tok[p_idx, c] for c in CODES]) >= 1,
                      f"{place} still has a price token",
                      source=src("足の支払い", "価格トークンが無くなった場所には止まれません"))
-        rule.require(any_of(swap == 0, abs_(swap) <= exchange_capacity(me)),
+        rule.require(any_of(swap == 0, abs_(swap) <= exchange_capacity(me),
+                            all_of(pay.is_one_of(PayWith.mix_fruit, PayWith.mix_fruit_both),
+                                   fruit_payment.is_("per_unit"))),
                      "mixing payments needs enough exchange cottages",
                      source=src("タイル効果の詳細", "交換コテージ"))
+        rule.require(implies(both, any_of(exchange_uses.is_("per_payment"),
+                                          fruit_payment.is_("per_unit"))),
+                     "an exchange cottage serves one payment a turn",
+                     source=f"{RULESET_ENGLISH}: 'each exchange hut may be used only once per "
+                            "turn' (interpretation exchange_uses)")
         rule.require(any_of(pay == PayWith.own, fruit[me] >= 1), "paying with fruit needs fruit",
                      source=src("画面説明", "フルーツ、貝にも足の代わりにも使える"))
         rule.require(area_tok[p_idx, code_of(price, Mark.plain)]
@@ -913,7 +1144,9 @@ def define_buy(kind: str) -> None:
                      "no more is exchanged than the payment",
                      source=src("タイル効果の詳細", "交換コテージ"))
         # a real mix: fruit for none or all of a payment is 'own' or a fruit_for_* option
-        rule.require(implies(mix, all_of(swap != 0, if_(swap > 0, shell_due >= 1, feet_due >= 1))),
+        rule.require(all_of(implies(mix, all_of(swap != 0, if_(swap > 0, shell_due >= 1,
+                                                                feet_due >= 1))),
+                            implies(both, all_of(swap >= 1, shell_due >= 1, feet_due >= 1))),
                      "fruit mixed into a payment pays part of it, not none or all of it",
                      source=src("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます"))
         rule.require(all_of(
@@ -940,7 +1173,8 @@ def define_buy(kind: str) -> None:
             rule.add(fruit[me], -s_due)
         with rule.otherwise():
             rule.add(shells[me], -s_due, source=src("貝の支払い"))
-        with rule.when(mix, source=src("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます")):
+        with rule.when(pay.is_one_of(PayWith.mix_fruit, PayWith.mix_fruit_both),
+                       source=src("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます")):
             rule.add(fruit[me], -fruit_mixed,
                      source=src("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます"))
         rule.add(area_tok[p_idx, code], -1, source=src("貝の支払い", "価格トークンを取り"))
@@ -978,17 +1212,26 @@ for _kind in KINDS:
              text="fish {k} tokens with {use}, pay {pay}, exchange {swap}",
              source=src("釣り", "ボートを使って、支払った「足」の数と同じ数だけ魚トークンを獲得できます"))
 def fish(rule, use, k, pay, swap):
-    """Use a boat: pay k feet (a level-II boat adds one), then take k fish tokens."""
-    due = k - boats_needed(use, 2)
+    """Use a boat: pay the feet of k fish tokens (a level-II boat's bonus foot may count as
+    one of them: fish_bonus_foot), then take k fish tokens."""
+    bonus = boats_needed(use, 2)
+    counts = fish_bonus_foot.is_("counts")
+    due = k - if_(counts, bonus, 0)
     rule.require(phase == Phase.play, "it is a player's turn", source=src("ゲーム進行"))
     rule.require(boats_available(use), "the boat(s) have not been used this round",
                  source=src("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
-    rule.require(k <= boat_capacity(use), "the boat(s) carry that many feet",
+    rule.require(boats_combine(use), "that many boats may be used together",
+                 source=src("ボートの使用", "選んだボードによって支払える「足」の上限値が決まります")
+                 + " (interpretation combine_boats)")
+    rule.require(k <= boat_capacity(use) - if_(counts, 0, bonus),
+                 "the boat(s) carry that many feet",
                  source=src("ボートの使用", "選んだボードによって支払える「足」の上限値が決まります"))
     rule.require(due >= 1, "at least one foot is paid",
                  source=src("釣り", "最低でも１個の足を支払わなければオマケの足を使うことはできない"))
     rule.require(_sum([fish_pool[c] for c in CODES]) >= k, "the cove holds k fish tokens",
                  source=src("釣り"))
+    rule.require(trip_exchange_ok(pay, swap), "mixing payments needs enough exchange cottages",
+                 source=src("タイル効果の詳細", "交換コテージ"))
     rule.require(trip_payment_ok(due, pay, swap), "the player can pay the feet",
                  source=src("釣り"))
     pay_trip(rule, due, pay, swap)
@@ -1046,9 +1289,14 @@ def visit_island(rule, dock, use, pay, swap):
                  source=src("島の訪問", "空いた場所はラウンド終了時まで空きのままです"))
     rule.require(boats_available(use), "the boat(s) have not been used this round",
                  source=src("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
+    rule.require(boats_combine(use), "that many boats may be used together",
+                 source=src("ボートの使用", "選んだボードによって支払える「足」の上限値が決まります")
+                 + " (interpretation combine_boats)")
     rule.require(dock_table(dock, ISLAND_FEET) <= boat_capacity(use),
                  "the boat(s) carry the island's feet",
                  source=src("島の訪問", "最低でも３個の足を支払わなければいけないため"))
+    rule.require(trip_exchange_ok(pay, swap), "mixing payments needs enough exchange cottages",
+                 source=src("タイル効果の詳細", "交換コテージ"))
     rule.require(trip_payment_ok(due, pay, swap), "the player can pay the feet",
                  source=src("島の訪問"))
     pay_trip(rule, due, pay, swap)
@@ -1115,6 +1363,12 @@ def goal_met(i, target):
     return all_of(i < N, round_total[i] + surfer_reduction(i) >= target)
 
 
+def ranking_total(i):
+    """What the round-goal prizes rank seat ``i`` by (goal_ranking: the price-token total,
+    or the total with the surfers' reductions added)."""
+    return round_total[i] + if_(goal_ranking.is_("lowered"), surfer_reduction(i), 0)
+
+
 def round_prizes(ach, tot, r0):
     """The prize of each seat: the highest total among those who met the goal gets the
     first prize; if that top is unique, the next total gets the second; everyone else who
@@ -1133,11 +1387,21 @@ def round_prizes(ach, tot, r0):
             for i in range(5)]
 
 
+def tile_income(rule, p):
+    """Shells, feet and fruit from the player's income tiles (effects add up)."""
+    rule.add(shells[p], owned(p, "shell_hut", SHELL_INCOME["shell_hut"]),
+             source=src("ラウンド終了と新たなラウンドの開始", "自分の村に貝や足やフルーツが追加で支給されるタイル"))
+    rule.add(feet[p], owned(p, "foot_hut", FEET_INCOME["foot_hut"]),
+             source=src("ラウンド終了と新たなラウンドの開始", "自分の村に貝や足やフルーツが追加で支給されるタイル"))
+    rule.add(fruit[p], _sum([owned(p, k, a) for k, a in FRUIT_INCOME.items()]),
+             source=src("ラウンド終了と新たなラウンドの開始", "自分の村に貝や足やフルーツが追加で支給されるタイル"))
+
+
 def end_round(rule):
     """§ラウンド目標 and §ラウンド終了と新たなラウンドの開始, for every player at once."""
     r0 = rule.let(round_ - 1, name="r0")
     target = rule.let(lookup(TARGET, r0), name="target")
-    tot = [round_total[i] for i in range(5)]
+    tot = [ranking_total(i) for i in range(5)]
     ach = [rule.let(goal_met(i, target), name=f"met{i}") for i in range(5)]
     prizes = round_prizes(ach, tot, r0)
     for i in range(5):
@@ -1151,12 +1415,11 @@ def end_round(rule):
                  source=src("貝の支払い", "特定のタイルとの組み合わせで得点を生み出す可能性がある"))
     with rule.when(round_ < ROUNDS, source=src("ゲーム進行", "ゲームは全５ラウンド行われ")):
         with rule.for_each(game.players()) as p:
-            rule.add(shells[p], lookup(INCOME_SHELLS, r0) + owned(p, "shell_hut", SHELL_INCOME["shell_hut"]),
+            rule.add(shells[p], lookup(INCOME_SHELLS, r0),
                      source=src("ラウンド終了と新たなラウンドの開始", "各プレイヤーに貝と足が支給される"))
-            rule.add(feet[p], lookup(INCOME_FEET, r0) + owned(p, "foot_hut", FEET_INCOME["foot_hut"]),
+            rule.add(feet[p], lookup(INCOME_FEET, r0),
                      source=src("ラウンド終了と新たなラウンドの開始", "前のラウンドでの目標タイルに記されています"))
-            rule.add(fruit[p], _sum([owned(p, k, a) for k, a in FRUIT_INCOME.items()]),
-                     source=src("ラウンド終了と新たなラウンドの開始", "自分の村に貝や足やフルーツが追加で支給されるタイル"))
+            tile_income(rule, p)
             rule.set(canoe_used[p], False, source=src("ラウンド終了と新たなラウンドの開始", "ボートが再び使用できるようになる"))
             rule.set(boats_used[p, Level.I], 0)
             rule.set(boats_used[p, Level.II], 0)
@@ -1190,6 +1453,11 @@ def end_round(rule):
         rule.set(deal_step, 0)
         rule.set(phase, Phase.deal)
     with rule.otherwise():
+        with rule.when(income_after_last_round.is_("tiles"),
+                       source=src("タイル効果の詳細", "ラウンド終了時に任意の資源を得る効果")
+                       + " (interpretation income_after_last_round)"):
+            with rule.for_each(game.players()) as p:
+                tile_income(rule, p)
         rule.set(phase, Phase.over, source=src("ゲーム終了", "第５ラウンドが終了するとゲーム終了です"))
 
 
@@ -1229,7 +1497,9 @@ game.terminal(phase == Phase.over, source=src("ゲーム終了", "第５ラウ�
 
 def end_bonus(p):
     """§ゲーム終了: end-of-game tile effects and kahunas count only in valid villages."""
-    fruit_tiles = _sum([count_names(p, v, FRUITS) for v in range(VILLAGES)])
+    laka_valid_only = laka_fruit.is_("valid_villages")
+    fruit_tiles = _sum([if_(all_of(laka_valid_only, not_(valid(p, v))), 0,
+                            count_names(p, v, FRUITS)) for v in range(VILLAGES)])
     valid_surfers = _sum([to_int(all_of(valid(p, v), has[p, v, Name.surfer]))
                           for v in range(VILLAGES)])
     total = 0
@@ -1534,7 +1804,7 @@ def _prize_by_rank(i, ach, tot, r0):
 
 _r0 = round_ - 1
 _ach = [goal_met(i, lookup(TARGET, _r0)) for i in range(5)]
-_tot = [round_total[i] for i in range(5)]
+_tot = [ranking_total(i) for i in range(5)]
 _impl = round_prizes(_ach, _tot, _r0)
 game.law(
     "round_prizes_follow_the_ranking",

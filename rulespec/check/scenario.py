@@ -46,7 +46,7 @@ from ..runtime.trace import Trace, spec_identity
 
 __all__ = ["FieldRef", "Given", "When", "Then", "Scenario", "ScenarioFile", "ScenarioResult",
            "ScenarioFileError", "load_scenario_file", "run_scenario_file", "run_scenario",
-           "PASSED", "VIOLATED"]
+           "scenario_situation", "PASSED", "VIOLATED"]
 
 PASSED = "PASSED"
 VIOLATED = "VIOLATED"
@@ -88,8 +88,9 @@ def _one_line(text: str) -> str:
 class FieldRef:
     """A field, or a part of an array field: ``board``, ``board[1][2]``, ``board[1]``.
 
-    ``index`` holds integer positions (an enum-indexed dimension may be written with the
-    member's name; it is stored as the member's position).
+    ``index`` holds integer positions (a dimension with named positions — an enum, or
+    labels such as token codes — may be written with the name; it is stored as the
+    position).
     """
 
     text: str
@@ -142,6 +143,7 @@ class Scenario:
     when: When
     then: Then
     line: int | None = None
+    ruleset: str | None = None   # the named ruleset the interpretation starts from
 
 
 @attrs.frozen
@@ -285,8 +287,9 @@ class _Locator:
 
 
 # --- loading ------------------------------------------------------------------------------
-_TOP_KEYS = {"game", "source", "players", "interpretation", "scenario"}
-_SCENARIO_KEYS = {"name", "source", "players", "interpretation", "given", "when", "then"}
+_TOP_KEYS = {"game", "source", "players", "interpretation", "ruleset", "diff", "scenario"}
+_SCENARIO_KEYS = {"name", "source", "players", "interpretation", "ruleset", "given", "when",
+                  "then"}
 _GIVEN_KEYS = {"actions", "edits"}
 _WHEN_KEYS = {"actions"}
 _THEN_KEYS = {"legal", "illegal", "illegal_because", "only_legal", "refused", "refused_because",
@@ -356,10 +359,13 @@ def load_scenario_file(path: str | os.PathLike) -> ScenarioFile:
             raise _Problem(f"game {game!r} does not load: {err}", "game") from None
         file_players = _typed(data.get("players"), int, "players")
         file_interp = _interpretation(data.get("interpretation"), ("interpretation",))
+        file_ruleset = _typed(data.get("ruleset"), str, "ruleset")
+        _typed(data.get("diff"), dict, "diff")   # what `rulespec diff` found: not checked
         if file_players is not None:
             _check_players(base, file_players, ("players",))
-        if file_interp:
-            _model(game_ref, file_interp, ("interpretation",))
+        if file_interp or file_ruleset:
+            _model(game_ref, file_interp, ("ruleset" if file_ruleset else "interpretation",),
+                   file_ruleset)
         raw = data.get("scenario")
         if raw is None:
             raise _Problem("no scenarios: add at least one [[scenario]] table")
@@ -377,7 +383,7 @@ def load_scenario_file(path: str | os.PathLike) -> ScenarioFile:
         name = table.get("name") if isinstance(table.get("name"), str) else None
         try:
             sc = _scenario(table, game_ref, base, file_players, file_interp,
-                           loc.find(n, ()))
+                           loc.find(n, ()), file_ruleset)
         except _Problem as p:
             raise fail(p.problem, n, p.keys, name or f"#{n + 1}") from None
         if sc.name in seen:
@@ -471,9 +477,10 @@ def _interpretation(value: Any, keys: tuple[str, ...]) -> dict[str, str]:
     return dict(value)
 
 
-def _model(game_ref: str, interp: Mapping[str, str], keys: tuple[str, ...]) -> Model:
+def _model(game_ref: str, interp: Mapping[str, str], keys: tuple[str, ...],
+           ruleset: str | None = None) -> Model:
     try:
-        return load(game_ref, dict(interp) or None)
+        return load(game_ref, dict(interp) or None, ruleset=ruleset)
     except ValueError as err:
         raise _Problem(str(err), *keys) from None
 
@@ -486,7 +493,8 @@ def _check_players(model: Model, n: int, keys: tuple[str, ...]) -> None:
 
 
 def _scenario(table: dict[str, Any], game_ref: str, base: Model, file_players: int | None,
-              file_interp: Mapping[str, str], line: int | None) -> Scenario:
+              file_interp: Mapping[str, str], line: int | None,
+              file_ruleset: str | None = None) -> Scenario:
     _check_keys(table, _SCENARIO_KEYS, "a scenario")
     name = _typed(table.get("name"), str, "name")
     if not name or not name.strip():
@@ -497,7 +505,11 @@ def _scenario(table: dict[str, Any], game_ref: str, base: Model, file_players: i
                        "or a short quote)", "source")
     interp = {**file_interp, **_interpretation(table.get("interpretation"),
                                                 ("interpretation",))}
-    model = _model(game_ref, interp, ("interpretation",)) if interp else base
+    ruleset = _typed(table.get("ruleset"), str, "ruleset") or file_ruleset
+    model = (_model(game_ref, interp, ("ruleset" if "ruleset" in table else "interpretation",),
+                    ruleset) if interp or ruleset else base)
+    if ruleset:  # the scenario runs under the ruleset's options, overridden by its own
+        interp = dict(model.interpretation)
     players = _typed(table.get("players"), int, "players")
     players = players if players is not None else (file_players if file_players is not None
                                                    else model.min_players)
@@ -596,7 +608,8 @@ def _scenario(table: dict[str, Any], game_ref: str, base: Model, file_players: i
                 fields=fields, scores=scores, winners=winners, terminal=terminal,
                 current_player=cp, outcomes=outcomes)
     return Scenario(name=name, source=source, players=players, interpretation=interp,
-                    given=Given(g_actions, edits), when=When(w_actions), then=then, line=line)
+                    given=Given(g_actions, edits), when=When(w_actions), then=then, line=line,
+                    ruleset=ruleset)
 
 
 def _probability(value: Any, keys: tuple[str, ...]) -> Fraction:
@@ -637,12 +650,13 @@ def _parse_ref(model: Model, text: str) -> FieldRef:
                          f"indexed with {len(parts)}")
     index = []
     for d, part in zip(dims, parts):
+        names = d.names()
         if re.fullmatch(r"\d+", part):
             i = int(part)
-        elif d.enum is not None and part in d.enum.members:
-            i = d.enum.index_of(part)
+        elif names is not None and part in names:
+            i = names.index(part)
         else:
-            what = f"0..{d.size - 1}" + (f" or a {d.enum.name}" if d.enum is not None else "")
+            what = f"0..{d.size - 1}" + (f" or a {d.label()} name" if names is not None else "")
             raise ValueError(f"{text!r}: index {part!r} is not {what}")
         if not 0 <= i < d.size:
             raise ValueError(f"{text!r}: index {i} is outside 0..{d.size - 1}")
@@ -684,6 +698,10 @@ def _field_values(model: Model, s0: State, table: Any, keys: tuple[str, ...], *,
             ref = _parse_ref(model, text)
         except ValueError as err:
             raise _Problem(f"'{where}': {err}", *keys, text) from None
+        try:
+            value = _named(model, ref, value)
+        except ValueError as err:
+            raise _Problem(f"'{where}': {text}: {err}", *keys, text) from None
         data = s0.to_dict()
         _put(data, ref, value)
         try:
@@ -694,6 +712,67 @@ def _field_values(model: Model, s0: State, table: Any, keys: tuple[str, ...], *,
                            text) from None
         out.append((ref, value))
     return tuple(out)
+
+
+def _named(model: Model, ref: FieldRef, value: Any) -> Any:
+    """A table ``{ "6/spear" = 1 }`` for a dimension with named positions, as the list it
+    stands for: the named entries, every other one 0 (false for a bool field). Tables may
+    nest (``{ fruit_1 = { "2/plain" = 1 } }``); lists and plain values pass through."""
+    field = model.layout.slots[ref.field].field
+    dims = field.dims[len(ref.index):]
+    zero: Any = False if field.type.kind == "bool" else 0
+    if field.type.enum is not None:
+        zero = None
+
+    def expand(v: Any, rest: tuple) -> Any:
+        if isinstance(v, list) and rest:
+            return [expand(x, rest[1:]) for x in v]
+        if not isinstance(v, dict):
+            return v
+        if not rest or rest[0].names() is None:
+            raise ValueError("a table of names needs a dimension with named positions "
+                             "(an enum or labels) here; write a list")
+        names = rest[0].names()
+        unknown = [k for k in v if k not in names]
+        if unknown:
+            shown = ", ".join(n for n in names if n is not None)
+            raise ValueError(f"{unknown[0]!r} is not a {rest[0].label()} name ({shown})")
+        out = []
+        for name in names:
+            if name is not None and name in v:
+                out.append(expand(v[name], rest[1:]))
+            elif zero is None:
+                raise ValueError(f"name every {rest[0].label()} entry of an enum field "
+                                 f"(missing {name!r})")
+            else:
+                out.append(_filled(zero, rest[1:]))
+        return out
+
+    return expand(value, dims)
+
+
+def _filled(zero: Any, dims: tuple) -> Any:
+    if not dims:
+        return zero
+    return [_filled(zero, dims[1:]) for _ in range(dims[0].size)]
+
+
+def scenario_situation(sf: ScenarioFile, sc: Scenario, game: Model) -> State:
+    """The state a scenario's ``when`` actions start from, under ``game``: its given
+    actions from setup, then its edits. Raises ValueError if a given action is refused."""
+    state = game.initial_state(sc.players)
+    for i, text in enumerate(sc.given.actions):
+        reasons, after = _try(game, state, text)
+        if after is None:
+            raise ValueError(f"{sf.path}: scenario {sc.name!r}: given action {i + 1}, "
+                             f"{text!r}, is refused: {_reasons(reasons)}")
+        state = after
+    if sc.given.edits:
+        data = state.to_dict()
+        for ref, value in sc.given.edits:
+            _put(data, ref, value)
+        state = game.state_from_json(data)
+    return state
 
 
 # --- running ------------------------------------------------------------------------------

@@ -10,13 +10,24 @@ a run-time check in the compiled code instead).
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from .nodes import Expr
 
 Interval = tuple[int, int]
 
 
-def interval(e: Expr, max_players: int = 1) -> Interval | None:
-    """Inclusive (lo, hi) bounds on ``e``, or None when unknown or not an int."""
+def interval(e: Expr, max_players: int = 1,
+             env: Mapping[str, Interval] | None = None) -> Interval | None:
+    """Inclusive (lo, hi) bounds on ``e``, or None when unknown or not an int.
+
+    ``env`` gives (narrower) bounds of named parameters and variables where they are known,
+    e.g. a ``let`` from its value or a parameter inside a guard that tests it.
+
+    >>> from rulespec.ir.nodes import Expr, INT
+    >>> interval(Expr("var", ("h", None), INT) + 1, env={"h": (0, 5)})
+    (1, 6)
+    """
     op = e.op
     if op == "const":
         v = e.args[0]
@@ -25,6 +36,8 @@ def interval(e: Expr, max_players: int = 1) -> Interval | None:
         f = e.args[0]
         return None if f.hi is None else (f.lo, f.hi)
     if op in ("param", "var"):
+        if env is not None and e.args[0] in env:
+            return env[e.args[0]]
         d = e.args[1]
         return None if d is None else (d.lo, d.max_hi - 1)  # a let has no domain
     if op == "num_players":
@@ -42,12 +55,12 @@ def interval(e: Expr, max_players: int = 1) -> Interval | None:
     if op == "component_size":
         return (0, e.args[0].size)
     if op == "ite":
-        a, b = interval(e.args[1], max_players), interval(e.args[2], max_players)
+        a, b = interval(e.args[1], max_players, env), interval(e.args[2], max_players, env)
         if a is None or b is None:
             return None
         return (min(a[0], b[0]), max(a[1], b[1]))
     if op in ("add", "sub", "mul", "min", "max", "mod", "floordiv"):
-        a, b = interval(e.args[0], max_players), interval(e.args[1], max_players)
+        a, b = interval(e.args[0], max_players, env), interval(e.args[1], max_players, env)
         if a is None or b is None:
             return None
         if op == "add":
@@ -68,7 +81,7 @@ def interval(e: Expr, max_players: int = 1) -> Interval | None:
             return (min(cands), max(cands))
         return None
     if op == "abs":
-        a = interval(e.args[0], max_players)
+        a = interval(e.args[0], max_players, env)
         if a is None:
             return None
         if a[0] >= 0:
@@ -79,7 +92,7 @@ def interval(e: Expr, max_players: int = 1) -> Interval | None:
     if op in ("sum", "count"):
         _, d, body = e.args
         n = d.max_hi - d.lo
-        b = (0, 1) if op == "count" else interval(body, max_players)
+        b = (0, 1) if op == "count" else interval(body, max_players, env)
         if b is None:
             return None
         return (min(0, b[0] * n), max(0, b[1] * n))

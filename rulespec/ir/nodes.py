@@ -110,11 +110,49 @@ class Dim:
     size: int
     enum: Enum | None = None
     players: bool = False
+    labels: Labels | None = None   # names for the positions of an int dimension
 
     def label(self) -> str:
         if self.enum is not None:
             return self.enum.name
+        if self.labels is not None:
+            return self.labels.name
         return "player" if self.players else str(self.size)
+
+    def names(self) -> tuple[str | None, ...] | None:
+        """The name of each position (enum members or labels), or None if unnamed."""
+        if self.enum is not None:
+            return tuple(self.enum.members)
+        if self.labels is not None:
+            return self.labels.names
+        return None
+
+
+@attrs.frozen(eq=False)
+class Labels:
+    """Names for the positions of an int array dimension (a token code, a place number):
+    the spec still indexes it with ints, but states, scenarios and reports may name the
+    positions. ``None`` leaves a position unnamed (a code that is never used, say).
+
+    >>> Code = Labels("Code", (None, "2/plain", "2/spear"))
+    >>> Code.size, Code.index_of("2/spear")
+    (3, 2)
+    """
+
+    name: str
+    names: tuple[str | None, ...]
+    source: str | None = None
+    where: Location | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.names)
+
+    def index_of(self, name: str) -> int:
+        """The position named ``name`` (KeyError if none is)."""
+        if name is None or name not in self.names:
+            raise KeyError(name)
+        return self.names.index(name)
 
 
 def int_span(lo: int, hi: int | None) -> str:

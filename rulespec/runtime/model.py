@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import itertools
 import json
-from fractions import Fraction
-from typing import Any, Iterable, Mapping
+import random
+from typing import Any, Callable, Iterable, Mapping
 
 import attrs
 
@@ -41,21 +41,27 @@ class Action:
     """A concrete action: which rule and its parameter values. Compares by value.
 
     ``owner`` is the spec whose model made it (``legal_actions``, ``action_from_str``), so
-    that ``apply`` can refuse another game's action with a clear error.
+    that ``apply`` can refuse another game's action with a clear error. ``text`` may be a
+    function of the key, called the first time the text is needed (a model makes many
+    actions that nobody prints).
     """
 
     __slots__ = ("key", "_text", "owner")
 
-    def __init__(self, key: tuple, text: str, owner: GameSpec | None = None) -> None:
+    def __init__(self, key: tuple, text: str | Callable[[tuple], str],
+                 owner: GameSpec | None = None) -> None:
         self.key = key
         self._text = text
         self.owner = owner
 
     def __str__(self) -> str:
-        return self._text
+        text = self._text
+        if not isinstance(text, str):
+            text = self._text = text(self.key)
+        return text
 
     def __repr__(self) -> str:
-        return f"Action({self._text!r})"
+        return f"Action({str(self)!r})"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Action) and self.key == other.key
@@ -116,18 +122,14 @@ class Model:
         self.compiled: CompiledGame = compile_python(spec, self.interpretation)
         self.layout = self.compiled.layout
         self.key = (spec.name, tuple(sorted(self.interpretation.items())))
-        self._text_cache: dict[tuple, Action] = {}
-        self._last_legal: tuple[tuple | None, list] = (None, [])
+        self._actions = _ActionCache(self)
+        self._action_of = self._actions.__getitem__
+        self._legal = self.compiled.legal
+        self._terminal = self.compiled.terminal
+        self._steps = dict(enumerate(self.compiled.step))  # a dict: key[0] = -1 is refused
         self._codecs = {name: FieldCodec(slot) for name, slot in self.layout.slots.items()}
         self._all_actions: dict[str, Action] | None = None
         self._observe: Any = None  # compiled on first use (compile/observation.py)
-        # per action: (is chance, static parameter ranges or None, precondition functions)
-        self._fast_checks = [
-            (a.chance,
-             tuple((p.domain.lo, p.domain.hi.args[0]) for p in a.params)
-             if all(p.domain.is_static() for p in a.params) else None,
-             self.compiled.preconditions[i])
-            for i, a in enumerate(spec.actions)]
 
     # --- identity -----------------------------------------------------------------------
     @property
@@ -161,10 +163,7 @@ class Model:
         """The legal actions (at a chance node: the possible outcomes), in a stable order."""
         if state.__class__ is not State or state.model is not self:
             self._own(state)
-        cache = self._text_cache
-        keys = self.compiled.legal(state.values)
-        self._last_legal = (state.values, keys)  # lets apply skip re-checking these
-        return [cache.get(k) or self._action(k) for k in keys]
+        return list(map(self._action_of, self._legal(state.values)))
 
     def chance_outcomes(self, state: State) -> list[tuple[Action, float]]:
         """``[(outcome, probability)]`` at a chance node; empty elsewhere."""
@@ -172,7 +171,32 @@ class Model:
             self._own(state)
         ws = [(k, w) for k, w in self.compiled.chance_weights(state.values) if w > 0]
         total = sum(w for _, w in ws)
-        return [(self._action(k), float(Fraction(w, total))) for k, w in ws]
+        actions = self._actions
+        # int / int is correctly rounded: the float nearest the exact ratio w/total
+        return [(actions[k], w / total) for k, w in ws]
+
+    def random_action(self, state: State, rng: random.Random) -> Action | None:
+        """A legal action drawn with ``rng``, or None when no action is legal.
+
+        At a player's turn every legal action has the same probability: the result is
+        ``legal_actions(state)[rng.randrange(n)]``, found without making the list of
+        actions. At a chance node an outcome is drawn by its probability, as ``rulespec
+        play`` draws it (``rng.choices`` over ``chance_outcomes``). Either way ``rng`` is
+        used exactly as those draws use it, so a seed plays the same game both ways."""
+        if state.__class__ is not State or state.model is not self:
+            self._own(state)
+        values = state.values
+        if self.compiled.current_player(values) == CHANCE:
+            ws = [(k, w) for k, w in self.compiled.chance_weights(values) if w > 0]
+            if not ws:
+                return None
+            total = sum(w for _, w in ws)
+            pick = rng.choices(range(len(ws)), [w / total for _, w in ws])[0]
+            return self._actions[ws[pick][0]]
+        keys = self._legal(values)
+        if not keys:
+            return None
+        return self._actions[keys[rng.randrange(len(keys))]]
 
     def apply(self, state: State, action: Action) -> State:
         """The state after ``action``. Raises :class:`IllegalAction` naming every failed rule,
@@ -184,37 +208,28 @@ class Model:
         except AttributeError:
             self._own(state, action)
         key = action.key
-        values = state.values
-        last_values, last_keys = self._last_legal
-        if not ((last_values is values and key in last_keys) or self._quick_legal(values, key)):
+        try:  # one generated check and the effects; None when the action may not be taken
+            new = self._steps[key[0]](state.values, key)
+        except Exception:  # noqa: BLE001 - let why_illegal explain it
+            new = None
+        if new is None:
             reasons = self.why_illegal(state, action)
             if reasons:
                 raise IllegalAction(str(action), reasons)
-        return State(self.compiled.apply[key[0]](values, *key[1:]), self)
+            new = self.compiled.apply[key[0]](state.values, *key[1:])
+        return State(new, self)
 
     def _quick_legal(self, values: tuple, key: tuple) -> bool:
-        """The common case of ``why_illegal`` returning nothing, without building reasons
-        (False means: ask ``why_illegal``)."""
-        idx = key[0]
-        if not 0 <= idx < len(self._fast_checks):
-            return False
-        chance, ranges, pres = self._fast_checks[idx]
-        cp = self.compiled.current_player(values)
-        if cp == TERMINAL or chance != (cp == CHANCE) or chance or ranges is None:
-            return False
-        params = key[1:]
-        for (lo, hi), v in zip(ranges, params):
-            if not lo <= v < hi:
-                return False
+        """True when ``key`` may be taken at ``values`` (False: ask ``why_illegal``)."""
         try:
-            return all(pre(values, *params) for pre in pres)
+            return self._steps[key[0]](values, key) is not None
         except Exception:  # noqa: BLE001 - let why_illegal explain it
             return False
 
     def is_terminal(self, state: State) -> bool:
         if state.__class__ is not State or state.model is not self:
             self._own(state)
-        return bool(self.compiled.terminal(state.values))
+        return self._terminal(state.values)  # the generated terminal() returns a bool
 
     def scores(self, state: State) -> list[int]:
         """Each player's score as the scoring rule computes it now."""
@@ -417,11 +432,7 @@ class Model:
         return best, scores
 
     def _action(self, key: tuple) -> Action:
-        a = self._text_cache.get(key)
-        if a is None:
-            a = Action(key, self._text(key), self.spec)
-            self._text_cache[key] = a
-        return a
+        return self._actions[key]
 
     def _text(self, key: tuple) -> str:
         spec_action = self.spec.actions[key[0]]
@@ -456,15 +467,43 @@ class Model:
                 "fields": {name: c.encode(values) for name, c in self._codecs.items()}}
 
 
+class _ActionCache(dict):
+    """key -> :class:`Action`, each made the first time it is asked for (its text later)."""
+
+    def __init__(self, model: "Model") -> None:
+        super().__init__()
+        self._text = model._text
+        self._spec = model.spec
+
+    def __missing__(self, key: tuple) -> Action:
+        a = self[key] = Action(key, self._text, self._spec)
+        return a
+
+
 def _same_actions(a: GameSpec, b: GameSpec) -> bool:
     """Two specs of one game (loaded twice) whose actions read the same."""
     return a.name == b.name and [(x.name, len(x.params)) for x in a.actions] == [
         (x.name, len(x.params)) for x in b.actions]
 
 
-def resolve_interpretation(spec: GameSpec, given: Mapping[str, str] | str | None) -> dict[str, str]:
-    """The option in force for every interpretation point (defaults filled in)."""
+def resolve_interpretation(spec: GameSpec, given: Mapping[str, str] | str | None,
+                           ruleset: str | None = None) -> dict[str, str]:
+    """The option in force for every interpretation point (defaults filled in).
+
+    ``ruleset`` names one of the spec's rulesets: its options replace the defaults, and
+    ``given`` may then choose points the ruleset leaves open (choosing another option for a
+    point it fixes is a conflict: ValueError).
+    """
     chosen = {p.name: p.default for p in spec.interpretations}
+    fixed: dict[str, str] = {}
+    if ruleset is not None:
+        try:
+            fixed = dict(spec.ruleset(ruleset).options)
+        except KeyError:
+            known = ", ".join(r.name for r in spec.rulesets) or "none"
+            raise ValueError(f"{spec.name} has no ruleset {ruleset!r} (rulesets: {known})"
+                             ) from None
+        chosen.update(fixed)
     if given is None:
         return chosen
     if isinstance(given, str):
@@ -491,6 +530,9 @@ def resolve_interpretation(spec: GameSpec, given: Mapping[str, str] | str | None
         if v not in options:
             raise ValueError(f"interpretation {k} has no option {v!r} "
                              f"(options: {', '.join(options)})")
+        if k in fixed and fixed[k] != v:
+            raise ValueError(f"ruleset {ruleset} sets {k}={fixed[k]}, which conflicts with "
+                             f"{k}={v}")
         chosen[k] = v
     return chosen
 

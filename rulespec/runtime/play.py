@@ -33,16 +33,14 @@ class Step:
 def play_random(model: Model, players: int, seed: int) -> tuple[State, list[Step]]:
     """Play one whole game; the same seed gives the same game, every time."""
     rng = random.Random(seed)
-    choose = seeded_chooser(model, rng)
     state = model.initial_state(players)
     steps: list[Step] = []
     horizon = model.spec.horizon  # a game the rules do not bound stops there (truncated)
     for _ in range(model.spec.max_steps + 1 if horizon is None else horizon):
-        legal = model.legal_actions(state)
-        if not legal:
+        action = model.random_action(state, rng)  # draws as seeded_chooser does
+        if action is None:
             break
         player = model.current_player(state)
-        action = legal[choose(state, legal)]
         state = model.apply(state, action)
         steps.append(Step(player, action, state))
     return state, steps

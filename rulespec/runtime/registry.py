@@ -138,16 +138,18 @@ def _spec_failed(path: Path, err: BaseException) -> SpecError:
     return SpecError(problem, element=line or None, where=where)
 
 
-def load(name_or_path: str | os.PathLike, interpretation: Mapping[str, str] | str | None = None
-         ) -> Model:
+def load(name_or_path: str | os.PathLike, interpretation: Mapping[str, str] | str | None = None,
+         ruleset: str | None = None) -> Model:
     """Load a game (bundled name or spec path) compiled under an interpretation.
 
     ``interpretation`` is None for the rulebook's defaults, a mapping ``{point: option}``, or
-    a string ``"point=option,..."``.
+    a string ``"point=option,..."``. ``ruleset`` names a bundle of options the spec declares
+    (``rulespec.load("hawaii", ruleset="bga")``); ``interpretation`` may add points it leaves
+    open, and a point it fixes to another option is a ValueError.
     """
     spec = load_spec(name_or_path)
     from .model import resolve_interpretation
-    chosen = resolve_interpretation(spec, interpretation)
+    chosen = resolve_interpretation(spec, interpretation, ruleset)
     key = (str(spec_path(name_or_path)), tuple(sorted(chosen.items())))
     model = _MODEL_CACHE.get(key)
     if model is None:

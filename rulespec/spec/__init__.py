@@ -11,12 +11,13 @@ from ..ir import (Graph, SpecError, Table, abs_, all_of, any_of, component_size,
 from . import view
 from .builder import PLAYERS, Game, Option, RuleBuilder, option
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
-                       Invariant, Param, Precondition, Rule, Scoring, TieBreak)
+                       Invariant, Param, Precondition, Rule, Ruleset, Scoring, TieBreak)
 
 __all__ = [
     "PLAYERS", "Action", "Assumption", "Conservation", "Constant", "Game", "GameSpec", "Graph",
     "Interpretation", "Invariant", "Option", "Param", "option", "view", "Precondition", "Rule",
-    "RuleBuilder", "Scoring", "SpecError", "Table", "TieBreak", "abs_", "all_of", "any_of",
+    "RuleBuilder", "Ruleset", "Scoring", "SpecError", "Table", "TieBreak", "abs_", "all_of",
+    "any_of",
     "component_size", "connected", "const", "count", "exists", "forall", "if_", "implies",
     "lookup", "max_", "min_", "not_", "ordinal", "sum_of", "to_int",
 ]

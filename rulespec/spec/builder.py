@@ -14,11 +14,11 @@ import attrs
 
 from ..ir.errors import SpecError
 from ..ir.location import Location, caller_location
-from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Table, Type, const,
-                        domain_of, int_span, lift)
+from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Labels, Table, Type,
+                        const, domain_of, int_span, lift)
 from ..ir.statements import Assign, ForEach, If, Let
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
-                       Invariant, Param, Precondition, Rule, Scoring, TieBreak)
+                       Invariant, Param, Precondition, Rule, Ruleset, Scoring, TieBreak)
 
 
 class AtLeast:
@@ -185,6 +185,7 @@ class Game:
         self.constants: list[Constant] = []
         self.assumptions: list[Assumption] = []
         self.interpretations: list[Interpretation] = []
+        self.rulesets: list[Ruleset] = []
         self.actions: list[Action] = []
         self.invariants: list[Invariant] = []
         self.conservations: list[Conservation] = []
@@ -232,6 +233,37 @@ class Game:
         e = Enum(name, members, source=source, where=where)
         self.enums.append(e)
         return e
+
+    def labels(self, name: str, names: dict[int, str] | Sequence[str | None], *,
+               source: str) -> Labels:
+        """Names for the positions of an int array dimension (token codes, say), for
+        states, scenarios and reports; use it in a field's ``shape`` like a size. The spec
+        keeps indexing the dimension with ints. A dict ``{position: name}`` leaves the
+        positions it does not mention unnamed."""
+        where = caller_location()
+        self._claim("labels", name, where)
+        self._need_source("labels", name, source, where)
+        if isinstance(names, dict):
+            if not names or not all(isinstance(k, int) and k >= 0 for k in names):
+                raise SpecError("labels need {position: name} with positions >= 0",
+                                element=f"labels {name}", where=where)
+            listed: list[str | None] = [None] * (max(names) + 1)
+            for k, v in names.items():
+                listed[k] = v
+        else:
+            listed = list(names)
+        shown = [n for n in listed if n is not None]
+        if not shown or not all(isinstance(n, str) and n.strip() for n in shown):
+            raise SpecError("labels must be non-empty strings", element=f"labels {name}",
+                            where=where)
+        if len(set(shown)) != len(shown):
+            raise SpecError("labels must be distinct", element=f"labels {name}", where=where)
+        bad = [n for n in shown if any(ch in n for ch in "[],=\"\n")]
+        if bad:
+            raise SpecError(f"label {bad[0]!r} may not contain [ ] , = or quotes (scenario "
+                            "files write it inside a field reference)",
+                            element=f"labels {name}", where=where)
+        return Labels(name, tuple(listed), source, where)
 
     def players(self) -> Domain:
         """The domain of player numbers 0 .. number of players - 1."""
@@ -286,10 +318,13 @@ class Game:
                 dims.append(Dim(self.max_players, None, True))
             elif isinstance(d, Enum):
                 dims.append(Dim(len(d), d, False))
+            elif isinstance(d, Labels):
+                dims.append(Dim(d.size, None, False, d))
             elif isinstance(d, int) and not isinstance(d, bool) and d > 0:
                 dims.append(Dim(d))
             else:
-                raise SpecError(f"bad dimension {d!r}: use a positive int, an enum or PLAYERS",
+                raise SpecError(f"bad dimension {d!r}: use a positive int, an enum, labels "
+                                "or PLAYERS",
                                 element=element, where=where)
         init = default if initial is None else _initial_value(initial, typ, lo, hi, element, where)
         seen, observer = self._visibility(visible, tuple(dims), element, where)
@@ -385,6 +420,30 @@ class Game:
         object.__setattr__(point, "node", node)
         self.interpretations.append(point)
         return point
+
+    def ruleset(self, name: str, *, options: dict[str, str], source: str,
+                doc: str = "") -> Ruleset:
+        """A named bundle of interpretation options (an edition, an online version) with
+        its source; points it does not name keep their default. Declare the points first."""
+        where = caller_location()
+        self._claim("ruleset", name, where)
+        self._need_source("ruleset", name, source, where)
+        element = f"ruleset {name}"
+        if not isinstance(options, dict) or not options:
+            raise SpecError("a ruleset needs options {point: option} (at least one)",
+                            element=element, where=where)
+        points = {p.name: p for p in self.interpretations}
+        for k, v in options.items():
+            if k not in points:
+                known = ", ".join(points) or "none declared yet"
+                raise SpecError(f"no interpretation point {k!r} (points: {known})",
+                                element=element, where=where)
+            if v not in points[k].options:
+                raise SpecError(f"point {k} has no option {v!r} (options: "
+                                f"{', '.join(points[k].options)})", element=element, where=where)
+        rs = Ruleset(name, dict(options), source, where, doc)
+        self.rulesets.append(rs)
+        return rs
 
     # --- how it looks -------------------------------------------------------------------
     def view(self, *parts: Any) -> None:
@@ -629,7 +688,8 @@ class Game:
             summary=self.summary, bmc_depth=self._bmc_depth,
             check_examples=self._check_examples, view=self._view,
             horizon_reason=self._horizon[1] if self._horizon else None,
-            waivers=dict(self._waivers), tables=tuple(self.tables))
+            waivers=dict(self._waivers), tables=tuple(self.tables),
+            rulesets=tuple(self.rulesets))
         validate(spec)
         return spec
 

@@ -83,6 +83,22 @@ class Interpretation:
         """True under the given option."""
         return self.node == self.enum[option]
 
+    def is_one_of(self, *options: str) -> Expr:
+        """True under any of the given options."""
+        return self.node.is_one_of(*(self.enum[o] for o in options))
+
+
+@attrs.frozen(eq=False)
+class Ruleset:
+    """A named bundle of interpretation options with its source (an edition, an online
+    version): Ludii's ``(rulesets ...)``. Points it does not name keep their default."""
+
+    name: str
+    options: dict[str, str]
+    source: str | None
+    where: Location | None
+    doc: str = ""
+
 
 @attrs.frozen(eq=False)
 class Constant:
@@ -192,6 +208,7 @@ class GameSpec:
     #: generic properties the spec opts out of: name -> reason (reported as SKIPPED)
     waivers: dict[str, str] = attrs.field(factory=dict)
     tables: tuple[Table, ...] = ()
+    rulesets: tuple[Ruleset, ...] = ()
 
     @property
     def horizon(self) -> int | None:
@@ -219,4 +236,10 @@ class GameSpec:
         for i in self.interpretations:
             if i.name == name:
                 return i
+        raise KeyError(name)
+
+    def ruleset(self, name: str) -> Ruleset:
+        for r in self.rulesets:
+            if r.name == name:
+                return r
         raise KeyError(name)

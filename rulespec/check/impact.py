@@ -1,0 +1,174 @@
+"""Does a difference between two readings matter? Seeded random games in lockstep.
+
+Each game is played by one reading's random players (the "driver"; even games reading A,
+odd games reading B) while the other reading shadows every choice it can: the same action
+when it is legal there too, its own seeded choice otherwise. The readings *part* in a game
+when, from the same state, they allow different actions or the same action leads to
+different states; the *winner changes* when the final winners differ. Each rate comes with
+a 95 % Wilson score interval, the number of games and the seed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import attrs
+
+from ..runtime.model import CHANCE, TERMINAL, Model
+
+Z95 = 1.959963984540054  # the 97.5 % quantile of the standard normal distribution
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for ``k`` successes in ``n`` trials (95 % by default).
+
+    >>> lo, hi = wilson(0, 20); (lo, round(hi, 3))
+    (0.0, 0.161)
+    >>> wilson(0, 0)
+    (0.0, 1.0)
+    """
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    lo, hi = max(0.0, centre - half), min(1.0, centre + half)
+    return (0.0 if k == 0 else lo), (1.0 if k == n else hi)  # exact at the ends
+
+
+@attrs.frozen
+class Rate:
+    """``count`` of ``games``, as a fraction with its 95 % Wilson interval."""
+
+    count: int
+    games: int
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, count: int, games: int) -> "Rate":
+        lo, hi = wilson(count, games)
+        return cls(count, games, round(lo, 4), round(hi, 4))
+
+    def __str__(self) -> str:
+        if not self.games:
+            return "no games"
+        return (f"{self.count}/{self.games} ({100 * self.count / self.games:.0f} %, 95 % CI "
+                f"{100 * self.low:.0f}-{100 * self.high:.0f} %)")
+
+
+@attrs.frozen
+class Impact:
+    """How often two readings part in random games, and how often the winner changes."""
+
+    games: int
+    seed: int
+    players: tuple[int, ...]       # the player count of each game, in order
+    parted: Rate
+    winner_changed: Rate
+    first_part_step: int | None    # the earliest step (from setup) where a game parted
+
+    def to_json(self) -> dict[str, Any]:
+        return attrs.asdict(self)
+
+
+def impact(ma: Model, mb: Model, games: int, seed: int) -> Impact:
+    """Play ``games`` seeded random games of the two readings in lockstep (see the module
+    docstring); player counts cycle over the game's range."""
+    return lockstep(ma, mb, games, seed)[0]
+
+
+def lockstep(ma: Model, mb: Model, games: int, seed: int, progress: Any = None
+             ) -> tuple[Impact, tuple[int, tuple] | None]:
+    """:func:`impact`, and the earliest parting seen: (players, the action keys from setup
+    up to the state where the readings first part), or None."""
+    counts = []
+    parted = changed = 0
+    first: tuple[int, tuple] | None = None
+    span = ma.max_players - ma.min_players + 1
+    for g in range(games):
+        if progress is not None:
+            progress.note(f"lockstep game {g + 1}/{games}")
+        n = ma.min_players + g % span
+        counts.append(n)
+        rng = random.Random(f"{seed}:{g}")
+        driver, shadow = (ma, mb) if g % 2 == 0 else (mb, ma)
+        history, wd, ws = _game(driver, shadow, n, rng)
+        if history is not None:
+            parted += 1
+            if first is None or len(history) < len(first[1]):
+                first = (n, history)
+        if wd != ws:
+            changed += 1
+    return (Impact(games, seed, tuple(counts), Rate.of(parted, games),
+                   Rate.of(changed, games), None if first is None else len(first[1])), first)
+
+
+def _game(driver: Model, shadow: Model, n: int, rng: random.Random
+          ) -> tuple[tuple | None, list[int], list[int]]:
+    """One game on the compiled functions (no Action objects): returns the action keys
+    from setup to where the readings parted (None if they never did) and both readings'
+    final winners."""
+    cd, cs = driver.compiled, shadow.compiled
+    own = random.Random(rng.random())   # the shadow's choices once it cannot follow
+    vd = cd.initial(n)
+    vs = cs.initial(n)
+    part_at: int | None = None
+    history: list[tuple] = []
+    for step in range(driver.spec.max_steps + 1):
+        ld = _legal(cd, vd, rng)
+        if part_at is None:
+            if vd != vs:          # the last action had different effects
+                part_at = step - 1
+            elif ld != _legal(cs, vs, None) or cd.terminal(vd) != cs.terminal(vs):
+                part_at = step
+        if not ld:
+            break
+        key = _choose(cd, vd, ld, rng)
+        if part_at is None:
+            history.append(key)
+        vd = cd.apply[key[0]](vd, *key[1:])
+        if cs.terminal(vs) or cs.current_player(vs) == TERMINAL:
+            continue
+        ls = ld if part_at is None else _legal(cs, vs, None)
+        if key in ls:
+            vs = cs.apply[key[0]](vs, *key[1:])
+        elif ls:
+            vs = cs.apply[(k := _choose(cs, vs, ls, own))[0]](vs, *k[1:])
+    vs = _finish(shadow, vs, own)
+    wd, ws = driver.winners(_state(driver, vd)), shadow.winners(_state(shadow, vs))
+    if part_at is None and (cd.scores(vd) != cs.scores(vs) or wd != ws):
+        part_at = len(history)  # the same end, scored or tie-broken differently
+    return (None if part_at is None else tuple(history[:part_at])), wd, ws
+
+
+def _legal(c: Any, values: tuple, _rng: Any) -> list[tuple]:
+    if c.terminal(values):
+        return []
+    return list(c.legal(values))
+
+
+def _choose(c: Any, values: tuple, legal: list[tuple], rng: random.Random) -> tuple:
+    if c.current_player(values) == CHANCE:
+        weights = dict(c.chance_weights(values))
+        return rng.choices(legal, [weights.get(k, 0) for k in legal])[0]
+    return legal[rng.randrange(len(legal))]
+
+
+def _finish(model: Model, values: tuple, rng: random.Random) -> tuple:
+    c = model.compiled
+    for _ in range(model.spec.max_steps + 1):
+        legal = _legal(c, values, None)
+        if not legal:
+            break
+        key = _choose(c, values, legal, rng)
+        values = c.apply[key[0]](values, *key[1:])
+    return values
+
+
+def _state(model: Model, values: tuple) -> Any:
+    from ..runtime.model import State
+    return State(values, model)
