@@ -36,6 +36,8 @@ import attrs
 from ..runtime.model import CHANCE, Action, Model, State
 
 NAMES = ("random", "greedy", "mcts")
+#: what uniform random play calls itself in results and reports
+RANDOM_DESCRIPTION = "random (uniform over the legal actions)"
 
 
 class Policy(Protocol):
@@ -60,7 +62,7 @@ class RandomPolicy:
         return rng.randrange(len(legal))
 
     def describe(self) -> str:
-        return "random (uniform over the legal actions)"
+        return RANDOM_DESCRIPTION
 
 
 @attrs.frozen
@@ -160,5 +162,5 @@ def chooser(policy: Policy, model: Model, rng: random.Random
     return choose
 
 
-__all__ = ["NAMES", "GreedyPolicy", "MctsPolicy", "Policy", "RandomPolicy", "chooser",
+__all__ = ["NAMES", "RANDOM_DESCRIPTION", "GreedyPolicy", "MctsPolicy", "Policy", "RandomPolicy", "chooser",
            "policy_named", "standing"]

@@ -106,6 +106,7 @@ def _queries(results: list[Result]) -> int | None:
 
 def _diffs(model: Model, game_ref: str, budget: Budget, trace_dir: Path
            ) -> list[tuple[str, str, DiffReport | None, str | None]]:
+    from ..check.policy import policy_named
     out = []
     for point in model.spec.interpretations:
         for opt in point.options:
@@ -116,7 +117,7 @@ def _diffs(model: Model, game_ref: str, budget: Budget, trace_dir: Path
                 out.append((point.name, opt, diff(
                     model, other, depth=budget.diff_depth, setups=budget.diff_setups,
                     games=budget.diff_games, seed=budget.seed, budget=budget.diff_nodes,
-                    scenario_dir=trace_dir), None))
+                    scenario_dir=trace_dir, policy=policy_named(budget.diff_policy)), None))
             except Exception as err:  # noqa: BLE001 - reported as not checked
                 out.append((point.name, opt, None, f"{type(err).__name__}: {err}"))
     return out

@@ -20,7 +20,6 @@ from ..ir.english import to_english
 from ..runtime.model import CHANCE, Model, State
 from ..runtime.registry import available_games, spec_path
 from ..runtime.trace import load_trace
-from .budget import wilson
 from .collect import Collected
 from .coverage import branch_runs
 from .provenance import assumption_readers, origin_kinds, spec_hash
@@ -29,8 +28,6 @@ from .svg import Picture
 
 FORMAT = "rulespec-report"
 VERSION = 1
-#: at most this many actions are listed for what one reading allows
-ALLOWS_SHOWN = 12
 DEAD = "rule_can_apply:"
 
 
@@ -167,25 +164,27 @@ def _question(model: Model, game_ref: str, point: Any, c: Collected, pics: _Pict
                 other = _load(game_ref, {name: opt})
                 shown.append(pics.after(d.actions, d.players, f"{caption} — under {b}",
                                         f"q-{point.name}-{opt}-b", other))
+            only = {side: [d.action] if d.kind == "legality" and d.legal_under == (side,)
+                    and d.action is not None else [] for side in ("a", "b")}
             entry["difference"] = {
-                "players": d.players, "kind": d.kind, "detail": d.detail,
+                "players": d.players, "kind": d.kind, "detail": report.detail,
+                "explanation": list(d.explanation),
                 "setup_steps": d.setup_steps,
                 "steps": _steps(model, d.players, d.actions, d.setup_steps),
-                "allows": [{"reading": a, "only_here": list(d.only_a[:ALLOWS_SHOWN]),
-                            "more": max(0, len(d.only_a) - ALLOWS_SHOWN)},
-                           {"reading": b, "only_here": list(d.only_b[:ALLOWS_SHOWN]),
-                            "more": max(0, len(d.only_b) - ALLOWS_SHOWN)}],
-                "fields": [{"field": k, "a": va, "b": vb} for k, (va, vb) in d.fields.items()],
+                "allows": [{"reading": a, "only_here": only["a"], "more": 0},
+                           {"reading": b, "only_here": only["b"], "more": 0}],
+                "fields": [{"field": k, "a": va, "b": vb}
+                           for k, (_, va, vb) in d.cells.items()],
                 "pictures": [p for p in shown if p]}
         else:
             entry["difference"] = None
         if ls is not None:
-            lo, hi = wilson(ls.parted, ls.games)
-            wlo, whi = wilson(ls.winners_differ, ls.games)
-            entry["impact"] = {"games": ls.games, "seed": ls.seed, "parted": ls.parted,
-                               "parted_ci": [round(lo, 3), round(hi, 3)],
-                               "winners_differ": ls.winners_differ,
-                               "winners_ci": [round(wlo, 3), round(whi, 3)]}
+            entry["impact"] = {"games": ls.games, "seed": ls.seed, "policy": ls.policy,
+                               "parted": ls.parted.count,
+                               "parted_ci": [round(ls.parted.low, 3), round(ls.parted.high, 3)],
+                               "winners_differ": ls.winner_changed.count,
+                               "winners_ci": [round(ls.winner_changed.low, 3),
+                                              round(ls.winner_changed.high, 3)]}
         else:
             entry["impact"] = None
         diffs.append(entry)
