@@ -29,7 +29,9 @@ with the player count and each interpretation point as game parameters:
 * **Length**: ``max_game_length`` is the spec's ``max_steps`` (or its horizon), an upper
   bound on the steps of a game, chance steps included.
 
-pyspiel is an optional dependency (``pip install open-spiel``); it is imported on first use.
+pyspiel is an optional dependency (``pip install 'rulespec[openspiel]'``); it is imported on
+first use. docs/ecosystem.md shows the wrapper, the MCTS policy built on it, ``rulespec
+conform`` and the pytest plugin.
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ def pyspiel_module() -> Any:
         import pyspiel
     except ImportError as err:
         raise OpenSpielMissing("this needs OpenSpiel, an optional dependency: pip install "
-                               "open-spiel (or rulespec[test])") from err
+                               "open-spiel (or rulespec[openspiel])") from err
     return pyspiel
 
 

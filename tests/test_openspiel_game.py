@@ -46,6 +46,18 @@ def test_every_interpretation_is_a_game_parameter():
     assert pyspiel.load_game(str(again)).model is again.model
 
 
+def test_a_ruleset_is_a_game_whose_parameters_are_its_options():
+    """Every point a ruleset fixes is a game parameter; the string form loads it again (as
+    random_sim_test's serialization does)."""
+    game = ros.load_game("hawaii", ruleset="bga", players=3)
+    model = rulespec.load("hawaii", ruleset="bga")
+    assert game.model.interpretation == model.interpretation
+    params = game.get_parameters()
+    assert params["beach_return"] == "forbidden" and params["players"] == 3
+    assert pyspiel.load_game(str(game)).model is game.model
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
 def test_the_game_type_says_what_the_spec_says():
     ttt = ros.load_game("tic_tac_toe").get_type()
     assert ttt.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
