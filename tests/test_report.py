@@ -22,6 +22,7 @@ from rulespec.runtime.registry import available_games, spec_path
 
 BROKEN = "tests/fixtures/occupied_cell_tic_tac_toe"
 TWO_READINGS = "tests/fixtures/two_readings"
+LATE = "tests/fixtures/late_reading"
 
 
 #: the smoke budget, with Hypothesis (it shrinks counterexamples to the minimal ones)
@@ -37,7 +38,7 @@ def _report(game_ref, out):
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory):
     out = tmp_path_factory.mktemp("reports")
-    return out, {g: _report(g, out) for g in ("tic_tac_toe", BROKEN, TWO_READINGS)}
+    return out, {g: _report(g, out) for g in ("tic_tac_toe", BROKEN, TWO_READINGS, LATE)}
 
 
 def test_every_report_validates_against_the_json_schema(reports):
@@ -128,6 +129,26 @@ def test_an_open_question_shows_where_the_readings_part(reports):
     assert m["policy"] == "random (uniform over the legal actions)"
     md = (out / "two_readings.md").read_text()
     assert "played by the random policy" in md and f"(players: {m['policy']}; seed" in md
+
+
+def test_a_reading_that_parts_late_is_shown_from_the_scenario_that_pins_it(reports):
+    # From setup the readings part only after 11 steps (random play finds that, not the
+    # search); the scenario that pins the point starts at the last step, edited.
+    out, docs = reports
+    (q,) = docs[LATE]["questions"]
+    (d,) = q["differences"]
+    x = d["difference"]
+    assert d["status"] == "VIOLATED" and "after the scenario" in d["detail"]
+    assert x["start"] == "last_step.toml#one: the last step scores 1"
+    assert x["edits"] == [{"field": "pos", "value": 11}]
+    assert [s["action"] for s in x["steps"]] == ["step"]
+    # the pictures show the edited situation played on: the end, with each reading's bonus
+    (pa, pb) = x["pictures"]
+    svg_a, svg_b = (docs[LATE]["pictures"][p]["svg"] for p in (pa, pb))
+    assert ">12<" in svg_a and ">12<" in svg_b and svg_a != svg_b
+    md = (out / "late_reading.md").read_text()
+    assert "given situation of the scenario `last_step.toml#one: the last step scores 1`" in md
+    assert "`pos = 11`" in md
 
 
 def test_the_rule_index_covers_every_action_with_anchors_both_ways(reports):

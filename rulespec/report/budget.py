@@ -5,7 +5,6 @@ prover takes in seconds; the report records every number it used.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import attrs
@@ -61,19 +60,3 @@ SMOKE = Budget("smoke", examples_share=0.0, seed=0, solver_timeout=1.0, bmc_dept
                workers=1, diff_depth=2, diff_setups=1, diff_games=4, diff_nodes=200,
                coverage_games=2, prove=False, check_mode="random", min_examples=3)
 
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval for ``k`` successes in ``n`` trials (95% by default).
-
-    >>> [round(x, 3) for x in wilson(0, 20)]
-    [0.0, 0.161]
-    >>> [round(x, 3) for x in wilson(10, 20)]
-    [0.299, 0.701]
-    """
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))

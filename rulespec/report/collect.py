@@ -106,21 +106,52 @@ def _queries(results: list[Result]) -> int | None:
 
 def _diffs(model: Model, game_ref: str, budget: Budget, trace_dir: Path
            ) -> list[tuple[str, str, DiffReport | None, str | None]]:
+    """One diff per non-default option: from setup first; when its search finds no
+    difference (readings that part only late in a game, like a final tie-break), from the
+    given situation of each scenario that pins the point, until the search parts them.
+    The lockstep games are played by the budget's ``diff_policy``."""
     from ..check.policy import policy_named
+    policy = policy_named(budget.diff_policy)
     out = []
     for point in model.spec.interpretations:
+        starts = pinning_scenarios(game_ref, model, point.name)
         for opt in point.options:
             if opt == point.default:
                 continue
             try:
                 other = load(game_ref, {point.name: opt})
-                out.append((point.name, opt, diff(
-                    model, other, depth=budget.diff_depth, setups=budget.diff_setups,
-                    games=budget.diff_games, seed=budget.seed, budget=budget.diff_nodes,
-                    scenario_dir=trace_dir, policy=policy_named(budget.diff_policy)), None))
+                chosen = None
+                for start in [None, *starts]:
+                    found = diff(model, other, depth=budget.diff_depth,
+                                 setups=budget.diff_setups, games=budget.diff_games,
+                                 seed=budget.seed, budget=budget.diff_nodes,
+                                 scenario_dir=trace_dir, start=start, policy=policy)
+                    if chosen is None or (chosen.difference is None
+                                          and found.difference is not None):
+                        chosen = found
+                    # a difference random play stumbled on is not the smallest: a scenario
+                    # made for this point may give one the search finds
+                    if found.difference is not None and found.difference.found_by == "search":
+                        chosen = found
+                        break
+                out.append((point.name, opt, chosen, None))
             except Exception as err:  # noqa: BLE001 - reported as not checked
                 out.append((point.name, opt, None, f"{type(err).__name__}: {err}"))
     return out
+
+
+def pinning_scenarios(game_ref: str, model: Model, point: str) -> list[str]:
+    """``FILE#NAME`` of each scenario of the game that names ``point`` in its
+    interpretation: its given situation is where that point's readings are meant to part."""
+    refs = []
+    for path in scenario_files(model, game_ref):
+        try:
+            sf = load_scenario_file(path)
+        except Exception:  # noqa: BLE001 - a broken file is reported by _scenarios
+            continue
+        refs += [f"{path}#{sc.name}" for sc in sf.scenarios
+                 if point in sc.interpretation and (sc.given.actions or sc.given.edits)]
+    return refs
 
 
 def _scenarios(model: Model, game_ref: str

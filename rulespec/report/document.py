@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 from .. import __version__
 from ..check.property import all_properties
+from ..check.diff import scenario_start
 from ..check.results import STATUSES, VIOLATED, Result
 from ..check.scenario import Scenario, ScenarioResult, Then
 from ..ir.english import to_english
@@ -85,10 +86,13 @@ class _Pictures:
         self.store: dict[str, dict[str, Any]] = {}
 
     def after(self, actions: Iterable[str], players: int, caption: str, pid: str,
-              model: Model | None = None) -> str | None:
+              model: Model | None = None, start: tuple[State, int] | None = None
+              ) -> str | None:
+        """The picture after ``actions`` from setup, or (``start``: a state and how many of
+        the actions led to it) after the rest of them from that state."""
         m = model or self.model
         try:
-            state = _replay(m, players, actions)
+            state = _replay(m, players, actions, start)
         except Exception:  # noqa: BLE001 - an unreplayable trace has no picture
             return None
         return self.of(state, caption, pid, m)
@@ -100,9 +104,10 @@ class _Pictures:
         return pid
 
 
-def _replay(model: Model, players: int, actions: Iterable[str]) -> State:
-    state = model.initial_state(players)
-    for text in actions:
+def _replay(model: Model, players: int, actions: Iterable[str],
+            start: tuple[State, int] | None = None) -> State:
+    state = model.initial_state(players) if start is None else start[0]
+    for text in list(actions)[0 if start is None else start[1]:]:
         state = model.apply(state, model.action_from_str(state, text))
     return state
 
@@ -123,12 +128,16 @@ def _setup_steps(model: Model) -> list[str]:
     return steps
 
 
-def _steps(model: Model, players: int, actions: Iterable[str], setup: int = 0
-           ) -> list[dict[str, Any]]:
-    """Each step with who took it (chance or a player) and whether it is the setup."""
+def _steps(model: Model, players: int, actions: Iterable[str], setup: int = 0,
+           start: tuple[State, int] | None = None) -> list[dict[str, Any]]:
+    """Each step with who took it (chance or a player) and whether it is the setup (or
+    the given situation of a scenario: ``start`` is the state it reaches, edits included,
+    and how many of the actions lead to it)."""
     state = model.initial_state(players)
     out = []
     for i, text in enumerate(actions):
+        if start is not None and i == start[1]:
+            state = start[0]
         who = model.current_player(state)
         out.append({"n": i + 1, "who": "chance" if who == CHANCE else f"player {who}",
                     "action": text, "setup": i < setup})
@@ -137,6 +146,19 @@ def _steps(model: Model, players: int, actions: Iterable[str], setup: int = 0
         except Exception:  # noqa: BLE001 - keep the rest as text
             setup = 0
     return out
+
+
+def _difference_start(ma: Model, mb: Model, d: Any
+                      ) -> tuple[tuple[State, int] | None, tuple[State, int] | None,
+                                 list[dict[str, Any]]]:
+    """Where a difference found from an edited scenario situation starts: the states of
+    both readings there (its given actions cannot reach them: the edits come after), and
+    the edits. From setup, or a scenario without edits, the given actions are enough."""
+    if d.start in ("setup", "random play") or not d.edited:
+        return None, None, []
+    st = scenario_start(ma, mb, d.start)
+    n = len(d.given)
+    return (st.a, n), (st.b, n), [{"field": ref, "value": v} for ref, v in st.edits]
 
 
 # --- open questions -----------------------------------------------------------------------
@@ -158,33 +180,38 @@ def _question(model: Model, game_ref: str, point: Any, c: Collected, pics: _Pict
         if d is not None:
             caption = (f"{point.name}: where the readings part, after {len(d.actions)} "
                        f"step(s) with {d.players} players ({d.kind} differ)")
+            other = _load(game_ref, {name: opt})
+            start_a, start_b, edits = _difference_start(model, other, d)
             shown = [pics.after(d.actions, d.players, f"{caption} — under {a}",
-                                f"q-{point.name}-{opt}-a")]
-            if d.kind == "state":
-                other = _load(game_ref, {name: opt})
+                                f"q-{point.name}-{opt}-a", start=start_a)]
+            if d.kind in ("effect", "outcome"):
                 shown.append(pics.after(d.actions, d.players, f"{caption} — under {b}",
-                                        f"q-{point.name}-{opt}-b", other))
-            only = {side: [d.action] if d.kind == "legality" and d.legal_under == (side,)
-                    and d.action is not None else [] for side in ("a", "b")}
+                                        f"q-{point.name}-{opt}-b", other, start=start_b))
+            only = {"a": [d.action] if d.legal_under == ("a",) else [],
+                    "b": [d.action] if d.legal_under == ("b",) else []}
             entry["difference"] = {
-                "players": d.players, "kind": d.kind, "detail": report.detail,
-                "explanation": list(d.explanation),
+                "players": d.players, "kind": d.kind, "detail": "\n".join(d.explanation),
+                "start": d.start if d.start in ("setup", "random play")
+                else Path(d.start).name, "edits": edits,
                 "setup_steps": d.setup_steps,
-                "steps": _steps(model, d.players, d.actions, d.setup_steps),
+                "steps": _steps(model, d.players, d.actions, d.setup_steps, start_a),
                 "allows": [{"reading": a, "only_here": only["a"], "more": 0},
                            {"reading": b, "only_here": only["b"], "more": 0}],
-                "fields": [{"field": k, "a": va, "b": vb}
-                           for k, (_, va, vb) in d.cells.items()],
+                "fields": [{"field": k, "before": old, "a": va, "b": vb}
+                           for k, (old, va, vb) in d.cells.items()],
+                "outcome": d.outcome,
+                "rules": [{"kind": r.kind, "text": r.text, "source": r.source,
+                           "points": list(r.points)} for r in (*d.refused_by, *d.rules)],
+                "found_by": d.found_by,
                 "pictures": [p for p in shown if p]}
         else:
             entry["difference"] = None
         if ls is not None:
             entry["impact"] = {"games": ls.games, "seed": ls.seed, "policy": ls.policy,
                                "parted": ls.parted.count,
-                               "parted_ci": [round(ls.parted.low, 3), round(ls.parted.high, 3)],
+                               "parted_ci": [ls.parted.low, ls.parted.high],
                                "winners_differ": ls.winner_changed.count,
-                               "winners_ci": [round(ls.winner_changed.low, 3),
-                                              round(ls.winner_changed.high, 3)]}
+                               "winners_ci": [ls.winner_changed.low, ls.winner_changed.high]}
         else:
             entry["impact"] = None
         diffs.append(entry)
