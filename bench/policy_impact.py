@@ -7,7 +7,10 @@ and then the score), the same seeds, the same player counts (2-5 in turn). Print
 Markdown table (rates with 95 % Wilson intervals) and, with ``--json FILE``, every number.
 Budgets are counts; CPU seconds are printed as a note only (the machine is shared).
 
-    .venv/bin/python bench/policy_impact.py --games 20 --simulations 8
+    .venv/bin/python bench/policy_impact.py --games 20 --simulations 8 --strength 10
+
+``--strength N`` first says how strong that MCTS budget is: N 2-player games of MCTS
+against random play, seats alternating.
 """
 
 from __future__ import annotations
@@ -15,11 +18,33 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import time
 
 import rulespec
 from rulespec.check.impact import impact
 from rulespec.check.policy import MctsPolicy
+
+
+def strength(game: str, games: int, policy: MctsPolicy, seed: int) -> dict:
+    """How strong the MCTS budget is: 2-player games of MCTS against uniform random play,
+    seats alternating; MCTS's wins, shared wins and losses."""
+    from rulespec.check.policy import RandomPolicy, chooser
+    model = rulespec.load(game)
+    tally = {"won": 0, "shared": 0, "lost": 0}
+    for g in range(games):
+        rng = random.Random(f"{seed}:strength:{g}")
+        seat = g % 2
+        mcts, plain = chooser(policy, model, rng), chooser(RandomPolicy(), model, rng)
+        state = model.initial_state(2)
+        while not model.is_terminal(state):
+            legal = model.legal_actions(state)
+            who = model.current_player(state)
+            pick = (mcts if who == seat else plain)(state, legal)
+            state = model.apply(state, legal[pick])
+        winners = model.winners(state)
+        tally["won" if winners == [seat] else "shared" if seat in winners else "lost"] += 1
+    return tally
 
 
 def main() -> None:
@@ -33,10 +58,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--points", default=None, help="comma-separated point names")
     ap.add_argument("--json", default=None, help="write every number here")
+    ap.add_argument("--strength", type=int, default=0,
+                    help="also play this many 2-player games of MCTS against random play")
     args = ap.parse_args()
     base = rulespec.load(args.game)
     mcts = MctsPolicy(simulations=args.simulations, rollout=args.rollout)
     wanted = None if args.points is None else set(args.points.split(","))
+    if wanted == {"none"}:
+        wanted = set()
     rows = []
     print(f"| point | against | random: parts; winner changes | mcts: parts; winner changes |")
     print("|---|---|---|---|")
@@ -61,6 +90,11 @@ def main() -> None:
                   flush=True)
     doc = {"game": args.game, "games": args.games, "seed": args.seed,
            "policy": mcts.describe(), "rows": rows, "loadavg": os.getloadavg()}
+    if args.strength:
+        t0 = time.process_time()
+        doc["strength"] = strength(args.game, args.strength, mcts, args.seed)
+        print(f"mcts against random, {args.strength} 2-player games: {doc['strength']} "
+              f"({time.process_time() - t0:.0f} CPU s)")
     print(f"mcts: {mcts.describe()}; load average at the end {os.getloadavg()[0]:.1f}")
     if args.json:
         tmp = args.json + ".tmp"
