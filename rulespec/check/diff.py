@@ -16,8 +16,8 @@ The answer names the differing points (each option with its source), the actions
 the rule that makes the difference: the precondition that refuses the action under one
 reading, or the effects that read the point and the cells they leave different. With
 ``games``, seeded games in lockstep (random players, or a stronger ``policy``) say how
-often the readings part and how often the winner changes (``impact.py``). The difference is saved as a scenario file pinning
-each reading, with the impact stored in it.
+often the readings part and how often the winner changes (``impact.py``). The difference
+is saved as a scenario file pinning each reading, with the impact stored in it.
 """
 
 from __future__ import annotations

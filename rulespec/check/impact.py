@@ -5,10 +5,11 @@ games reading B) while the other reading shadows every choice it can: the same a
 when it is legal there too, its own seeded choice otherwise. The players follow a
 :mod:`policy <rulespec.check.policy>`: uniform random by default, or greedy or MCTS play
 (a difference that random play finds may not matter between competent players, or
-the other way round); chance outcomes are always drawn by their probabilities. The readings *part* in a game
-when, from the same state, they allow different actions or the same action leads to
-different states; the *winner changes* when the final winners differ. Each rate comes with
-a 95 % Wilson score interval, the number of games and the seed.
+the other way round); chance outcomes are always drawn by their probabilities. The
+readings *part* in a game when, from the same state, they allow different actions or the
+same action leads to different states; the *winner changes* when the final winners
+differ. Each rate comes with a 95 % Wilson score interval, the number of games and the
+seed.
 """
 
 from __future__ import annotations

@@ -162,5 +162,5 @@ def chooser(policy: Policy, model: Model, rng: random.Random
     return choose
 
 
-__all__ = ["NAMES", "RANDOM_DESCRIPTION", "GreedyPolicy", "MctsPolicy", "Policy", "RandomPolicy", "chooser",
-           "policy_named", "standing"]
+__all__ = ["NAMES", "RANDOM_DESCRIPTION", "GreedyPolicy", "MctsPolicy", "Policy", "RandomPolicy",
+           "chooser", "policy_named", "standing"]
