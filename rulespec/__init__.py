@@ -14,5 +14,13 @@ from .runtime import (CHANCE, TERMINAL, Action, IllegalAction, Model, State, ava
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str) -> object:
+    """``rulespec.openspiel`` on first use (it needs the optional OpenSpiel only then)."""
+    if name == "openspiel":
+        import importlib
+        return importlib.import_module(".openspiel", __name__)
+    raise AttributeError(f"module 'rulespec' has no attribute {name!r}")
+
 __all__ = ["CHANCE", "TERMINAL", "Action", "IllegalAction", "Model", "SpecError", "State",
            "available_games", "load", "load_spec", "__version__"]

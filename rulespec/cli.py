@@ -50,6 +50,39 @@ def _ruleset_option(fn: Callable) -> Callable:
                              "--interpretation may choose the points it leaves open.")(fn)
 
 
+def _policy_options(fn: Callable) -> Callable:
+    """``--policy random|greedy|mcts`` and MCTS's counted budget (``--simulations``,
+    ``--rollout``): who plays the players' moves in seeded games."""
+    fn = click.option("--rollout", type=click.IntRange(min=0), default=None,
+                      help="mcts: random steps from a leaf before the score values it "
+                           "(default 10).")(fn)
+    fn = click.option("--simulations", type=click.IntRange(min=1), default=None,
+                      help="mcts: simulations per move (default 16).")(fn)
+    return click.option("--policy", "policy_name",
+                        type=click.Choice(["random", "greedy", "mcts"]), default=None,
+                        help="Who plays the players' moves: uniform random (the default), "
+                             "greedy one-step look-ahead, or OpenSpiel's MCTS bot.")(fn)
+
+
+def _policy(name: str | None, simulations: int | None, rollout: int | None) -> Any:
+    """The policy the options name (None without ``--policy``); MCTS needs OpenSpiel."""
+    from .check.policy import policy_named
+    if name is None:
+        if simulations is not None or rollout is not None:
+            raise BadInput("--simulations and --rollout set MCTS's budget: give --policy mcts")
+        return None
+    if name != "mcts" and (simulations is not None or rollout is not None):
+        raise BadInput(f"--simulations and --rollout are for --policy mcts, not {name}")
+    if name == "mcts":
+        from .openspiel import OpenSpielMissing, pyspiel_module
+        try:
+            pyspiel_module()
+        except OpenSpielMissing as e:
+            raise BadInput(f"--policy mcts: {e}") from None
+    return policy_named(name, simulations=simulations,
+                        rollout=-1 if rollout is None else rollout)
+
+
 def _reading(model: Model) -> list[str]:
     """The model's whole interpretation as K=V texts (for worker processes)."""
     return [f"{k}={v}" for k, v in model.interpretation.items()]
@@ -364,6 +397,7 @@ def play(game: str, players: int | None, seed: int, interpretation: Sequence[str
               help="Fix the number of players (default: drawn from the game's range).")
 @click.option("--random", "plain_random", is_flag=True,
               help="Plain seeded random playouts (fast, no shrinking) instead of Hypothesis.")
+@_policy_options
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to spread the properties over.")
 @click.option("--shrink-budget", type=click.IntRange(min=0), default=None,
@@ -377,11 +411,15 @@ def play(game: str, players: int | None, seed: int, interpretation: Sequence[str
 @_quiet_option
 @_verbose_option
 def check(game: str, props: Sequence[str], examples: int | None, seed: int,
-          players: int | None, plain_random: bool, workers: int, shrink_budget: int | None,
-          interpretation: Sequence[str], ruleset: str | None, trace_dir: str, as_json: bool,
-          quiet: bool, verbose: bool) -> None:
-    """Check GAME's properties by legal play; a violation is shrunk and saved as a trace."""
+          players: int | None, plain_random: bool, policy_name: str | None,
+          simulations: int | None, rollout: int | None, workers: int,
+          shrink_budget: int | None, interpretation: Sequence[str], ruleset: str | None,
+          trace_dir: str, as_json: bool, quiet: bool, verbose: bool) -> None:
+    """Check GAME's properties by legal play; a violation is shrunk and saved as a trace.
+
+    With --policy the playouts' players follow that policy (implies --random)."""
     from .check.parallel import check_in_workers
+    from .check.policy import RANDOM_DESCRIPTION
     from .check.results import exit_code
     from .check.runner import HYPOTHESIS, RANDOM, SHRINK_BUDGET, select
     model = _load(game, interpretation, ruleset)
@@ -390,23 +428,29 @@ def check(game: str, props: Sequence[str], examples: int | None, seed: int,
         names = [p.name for p in select(model, props)]
     except ValueError as e:
         raise BadInput(str(e)) from None
-    mode = RANDOM if plain_random else HYPOTHESIS
+    policy = _policy(policy_name, simulations, rollout)
+    mode = RANDOM if plain_random or policy is not None else HYPOTHESIS
     if examples is None:
         examples = model.spec.check_examples
     with Progress(f"checking {model.name}", quiet=quiet) as progress:
         results = check_in_workers(game, _reading(model), names, examples, seed, players,
                                    mode, trace_dir, workers, progress,
-                                   SHRINK_BUDGET if shrink_budget is None else shrink_budget)
+                                   SHRINK_BUDGET if shrink_budget is None else shrink_budget,
+                                   policy)
     code = exit_code(results)
     cut = _truncated(model, results)
+    played_by = None if mode != RANDOM else (policy.describe() if policy is not None
+                                             else RANDOM_DESCRIPTION)
     if as_json:
-        _emit_json({"game": model.name, "mode": mode, "examples": examples, "seed": seed,
+        _emit_json({"game": model.name, "mode": mode, "policy": played_by,
+                    "examples": examples, "seed": seed,
                     "ruleset": ruleset, "interpretation": dict(model.interpretation),
                     **(cut or {}), "results": [r.to_json() for r in results],
                     "exit_code": code})
         sys.exit(code)
-    _print_results(model, results, f"{mode}, {examples} examples, seed {seed}",
-                   verbose=verbose)
+    how = (f"{mode}, {examples} examples, seed {seed}" if played_by is None else
+           f"{examples} playouts, seed {seed}, players: {played_by}")
+    _print_results(model, results, how, verbose=verbose)
     if cut is not None:
         out.print(f"truncated: {cut['truncated']} of {cut['games']} games cut at the horizon "
                   f"({cut['horizon']} steps): not over, no winner")
@@ -513,8 +557,9 @@ def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
 @click.option("--setups", type=click.IntRange(min=1), default=2, show_default=True,
               help="Setups sampled per player count when the setup is random.")
 @click.option("--games", type=click.IntRange(min=0), default=50, show_default=True,
-              help="Random games in lockstep: how often the readings part and the winner "
+              help="Seeded games in lockstep: how often the readings part and the winner "
                    "changes (95 % intervals).")
+@_policy_options
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--out-dir", default="traces", show_default=True,
               help="Where the difference is saved as a scenario file.")
@@ -523,11 +568,13 @@ def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
 @_verbose_option
 def diff_cmd(game: str, reading_a: Sequence[str], ruleset: str | None,
              reading_b: Sequence[str], start: str | None, depth: int, setups: int,
-             games: int, seed: int, out_dir: str, as_json: bool, quiet: bool,
+             games: int, policy_name: str | None, simulations: int | None,
+             rollout: int | None, seed: int, out_dir: str, as_json: bool, quiet: bool,
              verbose: bool) -> None:
     """Where two readings of GAME part: the simplest difference, explained in rule terms,
-    and how much it matters."""
+    and how much it matters (with --policy, between stronger players than random)."""
     from .check.diff import diff
+    policy = _policy(policy_name, simulations, rollout)
     if not reading_a and ruleset is None:
         raise BadInput("name reading A with --ruleset NAME and/or --interpretation K=A")
     ma = _load(game, reading_a, ruleset)
@@ -554,7 +601,7 @@ def diff_cmd(game: str, reading_a: Sequence[str], ruleset: str | None,
         with Progress(f"diff {ma.name}", quiet=quiet or as_json) as progress:
             report = diff(ma, mb, depth=depth, setups=setups, games=games, seed=seed,
                           scenario_dir=out_dir, start=start, labels=(label_a, label_b),
-                          progress=progress)
+                          progress=progress, policy=policy)
     except ValueError as e:
         raise BadInput(str(e)) from None
     code = 0 if report.status in ("PROVED", "PASSED") else 1  # like diff(1): 1 = differ
@@ -596,10 +643,73 @@ def _print_diff(report: Any, verbose: bool) -> None:
             out.para(f"scenario not saved: {report.scenario_error}", indent=2, style="yellow")
     im = report.impact
     if im is not None:
-        out.para(f"does it matter? {im.games} random games in lockstep (seed {im.seed}, "
-                 f"{min(im.players)}-{max(im.players)} players):")
+        out.para(f"does it matter? {im.games} games in lockstep (seed {im.seed}, "
+                 f"{min(im.players)}-{max(im.players)} players), played by {im.policy}:")
         out.para(f"the readings parted in {im.parted}", indent=2)
         out.para(f"the winner changed in {im.winner_changed}", indent=2)
+
+
+# --- conform ----------------------------------------------------------------------------
+@cli.command()
+@click.argument("game")
+@click.option("--impl", "impl_ref", required=True, metavar="MODULE:FACTORY",
+              help="The implementation: FACTORY(players) returns an adapter (legal_actions, "
+                   "apply, current_player, returns; see docs/ecosystem.md). MODULE is an "
+                   "importable module or a .py file.")
+@click.option("--examples", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Games played in lockstep.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--players", type=int, default=None,
+              help="Fix the number of players (default: drawn from the game's range).")
+@click.option("--random", "plain_random", is_flag=True,
+              help="Seeded uniform random games (longer games, no shrinking) instead of "
+                   "Hypothesis.")
+@click.option("--shrink-budget", type=click.IntRange(min=0), default=None,
+              help="Test runs Hypothesis may spend shrinking a disagreement (default 500).")
+@click.option("--interpretation", multiple=True, metavar="K=V")
+@_ruleset_option
+@click.option("--trace-dir", default="traces", show_default=True,
+              help="Where the minimal disagreement is saved as a trace.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
+@_quiet_option
+@_verbose_option
+def conform(game: str, impl_ref: str, examples: int, seed: int, players: int | None,
+            plain_random: bool, shrink_budget: int | None, interpretation: Sequence[str],
+            ruleset: str | None, trace_dir: str, as_json: bool, quiet: bool,
+            verbose: bool) -> None:
+    """Play an implementation written elsewhere in lockstep with GAME's spec; a
+    disagreement is shrunk to the fewest steps and told in rule terms."""
+    from .check.conform import HYPOTHESIS, RANDOM, ConformError, conform as run, load_factory
+    from .check.runner import SHRINK_BUDGET
+    model = _load(game, interpretation, ruleset)
+    _players_ok(model, players)
+    try:
+        factory = load_factory(impl_ref)
+        with Progress(f"conform {model.name}", quiet=quiet) as progress:
+            report = run(model, factory, name=impl_ref, examples=examples, seed=seed,
+                         players=players, mode=RANDOM if plain_random else HYPOTHESIS,
+                         shrink_budget=SHRINK_BUDGET if shrink_budget is None
+                         else shrink_budget, trace_dir=trace_dir, progress=progress)
+    except ConformError as e:
+        raise BadInput(str(e)) from None
+    code = 0 if report.status == "PASSED" else 1
+    if as_json:
+        _emit_json({**report.to_json(), "exit_code": code})
+        sys.exit(code)
+    out.para(f"{model.spec.title} against {impl_ref}: {report.mode}, {report.examples} "
+             f"games, seed {report.seed}")
+    colour = "green" if report.status == "PASSED" else "bold red"
+    out.para(f"{report.status}: {report.detail}", style=colour)
+    d = report.disagreement
+    if d is not None:
+        out.para(f"minimal trace ({d.players} players, {len(d.actions)} step(s)): "
+                 f"{_steps(d.actions, verbose)}", indent=2)
+        if report.trace_path:
+            out.para(f"saved to {report.trace_path}; replay the spec's side with: rulespec "
+                     f"replay {report.trace_path}", indent=2)
+        if report.trace_error:
+            out.para(f"trace not saved: {report.trace_error}", indent=2, style="yellow")
+    sys.exit(code)
 
 
 # --- scenario / replay ------------------------------------------------------------------
@@ -930,9 +1040,12 @@ def _print_mutation(model: Model, report: Any, verbose: bool) -> None:
               show_default=True, help="How much checking: counts in docs/reports.md.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Games reported side by side in this many processes.")
+@click.option("--policy", "policy_name", type=click.Choice(["random", "greedy", "mcts"]),
+              default="random", show_default=True,
+              help="Who plays the interpretation diffs' lockstep games (see `diff`).")
 @_quiet_option
 def report(games: Sequence[str], all_games: bool, out_dir: str, budget_name: str,
-           workers: int, quiet: bool) -> None:
+           workers: int, policy_name: str, quiet: bool) -> None:
     """Write the rules-clarification report of each GAME (HTML, Markdown, JSON)."""
     import time
 
@@ -949,7 +1062,10 @@ def report(games: Sequence[str], all_games: bool, out_dir: str, budget_name: str
             raise BadInput(str(e)) from None
         _load(g)  # a malformed spec fails here, with its file and line
     start = time.perf_counter()
-    done = report_games(refs, BUDGETS[budget_name], out_dir, workers,
+    import attrs
+    _policy(policy_name, None, None)  # MCTS needs OpenSpiel: say so before any work
+    budget = attrs.evolve(BUDGETS[budget_name], diff_policy=policy_name)
+    done = report_games(refs, budget, out_dir, workers,
                         progress=lambda msg: None if quiet else click.echo(msg, err=True))
     for d in done:
         if "error" in d:

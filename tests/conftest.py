@@ -13,3 +13,6 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 # spec files under fixtures/ are loaded by path in tests, never imported as test modules
 collect_ignore_glob = ["fixtures/*"]
+
+# tests/test_pytest_plugin.py runs pytest inside pytest
+pytest_plugins = ["pytester"]

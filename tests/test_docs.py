@@ -125,3 +125,73 @@ def test_docs_name_only_repository_files():
             if not (ROOT / path).exists() and not (ROOT / "rulespec" / path).exists():
                 missing.append(f"{doc.relative_to(ROOT)}: {path}")
     assert missing == []
+
+
+# --- docs/ecosystem.md: its Python runs, its commands print what it shows ---------------------
+ECOSYSTEM = ROOT / "docs" / "ecosystem.md"
+CONSOLE = re.compile(r"(<!-- doc-test: exit (\d+) -->\s*\n)?```console\n(.*?)```", re.S)
+
+
+def _console_blocks() -> list[tuple[int, str, int, list[str]]]:
+    """(line, command, exit code, lines shown after it) for each ```console block."""
+    text = ECOSYSTEM.read_text(encoding="utf-8")
+    out = []
+    for m in CONSOLE.finditer(text):
+        first, *shown = m.group(3).rstrip("\n").split("\n")
+        assert first.startswith("$ "), first
+        out.append((text.count("\n", 0, m.start(3)) + 1, first[2:],
+                    int(m.group(2) or 0), shown))
+    return out
+
+
+def _shows(output: str, shown: list[str]) -> list[str]:
+    """The shown lines the output lacks (whitespace and wrapping ignored; ``...`` in a line
+    stands for anything)."""
+    flat = " ".join(output.split())
+    missing = []
+    for line in shown:
+        parts = [" ".join(p.split()) for p in line.split("...")]
+        at = 0
+        for part in filter(None, parts):
+            found = flat.find(part, at)
+            if found < 0:
+                missing.append(line)
+                break
+            at = found + len(part)
+    return missing
+
+
+def test_the_ecosystem_python_runs(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    text = ECOSYSTEM.read_text(encoding="utf-8")
+    namespace: dict = {"__name__": "ecosystem"}
+    blocks = list(BLOCK.finditer(text))
+    assert len(blocks) >= 2
+    for m in blocks:
+        line = text.count("\n", 0, m.start(3)) + 1
+        exec(compile(m.group(3), f"{ECOSYSTEM.name}:{line}", "exec"), namespace)  # noqa: S102
+
+
+@pytest.mark.parametrize("line,command,code,shown", _console_blocks(),
+                         ids=[f"line{b[0]}" for b in _console_blocks()])
+def test_every_ecosystem_command_prints_what_the_page_shows(line, command, code, shown,
+                                                             tmp_path, monkeypatch, capsys):
+    import shlex
+    import subprocess
+    import sys
+    argv = shlex.split(command)
+    if argv[0] == "pytest":
+        run = subprocess.run([sys.executable, "-m", *argv], cwd=ROOT, capture_output=True,
+                             text=True, timeout=900)
+        got, output = run.returncode, run.stdout
+    else:
+        assert argv[0] == "rulespec"
+        from rulespec.cli import main
+        for folder in ("tests", "models"):   # the page's relative paths; traces go to tmp
+            (tmp_path / folder).symlink_to(ROOT / folder)
+        monkeypatch.chdir(tmp_path)
+        with pytest.raises(SystemExit) as e:
+            main(argv[1:])
+        got, output = e.value.code, capsys.readouterr().out
+    assert got == code, (line, output[-2000:])
+    assert _shows(output, shown) == [], (line, output[-3000:])

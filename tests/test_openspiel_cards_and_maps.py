@@ -1,121 +1,99 @@
 """Differential tests: Crazy Eights and Hex against OpenSpiel's C++ implementations.
 
-Both games are played move by move in lockstep: at every step Hypothesis draws an index into
-our legal actions (chance outcomes included: the same outcome is then forced on OpenSpiel),
-and the actions are matched by meaning (``play C8`` is OpenSpiel's card id 24, ``b2`` on a
-4x4 Hex board is cell 5). We compare, at every step, the legal actions (in order), the player
-to move, the terminal flag, the returns, chance probabilities, and what the player to move
-sees: our ``observation`` rebuilt into OpenSpiel's ``ObservationString``. 200 games each
-(a Hypothesis profile's default is not tuned per seed).
+OpenSpiel's games are outside implementations to ``rulespec.check.conform``: each is
+wrapped in a ``PyspielImplementation`` whose action ids read as our action texts (``play
+C8`` is OpenSpiel's card id 24, ``b2`` on a 4x4 Hex board is cell 5, a chance card is our
+``deal``, ``turn up`` or ``draw`` by where the game is). Both are played in lockstep --
+chance outcomes included: the outcome the spec draws is forced on OpenSpiel -- comparing
+at every step the player to move, the legal actions, the terminal flag, the chance
+probabilities and what the player to move sees (OpenSpiel's ``ObservationString`` read
+back into our fields), and at the end the returns against our scores. 200 games each
+under Hypothesis, and whole seeded random games (Hypothesis favours short ones).
 """
 
 from __future__ import annotations
 
+import random
 import re
-from typing import Callable
+from typing import Any, Callable
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import rulespec
+from rulespec.check.conform import RANDOM, PyspielImplementation, conform
+from rulespec.check.results import PASSED, VIOLATED
 from rulespec.runtime.registry import spec_path
 
 pyspiel = pytest.importorskip("pyspiel")
 
 GAMES = 200
 SUITS, RANKS = "CDHS", "23456789TJQKA"
-Chooser = Callable[[list[int]], int]
+SUIT_NAMES = ["clubs", "diamonds", "hearts", "spades"]
 
 
 # --- Crazy Eights -------------------------------------------------------------------------
-def c8_id(game: rulespec.Model, action: rulespec.Action) -> int:
-    """Our action text as OpenSpiel's id: cards 0..51, draw 52, pass 53, nominate 54..57;
-    chance: a card 0..51, the dealer 52 + p."""
-    text = str(action)
-    if text == "draw":
-        return 52
-    if text == "pass":
-        return 53
-    m = re.fullmatch(r"(play|deal|turn up|draw) ([CDHS][2-9TJQKA])", text)
-    if m:
-        return RANKS.index(m[2][1]) * 4 + SUITS.index(m[2][0])
-    m = re.fullmatch(r"nominate (\w+)", text)
-    if m:
-        return 54 + ["clubs", "diamonds", "hearts", "spades"].index(m[1])
-    m = re.fullmatch(r"dealer (\d)", text)
-    assert m, f"unexpected crazy eights action {text}"
-    return 52 + int(m[1])
+def card(i: int) -> str:
+    """OpenSpiel's card id ``4 * rank + suit`` as our card name (``C8``)."""
+    return SUITS[i % 4] + RANKS[i // 4]
 
 
-def c8_observation(game: rulespec.Model, state: rulespec.State, player: int) -> str:
-    """OpenSpiel's ObservationString, rebuilt from what ``player`` sees in our observation."""
-    seen = game.observation(state, player)
-    if seen["phase"] in ("choose_dealer", "deal", "turn_up", "draw"):
-        return ""
-    n = seen["num_players"]
-    hand = seen["hand"][player]
-    assert all(c is None for p, h in enumerate(seen["hand"]) if p != player for c in h)
-    assert all(c is None for c in seen["deck"])  # the others' hands and the deck are hidden
-    lines = ["Currently I have: "]
+def c8_texts(state: Any, player: int, ids: list[int]) -> list[str]:
+    """OpenSpiel's ids as our action texts: cards 0..51, draw 52, pass 53, nominate 54..57;
+    chance: the dealer 52 + p, then a card dealt, turned up (until the first player's
+    move) or drawn."""
+    if not state.is_chance_node():
+        return [f"play {card(a)}" if a < 52 else {52: "draw", 53: "pass"}.get(a)
+                or f"nominate {SUIT_NAMES[a - 54]}" for a in ids]
+    history = state.full_history()
+    if not history:
+        return [f"dealer {a - 52}" for a in ids]
+    n = state.num_players()
+    hand_cards = (7 if n == 2 else 5) * n  # kNumInitialCardsForTwoPlayers = 7, else 5
+    if any(h.player >= 0 for h in history):
+        kind = "draw"
+    else:
+        kind = "deal" if len(history) - 1 < hand_cards else "turn up"
+    return [f"{kind} {card(a)}" for a in ids]
+
+
+def c8_seen(state: Any, player: int) -> dict:
+    """What the player to move sees, read back from OpenSpiel's ObservationString into our
+    fields (``hand[p]``, ``last_card``, ``last_suit``, ``hand_size``)."""
+    if state.is_terminal() or state.is_chance_node() or player != state.current_player():
+        return {}
+    text = state.observation_string(player)
+    if not text:
+        return {}
+    rows = dict(re.findall(r"Suit ([CDHS]): (.{13})", text))
+    hand = [0] * 52
     for s, suit in enumerate(SUITS):
-        row = "".join(RANKS[r] if hand[r * 4 + s] else " " for r in range(13))
-        lines.append(f"Suit {suit}: {row}")
-    last = seen["last_card"]
-    lines.append(f"Previous card: {last}")
-    lines.append(f"Previous suit: {SUITS[['clubs', 'diamonds', 'hearts', 'spades'].index(seen['last_suit'])]}")
-    counts = [seen["hand_size"][(player + i) % n] for i in range(n)]
-    lines.append("Starting counterclockwise, other players have: "
-                 + ", ".join(map(str, counts[:-1])) + f", {counts[-1]} cards.")
-    return "\n".join(lines) + "\n"
+        for r, ch in enumerate(rows[suit]):
+            if ch != " ":
+                hand[r * 4 + s] = 1
+    n = state.num_players()
+    counts = [int(x) for x in re.search(r"other players have: (.*) cards", text)[1].split(", ")]
+    sizes = [0] * 5
+    for i, c in enumerate(counts):
+        sizes[(player + i) % n] = c
+    return {f"hand[{player}]": hand,
+            "last_card": re.search(r"Previous card: (\w+)", text)[1],
+            "last_suit": SUIT_NAMES[SUITS.index(re.search(r"Previous suit: (\w)", text)[1])],
+            "hand_size": sizes}
 
 
-def play_crazy_eights(choose: Chooser, ours: rulespec.Model, players: int) -> rulespec.State:
-    theirs = pyspiel.load_game("crazy_eights", {"players": players})
-    s, o = ours.initial_state(players), theirs.new_initial_state()
-    for _ in range(ours.spec.max_steps):
-        legal = ours.legal_actions(s)
-        ids = [c8_id(ours, a) for a in legal]
-        assert ids == o.legal_actions()
-        assert ours.current_player(s) == o.current_player()
-        assert ours.is_terminal(s) == o.is_terminal()
-        if o.is_terminal():  # Returns are ScoreUp's penalties at the end, 0 before
-            assert ours.scores(s) == [int(r) for r in o.returns()]
-        else:
-            assert o.returns() == [0.0] * players
-        if o.is_chance_node():
-            mine = ours.chance_outcomes(s)
-            assert [c8_id(ours, a) for a, _ in mine] == [a for a, _ in o.chance_outcomes()]
-            assert [p for _, p in mine] == pytest.approx([p for _, p in o.chance_outcomes()])
-        elif not o.is_terminal():
-            p = o.current_player()
-            assert c8_observation(ours, s, p) == o.observation_string(p)
-        if o.is_terminal():
-            return s
-        action = legal[choose(ids)]
-        s = ours.apply(s, action)
-        o.apply_action(c8_id(ours, action))
-    return s  # cut at the horizon: OpenSpiel is not over either (checked above)
-
-
-def drawn(data: st.DataObject) -> Chooser:
-    return lambda ids: data.draw(st.integers(0, len(ids) - 1), label="action index")
-
-
-def seeded(seed: int) -> Chooser:
-    import random
-    rng = random.Random(seed)
-    return lambda ids: rng.randrange(len(ids))
+def c8(players: int) -> PyspielImplementation:
+    game = pyspiel.load_game("crazy_eights", {"players": players})
+    return PyspielImplementation(game.new_initial_state(), texts=c8_texts,
+                                 observation_of=c8_seen)
 
 
 CODE = {"penalty": "openspiel_code"}  # OpenSpiel's ScoreUp (see the README)
 
 
-@settings(max_examples=GAMES)
-@given(data=st.data())
-def test_crazy_eights_matches_openspiel_at_every_step(data):
-    players = data.draw(st.integers(2, 5), label="players")
-    play_crazy_eights(drawn(data), rulespec.load("crazy_eights", interpretation=CODE), players)
+def test_crazy_eights_conforms_to_openspiel():
+    report = conform(rulespec.load("crazy_eights", interpretation=CODE), c8, examples=GAMES)
+    assert report.status == PASSED, report.detail
+    assert report.games >= GAMES
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -123,103 +101,99 @@ def test_crazy_eights_whole_random_games_match_openspiel(players):
     """Hypothesis favours short choices; seeded uniform play reaches the ends of real games
     (an emptied hand, an empty deck and a round of passes) as often as they happen."""
     game = rulespec.load("crazy_eights", interpretation=CODE)
-    ends = set()
-    for seed in range(25):
-        final = play_crazy_eights(seeded(seed), game, players)
-        assert game.is_terminal(final)
-        ends.add("emptied" if min(final["hand_size"][:players]) == 0 else "blocked")
-    assert "emptied" in ends
+    report = conform(game, c8, examples=25, players=players, mode=RANDOM)
+    assert report.status == PASSED, report.detail
+
+
+def test_our_observation_hides_the_other_hands_and_the_deck():
+    game = rulespec.load("crazy_eights")
+    from rulespec.runtime.play import play_random
+    for seed in range(5):
+        _, steps = play_random(game, 3, seed)
+        for step in steps[::7]:
+            for p in range(3):
+                seen = game.observation(step.state, p)
+                assert all(c is None for c in seen["deck"])
+                assert all(c is None for q, h in enumerate(seen["hand"]) if q != p
+                           for c in h)
+                assert None not in seen["hand"][p]
 
 
 def test_the_rulebook_penalty_reading_differs_from_openspiel_code():
     """The default reading (the header's face values) scores differently from ScoreUp."""
     code = rulespec.load("crazy_eights", interpretation=CODE)
     text = rulespec.load("crazy_eights")
-    final = play_crazy_eights(seeded(3), code, 2)
+    from rulespec.runtime.play import play_random
+    final, _ = play_random(code, 2, 3)
+    assert code.is_terminal(final)
     again = text.state_from_json(final.to_json().replace("openspiel_code", "face_value"))
     assert code.scores(final) != text.scores(again)
 
 
 def test_a_planted_bug_in_crazy_eights_is_caught(tmp_path):
-    """Forgetting that a card may follow the top card's rank breaks the lockstep."""
+    """Forgetting that a card may follow the top card's rank: OpenSpiel allows a card the
+    spec forbids, and conform says which rule forbids it."""
     text = spec_path("crazy_eights").read_text(encoding="utf-8")
     line = "                  rank(card) == rank(last_card))"
     assert line in text
     (tmp_path / "spec.py").write_text(text.replace(line, "                  False)"))
     buggy = rulespec.load(tmp_path / "spec.py", interpretation=CODE)
-    with pytest.raises(AssertionError):
-        for seed in range(10):
-            play_crazy_eights(seeded(seed), buggy, 3)
+    report = conform(buggy, c8, examples=GAMES)
+    assert report.status == VIOLATED
+    found = report.disagreement
+    assert found.kind == "legal actions"
+    assert "the implementation allows play" in found.message
+    assert "which the spec forbids" in found.message
 
 
 # --- Hex ------------------------------------------------------------------------------------
-def hex_id(size: int) -> Callable[[rulespec.Action], int]:
-    """``b3`` (column letter, row number) is OpenSpiel's cell ``(3 - 1) * size + 1``."""
-    def to_id(action: rulespec.Action) -> int:
-        m = re.fullmatch(r"([a-e])([1-5])", str(action))
-        assert m, f"unexpected hex action {action}"
-        return (int(m[2]) - 1) * size + "abcde".index(m[1])
-    return to_id
+def hex_board(size: int) -> Callable[[Any], dict]:
+    """OpenSpiel's ToString (one row per line, shifted right by its row number) as our
+    ``board`` cells of a ``size`` x ``size`` board."""
+    mark = {".": "empty", "x": "black", "o": "white"}
+
+    def board(state: Any) -> dict:
+        rows = [line.split() for line in str(state).splitlines()]
+        return {f"board[{r}][{c}]": mark[cell] for r, row in enumerate(rows)
+                for c, cell in enumerate(row)}
+    return board
 
 
-def hex_board(state: rulespec.State, size: int) -> str:
-    """OpenSpiel's ToString: one row per line, shifted right by its row number."""
-    mark = {"empty": ".", "black": "x", "white": "o"}
-    rows = [" " * r + "".join(mark[state["board"][r][c]] + " " for c in range(size))
-            for r in range(size)]
-    return "\n".join(rows)
+def hex_game(size: int) -> Callable[[int], PyspielImplementation]:
+    game = pyspiel.load_game("hex", {"board_size": size})
+    return lambda players: PyspielImplementation(game.new_initial_state(),
+                                                 snapshot_of=hex_board(size))
 
 
-def play_hex(choose: Chooser, size: int, spec: str = "hex") -> rulespec.State:
-    ours = rulespec.load(spec, interpretation={"board_size": str(size)})
-    theirs = pyspiel.load_game("hex", {"board_size": size})
-    to_id = hex_id(size)
-    s, o = ours.initial_state(), theirs.new_initial_state()
-    for _ in range(ours.spec.max_steps + 1):
-        legal = ours.legal_actions(s)
-        ids = [to_id(a) for a in legal]
-        assert ids == o.legal_actions()
-        assert [str(a) for a in legal] == [o.action_to_string(i) for i in ids]
-        assert ours.current_player(s) == o.current_player()
-        assert ours.is_terminal(s) == o.is_terminal()
-        assert ours.scores(s) == [int(r) for r in o.returns()]
-        assert hex_board(s, size) == str(o)
-        if o.is_terminal():
-            return s
-        action = legal[choose(ids)]
-        s = ours.apply(s, action)
-        o.apply_action(to_id(action))
-    raise AssertionError("no end within max_steps")
-
-
-@settings(max_examples=GAMES)
-@given(data=st.data())
-def test_hex_matches_openspiel_at_every_step(data):
-    size = data.draw(st.integers(3, 5), label="board size")
-    play_hex(drawn(data), size)
+@pytest.mark.parametrize("size", [3, 4, 5])
+def test_hex_conforms_to_openspiel(size):
+    """OpenSpiel's own action strings (``b3``) are our action texts."""
+    model = rulespec.load("hex", interpretation={"board_size": str(size)})
+    report = conform(model, hex_game(size), examples=GAMES // 3)
+    assert report.status == PASSED, report.detail
 
 
 @pytest.mark.parametrize("size", [3, 4, 5])
 def test_hex_whole_random_games_match_openspiel(size):
-    winners = set()
-    for seed in range(40):
-        final = play_hex(seeded(seed), size)
-        winners.add(final["winner"])
-    assert winners == {0, 1}
+    model = rulespec.load("hex", interpretation={"board_size": str(size)})
+    report = conform(model, hex_game(size), examples=40, mode=RANDOM)
+    assert report.status == PASSED, report.detail
+
+
+def _hex_final(moves: list[str], size: int = 3) -> rulespec.State:
+    from rulespec.check.conform import play_lockstep
+    model = rulespec.load("hex", interpretation={"board_size": str(size)})
+    it = iter(moves)
+    return play_lockstep(model, hex_game(size), 2,
+                         lambda state, legal: [str(a) for a in legal].index(next(it)))
 
 
 def test_hex_a_chain_across_the_board_wins_only_for_its_owner():
-    moves = [0, 1, 3, 4, 6]  # x a1, o b1, x a2, o b2, x a3: x joins row 1 to row 3
-    chooser = iter(moves)
-    final = play_hex(lambda ids: ids.index(next(chooser)), 3)
+    final = _hex_final(["a1", "b1", "a2", "b2", "a3"])  # x joins row 1 to row 3
     assert final["winner"] == 0 and final["moves"] == 5
-    moves = [0, 3, 1, 4, 6, 5]  # o a2 b2 c2: o joins column a to column c
-    chooser = iter(moves)
-    final = play_hex(lambda ids: ids.index(next(chooser)), 3)
+    final = _hex_final(["a1", "a2", "b1", "b2", "a3", "c2"])  # o joins column a to c
     assert final["winner"] == 1 and final["moves"] == 6
-    moves = [2, 0, 4, 1, 6]  # x c1 b2 a3: the diagonal neighbours (r+1, c-1) join
-    chooser = iter(moves)
-    final = play_hex(lambda ids: ids.index(next(chooser)), 3)
+    final = _hex_final(["c1", "a1", "b2", "b1", "a3"])  # the diagonal neighbours join
     assert final["winner"] == 0
 
 
@@ -229,6 +203,7 @@ def test_a_planted_bug_in_hex_is_caught(tmp_path):
     old = "GRID = Graph.hex_grid(MAX, MAX)"
     assert old in text
     (tmp_path / "spec.py").write_text(text.replace(old, "GRID = Graph.grid(MAX, MAX)"))
-    with pytest.raises(AssertionError):
-        for seed in range(20):
-            play_hex(seeded(seed), 4, spec=str(tmp_path / "spec.py"))
+    model = rulespec.load(tmp_path / "spec.py", interpretation={"board_size": "4"})
+    report = conform(model, hex_game(4), examples=GAMES)
+    assert report.status == VIOLATED
+    assert report.disagreement.kind == "terminal"

@@ -1,161 +1,144 @@
 """Differential tests: our specs against OpenSpiel's implementations of the same games.
 
-At every step of a Hypothesis-chosen playout, our legal actions (mapped to OpenSpiel action
-ids), ``is_terminal``, the current player, the board, and at the end the returns must equal
-OpenSpiel's. Each step draws an index into the legal-action list, so a failing playout
-shrinks to a short one that picks early actions.
+OpenSpiel's games are outside implementations to ``rulespec.check.conform``: each is
+wrapped in a ``PyspielImplementation`` (its action ids read as our action texts, its board
+read as our fields) and played in lockstep with the spec under Hypothesis -- at every step
+the player to move, the legal actions, the terminal flag and the board must agree, and at
+the end the returns must equal our scores. A disagreement shrinks to a short trace.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Callable
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 import rulespec
+from rulespec.check.conform import (HYPOTHESIS, PyspielImplementation, conform,
+                                    play_lockstep)
+from rulespec.check.results import PASSED, VIOLATED
 
 pyspiel = pytest.importorskip("pyspiel")
 
-SYMBOL = {"empty": ".", "x": "x", "o": "o"}
+MARK = {".": "empty", "x": "x", "o": "o"}
 
 
-# --- action and board mappings (our action text <-> OpenSpiel action ids) --------------
-def ttt_id(action: rulespec.Action) -> int:
-    """``mark(r,c)`` is OpenSpiel tic_tac_toe action ``3*r + c``."""
-    m = re.fullmatch(r"mark\((\d),(\d)\)", str(action))
-    assert m, f"unexpected tic-tac-toe action text {action}"
-    return 3 * int(m[1]) + int(m[2])
+# --- OpenSpiel's games as implementations -----------------------------------------------
+def ttt_text(state, player: int, action: int) -> str:
+    """OpenSpiel tic_tac_toe action ``3*r + c`` is our ``mark(r,c)``."""
+    return f"mark({action // 3},{action % 3})"
 
 
-def c4_id(action: rulespec.Action) -> int:
-    """``drop(c)`` is OpenSpiel connect_four action ``c``."""
-    m = re.fullmatch(r"drop\((\d)\)", str(action))
-    assert m, f"unexpected connect-four action text {action}"
-    return int(m[1])
+def ttt_board(state) -> dict:
+    """OpenSpiel prints the rows top to bottom, as our ``board[r][c]``."""
+    return {"board": [[MARK[ch] for ch in row] for row in str(state).split()]}
 
 
-def ttt_board(state: rulespec.State) -> list[str]:
-    """Rows top to bottom, as OpenSpiel prints a tic-tac-toe state."""
-    return ["".join(SYMBOL[v] for v in row) for row in state["board"]]
+def c4_board(state) -> dict:
+    """OpenSpiel prints the rows top to bottom; our row 0 is the bottom."""
+    return {"board": [[MARK[ch] for ch in row] for row in reversed(str(state).split())]}
 
 
-def c4_board(state: rulespec.State) -> list[str]:
-    """Rows top to bottom (our row 0 is the bottom), as OpenSpiel prints connect_four."""
-    return ["".join(SYMBOL[v] for v in row) for row in reversed(state["board"])]
+def openspiel(name: str, text: Callable, board: Callable) -> Callable[[int], object]:
+    """A factory: a fresh OpenSpiel game of ``name`` for each lockstep game."""
+    game = pyspiel.load_game(name)
+    return lambda players: PyspielImplementation(game.new_initial_state(), text, board)
 
 
-# --- the lock-step driver ----------------------------------------------------------------
-Chooser = Callable[[list[int]], int]
+TTT = openspiel("tic_tac_toe", ttt_text, ttt_board)
+C4 = openspiel("connect_four", lambda s, p, a: f"drop({a})", c4_board)
 
 
-def play_in_lockstep(choose: Chooser, ours: rulespec.Model, theirs,
-                     to_id: Callable[[rulespec.Action], int],
-                     board: Callable[[rulespec.State], list[str]]) -> tuple[rulespec.State, list]:
-    """Play one game in both implementations, comparing every observable at every step.
-
-    ``choose(ids)`` picks an index into the legal actions (given as OpenSpiel ids).
-    Returns our final state and OpenSpiel's returns.
-    """
-    s = ours.initial_state()
-    o = theirs.new_initial_state()
-    for _ in range(ours.spec.max_steps + 1):
-        legal = ours.legal_actions(s)
-        ids = [to_id(a) for a in legal]
-        assert ids == o.legal_actions()
-        assert ours.is_terminal(s) == o.is_terminal()
-        assert ours.current_player(s) == o.current_player()
-        assert board(s) == str(o).strip().splitlines()
-        if o.is_terminal():
-            assert ours.scores(s) == [int(r) for r in o.returns()]
-            return s, list(o.returns())
-        action = legal[choose(ids)]
-        s = ours.apply(s, action)
-        o.apply_action(to_id(action))
-    raise AssertionError(f"no end within max_steps = {ours.spec.max_steps}")
-
-
-def drawn(data: st.DataObject) -> Chooser:
-    """Hypothesis draws an index into the legal actions (shrinks towards the first)."""
-    return lambda ids: data.draw(st.integers(0, len(ids) - 1), label="action index")
-
-
-def scripted(moves: list[int]) -> Chooser:
-    """Play the given OpenSpiel action ids in order."""
-    it = iter(moves)
-    return lambda ids: ids.index(next(it))
+def scripted(texts: list[str]) -> Callable:
+    """Play the given actions in order (an index into the spec's legal actions)."""
+    it = iter(texts)
+    return lambda state, legal: [str(a) for a in legal].index(next(it))
 
 
 # --- tic-tac-toe --------------------------------------------------------------------------
-@given(st.data())
-def test_tic_tac_toe_matches_openspiel_cpp_at_every_step(data):
-    play_in_lockstep(drawn(data), rulespec.load("tic_tac_toe"),
-                     pyspiel.load_game("tic_tac_toe"), ttt_id, ttt_board)
+def test_tic_tac_toe_conforms_to_openspiel_cpp():
+    report = conform(rulespec.load("tic_tac_toe"), TTT, name="open_spiel tic_tac_toe",
+                     examples=100)
+    assert report.status == PASSED, report.detail
+    assert report.games >= 100 and report.steps > 500
 
 
-@given(st.data())
-def test_tic_tac_toe_matches_openspiel_python_at_every_step(data):
+def test_tic_tac_toe_conforms_to_openspiel_python():
     from open_spiel.python.games import tic_tac_toe  # noqa: F401 - registers the game
-    play_in_lockstep(drawn(data), rulespec.load("tic_tac_toe"),
-                     pyspiel.load_game("python_tic_tac_toe"), ttt_id, ttt_board)
+    factory = openspiel("python_tic_tac_toe", ttt_text, ttt_board)
+    report = conform(rulespec.load("tic_tac_toe"), factory, examples=100)
+    assert report.status == PASSED, report.detail
 
 
 def test_tic_tac_toe_full_board_draw_matches_openspiel():
     # x: 0 2 3 7 8, o: 1 4 5 6 -- the board fills without a line
+    moves = [f"mark({i // 3},{i % 3})" for i in (0, 1, 2, 4, 3, 5, 7, 6, 8)]
     game = rulespec.load("tic_tac_toe")
-    final, returns = play_in_lockstep(scripted([0, 1, 2, 4, 3, 5, 7, 6, 8]), game,
-                                      pyspiel.load_game("tic_tac_toe"), ttt_id, ttt_board)
-    assert returns == [0.0, 0.0]
+    final = play_lockstep(game, TTT, 2, scripted(moves))
+    assert game.is_terminal(final) and game.scores(final) == [0, 0]
     assert game.winners(final) == [0, 1]
 
 
 # --- connect four -------------------------------------------------------------------------
-@given(st.data())
-def test_connect_four_matches_openspiel_at_every_step(data):
-    play_in_lockstep(drawn(data), rulespec.load("connect_four"),
-                     pyspiel.load_game("connect_four"), c4_id, c4_board)
+def test_connect_four_conforms_to_openspiel():
+    report = conform(rulespec.load("connect_four"), C4, examples=100)
+    assert report.status == PASSED, report.detail
 
 
 # Found by a seeded random playout of OpenSpiel's connect_four (random.Random(0)); random
 # playouts rarely fill all 42 cells, so the draw is pinned here.
-C4_DRAW = [int(ch) for ch in "361313645534311043046626105524515600224220"]
+C4_DRAW = [f"drop({ch})" for ch in "361313645534311043046626105524515600224220"]
 
 
 def test_connect_four_full_board_draw_matches_openspiel():
     game = rulespec.load("connect_four")
-    final, returns = play_in_lockstep(scripted(C4_DRAW), game, pyspiel.load_game("connect_four"),
-                                      c4_id, c4_board)
-    assert returns == [0.0, 0.0]
+    final = play_lockstep(game, C4, 2, scripted(C4_DRAW))
     assert final["moves"] == 42
-    assert game.winners(final) == [0, 1]
+    assert game.winners(final) == [0, 1] and game.scores(final) == [0, 0]
 
 
 @pytest.mark.parametrize("moves, winner", [
-    ([0, 0, 1, 1, 2, 2, 3], 0),                    # x: bottom row, columns 0-3
-    ([0, 1, 0, 1, 0, 1, 6, 1], 1),                 # o: column 1, rows 0-3
-    ([0, 1, 1, 2, 2, 3, 2, 3, 3, 6, 3], 0),        # x: diagonal up-right from (0,0)
-    ([6, 5, 5, 4, 4, 3, 4, 3, 3, 0, 3], 0),        # x: diagonal up-left from (0,6)
-    ([0, 6, 1, 6, 3, 5, 2], 0),                    # x: bottom row, last piece inside the line
+    ("0011223", 0),                    # x: bottom row, columns 0-3
+    ("01010161", 1),                   # o: column 1, rows 0-3
+    ("01122323363", 0),                # x: diagonal up-right from (0,0)
+    ("65544343303", 0),                # x: diagonal up-left from (0,6)
+    ("0616352", 0),                    # x: bottom row, last piece inside the line
 ])
 def test_connect_four_lines_in_every_direction_match_openspiel(moves, winner):
     game = rulespec.load("connect_four")
-    final, returns = play_in_lockstep(scripted(moves), game, pyspiel.load_game("connect_four"),
-                                      c4_id, c4_board)
+    final = play_lockstep(game, C4, 2, scripted([f"drop({c})" for c in moves]))
     assert final["moves"] == len(moves)
     assert final["winner"] == winner
-    assert returns == ([1.0, -1.0] if winner == 0 else [-1.0, 1.0])
+    assert game.scores(final) == ([1, -1] if winner == 0 else [-1, 1])
 
 
 def test_a_planted_bug_is_caught_by_the_lockstep_comparison(tmp_path):
-    """The comparison is not vacuous: a spec that forgets the up-left diagonal disagrees."""
+    """The comparison is not vacuous: a spec that forgets the up-left diagonal disagrees,
+    and the disagreement is said in rule terms."""
+    from rulespec.check.conform import Disagreement
     from rulespec.runtime.registry import spec_path
     text = spec_path("connect_four").read_text(encoding="utf-8")
     line = '    "anti_diagonal": (1, -1),  # up and to the left\n'
     assert line in text
     (tmp_path / "spec.py").write_text(text.replace(line, ""), encoding="utf-8")
     buggy = rulespec.load(tmp_path / "spec.py")
-    with pytest.raises(AssertionError):
-        play_in_lockstep(scripted([6, 5, 5, 4, 4, 3, 4, 3, 3, 0, 3]), buggy,
-                         pyspiel.load_game("connect_four"), c4_id, c4_board)
+    with pytest.raises(Disagreement) as found:
+        play_lockstep(buggy, C4, 2, scripted([f"drop({c})" for c in "65544343303"]))
+    assert found.value.kind == "terminal"
+    assert found.value.actions[-1] == "drop(3)" and len(found.value.actions) == 11
+    assert "the implementation ends the game" in found.value.message
+
+
+def test_conform_finds_and_shrinks_the_planted_diagonal_bug(tmp_path):
+    """Hypothesis finds the forgotten diagonal on its own and shrinks the game."""
+    from rulespec.runtime.registry import spec_path
+    text = spec_path("connect_four").read_text(encoding="utf-8")
+    line = '    "diagonal": (1, 1),        # up and to the right\n'
+    assert line in text
+    (tmp_path / "spec.py").write_text(text.replace(line, ""), encoding="utf-8")
+    report = conform(rulespec.load(tmp_path / "spec.py"), C4, examples=300,
+                     mode=HYPOTHESIS)
+    assert report.status == VIOLATED
+    found = report.disagreement
+    assert found.kind == "terminal" and "the implementation ends the game" in found.message
+    assert 11 <= len(found.actions) <= 20  # a diagonal needs 11 moves at least

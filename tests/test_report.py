@@ -114,7 +114,7 @@ def test_a_broken_spec_shows_its_counterexample_with_a_picture(reports):
 
 
 def test_an_open_question_shows_where_the_readings_part(reports):
-    _, docs = reports
+    out, docs = reports
     (q,) = docs[TWO_READINGS]["questions"]
     assert q["name"] == "step_size" and q["default"] == "one"
     (d,) = q["differences"]
@@ -125,6 +125,10 @@ def test_an_open_question_shows_where_the_readings_part(reports):
     assert any(only.values()) or d["difference"]["fields"]
     m = d["impact"]
     assert m["games"] == SMOKE.diff_games and 0 <= m["parted_ci"][0] <= m["parted_ci"][1] <= 1
+    # the report says who played the lockstep games
+    assert m["policy"] == "random (uniform over the legal actions)"
+    md = (out / "two_readings.md").read_text()
+    assert "played by the random policy" in md and f"(players: {m['policy']}; seed" in md
 
 
 def test_a_reading_that_parts_late_is_shown_from_the_scenario_that_pins_it(reports):

@@ -15,9 +15,9 @@ A difference a person understands is preferred:
 The answer names the differing points (each option with its source), the actions, and
 the rule that makes the difference: the precondition that refuses the action under one
 reading, or the effects that read the point and the cells they leave different. With
-``games``, seeded random games in lockstep say how often the readings part and how often
-the winner changes (``impact.py``). The difference is saved as a scenario file pinning
-each reading, with the impact stored in it.
+``games``, seeded games in lockstep (random players, or a stronger ``policy``) say how
+often the readings part and how often the winner changes (``impact.py``). The difference
+is saved as a scenario file pinning each reading, with the impact stored in it.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from ..runtime.trace import spec_identity, write_atomically
 from .explain import (RuleRef, action_points, changed_cells, dependent_effects, global_points,
                       points_read, refusing_rules)
 from .impact import Impact, lockstep
+from .policy import Policy
 from .progress import QUIET, Progress
 from .results import PASSED, PROVED, UNKNOWN, VIOLATED
 
@@ -606,13 +607,16 @@ def point_changes(ma: Model, mb: Model) -> tuple[PointChange, ...]:
 def diff(ma: Model, mb: Model, *, depth: int = 3, setups: int = 2, games: int = 50,
          seed: int = 0, budget: int = 200_000, width: int = 300,
          scenario_dir: str | Path | None = "traces", start: str | None = None,
-         labels: tuple[str, str] | None = None, progress: Progress = QUIET) -> DiffReport:
+         labels: tuple[str, str] | None = None, progress: Progress = QUIET,
+         policy: Policy | None = None) -> DiffReport:
     """Find the simplest difference between two readings, explain it, measure its impact
     and save it as a scenario file (unless ``scenario_dir`` is None; a file that cannot
     be written leaves the verdict standing, with ``scenario_error`` saying why).
 
     ``start`` is None (from setup, ``setups`` sampled setups per player count) or a
     scenario reference ``FILE[#NAME]`` (raises ValueError if it names nothing usable).
+    ``policy`` plays the players' moves in the ``games`` lockstep games (None: uniform
+    random; see :mod:`rulespec.check.policy`).
     """
     points = point_changes(ma, mb)
     names = {p.point for p in points}
@@ -646,7 +650,7 @@ def diff(ma: Model, mb: Model, *, depth: int = 3, setups: int = 2, games: int = 
         best = search.shrink(best)
     if best is not None and best.prefix:
         progress.note("shrinking the difference")
-    stats, parting = (_impact_and_parting(ma, mb, games, seed, progress) if games
+    stats, parting = (lockstep(ma, mb, games, seed, progress, policy) if games
                       else (None, None))
     found_by = "search"
     if best is None and parting is not None and start is None:
@@ -686,11 +690,6 @@ def diff(ma: Model, mb: Model, *, depth: int = 3, setups: int = 2, games: int = 
         return attrs.evolve(report, scenario_error=f"cannot write the scenario to "
                                                    f"{scenario_dir}: {err.strerror or err}")
     return attrs.evolve(report, scenario_path=str(path))
-
-
-def _impact_and_parting(ma: Model, mb: Model, games: int, seed: int, progress: Progress
-                        ) -> tuple[Impact, tuple[int, tuple] | None]:
-    return lockstep(ma, mb, games, seed, progress)
 
 
 def _from_parting(search: _Search, ma: Model, mb: Model, parting: tuple[int, tuple]
@@ -734,7 +733,7 @@ def save_scenario(ma: Model, mb: Model, report: DiffReport, start: Start, folder
              f"steps = {len(d.steps)}", f"depth = {report.depth}", f"seed = {report.seed}"]
     if report.impact is not None:
         im = report.impact
-        lines += [f"games = {im.games}",
+        lines += [f"games = {im.games}", f"policy = {_toml(im.policy)}",
                   f"parted = {_toml([im.parted.count, im.parted.games])}",
                   f"parted_ci95 = {_toml([im.parted.low, im.parted.high])}",
                   f"winner_changed = {_toml([im.winner_changed.count, im.winner_changed.games])}",

@@ -1,11 +1,15 @@
-"""Does a difference between two readings matter? Seeded random games in lockstep.
+"""Does a difference between two readings matter? Seeded games in lockstep.
 
-Each game is played by one reading's random players (the "driver"; even games reading A,
-odd games reading B) while the other reading shadows every choice it can: the same action
-when it is legal there too, its own seeded choice otherwise. The readings *part* in a game
-when, from the same state, they allow different actions or the same action leads to
-different states; the *winner changes* when the final winners differ. Each rate comes with
-a 95 % Wilson score interval, the number of games and the seed.
+Each game is played by one reading's players (the "driver"; even games reading A, odd
+games reading B) while the other reading shadows every choice it can: the same action
+when it is legal there too, its own seeded choice otherwise. The players follow a
+:mod:`policy <rulespec.check.policy>`: uniform random by default, or greedy or MCTS play
+(a difference that random play finds may not matter between competent players, or
+the other way round); chance outcomes are always drawn by their probabilities. The
+readings *part* in a game when, from the same state, they allow different actions or the
+same action leads to different states; the *winner changes* when the final winners
+differ. Each rate comes with a 95 % Wilson score interval, the number of games and the
+seed.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ from typing import Any
 
 import attrs
 
-from ..runtime.model import CHANCE, TERMINAL, Model
+from ..runtime.model import CHANCE, TERMINAL, Model, State
+from .policy import RANDOM_DESCRIPTION, Policy
 
 Z95 = 1.959963984540054  # the 97.5 % quantile of the standard normal distribution
 
@@ -62,7 +67,7 @@ class Rate:
 
 @attrs.frozen
 class Impact:
-    """How often two readings part in random games, and how often the winner changes."""
+    """How often two readings part in seeded games, and how often the winner changes."""
 
     games: int
     seed: int
@@ -70,21 +75,26 @@ class Impact:
     parted: Rate
     winner_changed: Rate
     first_part_step: int | None    # the earliest step (from setup) where a game parted
+    policy: str = RANDOM_DESCRIPTION   # who played the players' moves (Policy.describe())
 
     def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self)
 
 
-def impact(ma: Model, mb: Model, games: int, seed: int) -> Impact:
-    """Play ``games`` seeded random games of the two readings in lockstep (see the module
-    docstring); player counts cycle over the game's range."""
-    return lockstep(ma, mb, games, seed)[0]
+def impact(ma: Model, mb: Model, games: int, seed: int, policy: Policy | None = None
+           ) -> Impact:
+    """Play ``games`` seeded games of the two readings in lockstep (see the module
+    docstring), the players following ``policy`` (None: uniform random); player counts
+    cycle over the game's range."""
+    return lockstep(ma, mb, games, seed, policy=policy)[0]
 
 
-def lockstep(ma: Model, mb: Model, games: int, seed: int, progress: Any = None
-             ) -> tuple[Impact, tuple[int, tuple] | None]:
+def lockstep(ma: Model, mb: Model, games: int, seed: int, progress: Any = None,
+             policy: Policy | None = None) -> tuple[Impact, tuple[int, tuple] | None]:
     """:func:`impact`, and the earliest parting seen: (players, the action keys from setup
     up to the state where the readings first part), or None."""
+    if policy is not None and policy.name == "random":
+        policy = None  # the fast path draws exactly as RandomPolicy does
     counts = []
     parted = changed = 0
     first: tuple[int, tuple] | None = None
@@ -96,7 +106,7 @@ def lockstep(ma: Model, mb: Model, games: int, seed: int, progress: Any = None
         counts.append(n)
         rng = random.Random(f"{seed}:{g}")
         driver, shadow = (ma, mb) if g % 2 == 0 else (mb, ma)
-        history, wd, ws = _game(driver, shadow, n, rng)
+        history, wd, ws = _game(driver, shadow, n, rng, policy)
         if history is not None:
             parted += 1
             if first is None or len(history) < len(first[1]):
@@ -104,10 +114,11 @@ def lockstep(ma: Model, mb: Model, games: int, seed: int, progress: Any = None
         if wd != ws:
             changed += 1
     return (Impact(games, seed, tuple(counts), Rate.of(parted, games),
-                   Rate.of(changed, games), None if first is None else len(first[1])), first)
+                   Rate.of(changed, games), None if first is None else len(first[1]),
+                   RANDOM_DESCRIPTION if policy is None else policy.describe()), first)
 
 
-def _game(driver: Model, shadow: Model, n: int, rng: random.Random
+def _game(driver: Model, shadow: Model, n: int, rng: random.Random, policy: Policy | None
           ) -> tuple[tuple | None, list[int], list[int]]:
     """One game on the compiled functions (no Action objects): returns the action keys
     from setup to where the readings parted (None if they never did) and both readings'
@@ -127,7 +138,7 @@ def _game(driver: Model, shadow: Model, n: int, rng: random.Random
                 part_at = step
         if not ld:
             break
-        key = _choose(cd, vd, ld, rng)
+        key = _choose(driver, vd, ld, rng, policy)
         if part_at is None:
             history.append(key)
         vd = cd.apply[key[0]](vd, *key[1:])
@@ -137,8 +148,8 @@ def _game(driver: Model, shadow: Model, n: int, rng: random.Random
         if key in ls:
             vs = cs.apply[key[0]](vs, *key[1:])
         elif ls:
-            vs = cs.apply[(k := _choose(cs, vs, ls, own))[0]](vs, *k[1:])
-    vs = _finish(shadow, vs, own)
+            vs = cs.apply[(k := _choose(shadow, vs, ls, own, policy))[0]](vs, *k[1:])
+    vs = _finish(shadow, vs, own, policy)
     wd, ws = driver.winners(_state(driver, vd)), shadow.winners(_state(shadow, vs))
     if part_at is None and (cd.scores(vd) != cs.scores(vs) or wd != ws):
         part_at = len(history)  # the same end, scored or tie-broken differently
@@ -151,24 +162,31 @@ def _legal(c: Any, values: tuple, _rng: Any) -> list[tuple]:
     return list(c.legal(values))
 
 
-def _choose(c: Any, values: tuple, legal: list[tuple], rng: random.Random) -> tuple:
+def _choose(model: Model, values: tuple, legal: list[tuple], rng: random.Random,
+            policy: Policy | None) -> tuple:
+    c = model.compiled
     if c.current_player(values) == CHANCE:
         weights = dict(c.chance_weights(values))
         return rng.choices(legal, [weights.get(k, 0) for k in legal])[0]
-    return legal[rng.randrange(len(legal))]
+    if policy is None:
+        return legal[rng.randrange(len(legal))]
+    if len(legal) == 1:
+        return legal[0]
+    actions = [model._action(k) for k in legal]
+    return legal[policy.choose(model, State(values, model), actions, rng)]
 
 
-def _finish(model: Model, values: tuple, rng: random.Random) -> tuple:
+def _finish(model: Model, values: tuple, rng: random.Random, policy: Policy | None
+            ) -> tuple:
     c = model.compiled
     for _ in range(model.spec.max_steps + 1):
         legal = _legal(c, values, None)
         if not legal:
             break
-        key = _choose(c, values, legal, rng)
+        key = _choose(model, values, legal, rng, policy)
         values = c.apply[key[0]](values, *key[1:])
     return values
 
 
-def _state(model: Model, values: tuple) -> Any:
-    from ..runtime.model import State
+def _state(model: Model, values: tuple) -> State:
     return State(values, model)

@@ -7,6 +7,7 @@ import queue
 from concurrent.futures import FIRST_EXCEPTION, wait
 from typing import Any, Sequence
 
+from .policy import Policy
 from .progress import Progress
 from .results import Result
 from .runner import SHRINK_BUDGET, check_game
@@ -41,18 +42,19 @@ def _init(ticks: Any) -> None:
 
 def _run(game: str, interpretation: Sequence[str], names: Sequence[str], examples: int,
          seed: int, players: int | None, mode: str, trace_dir: str | None,
-         shrink_budget: int) -> list[Result]:
+         shrink_budget: int, policy: Policy | None) -> list[Result]:
     from ..runtime.registry import load
     model = load(game, interpretation=",".join(interpretation) or None)
     return check_game(model, property_names=names, examples=examples, seed=seed,
                       players=players, mode=mode, trace_dir=trace_dir,
-                      progress=_Relay(_TICKS), shrink_budget=shrink_budget)
+                      progress=_Relay(_TICKS), shrink_budget=shrink_budget, policy=policy)
 
 
 def check_in_workers(game: str, interpretation: Sequence[str], names: Sequence[str],
                      examples: int, seed: int, players: int | None, mode: str,
                      trace_dir: str | None, workers: int, progress: Progress,
-                     shrink_budget: int = SHRINK_BUDGET) -> list[Result]:
+                     shrink_budget: int = SHRINK_BUDGET, policy: Policy | None = None
+                     ) -> list[Result]:
     """Results in the order of ``names``. With ``workers > 1`` the properties are dealt
     round-robin to processes; each group is searched on its own (same seed)."""
     from ..runtime.registry import load
@@ -60,12 +62,12 @@ def check_in_workers(game: str, interpretation: Sequence[str], names: Sequence[s
         model = load(game, interpretation=",".join(interpretation) or None)
         return check_game(model, property_names=names, examples=examples, seed=seed,
                           players=players, mode=mode, trace_dir=trace_dir, progress=progress,
-                          shrink_budget=shrink_budget)
+                          shrink_budget=shrink_budget, policy=policy)
     groups = [list(names[i::workers]) for i in range(min(workers, len(names)))]
     ticks = _context().SimpleQueue()
     with worker_pool(len(groups), initializer=_init, initargs=(ticks,)) as pool:
         futures = [pool.submit(_run, game, list(interpretation), g, examples, seed, players,
-                               mode, trace_dir, shrink_budget) for g in groups]
+                               mode, trace_dir, shrink_budget, policy) for g in groups]
         pending = set(futures)
         progress.set_total(examples * len(groups))
         while pending:

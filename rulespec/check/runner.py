@@ -14,6 +14,7 @@ from hypothesis.errors import Flaky, HypothesisException
 
 from ..runtime.model import Action, Model, State
 from ..runtime.play import seeded_chooser
+from .policy import Policy, chooser as policy_chooser
 from ..runtime.trace import Trace, TraceWriteError, save_trace
 from .progress import QUIET, Progress
 from .property import Property, all_properties, skip_reason
@@ -65,21 +66,33 @@ def select(model: Model, names: Sequence[str] | None) -> list[Property]:
 def hypothesis_search(model: Model, props: Sequence[Property], examples: int, seed: int,
                       players: int | None, progress: Progress = QUIET, *,
                       shrink_budget: int = SHRINK_BUDGET, rule_errors_end_game: bool = False,
-                      tally: Tally | None = None) -> tuple[Violation | None, str]:
+                      tally: Tally | None = None, profile: settings | None = None
+                      ) -> tuple[Violation | None, str]:
     """Search for a violation with Hypothesis and shrink it.
 
     Returns ``(violation or None, note)``: the minimal violation Hypothesis found, or, when
     shrinking spent ``shrink_budget`` test runs, the shortest one seen (``note`` says so).
+
+    ``profile`` (a Hypothesis settings profile, as the pytest plugin passes it) keeps its
+    ``derandomize``, ``verbosity`` and which of the explicit, generate and shrink phases
+    run, and draws its own seed unless derandomized (``seed`` is then unused); without it
+    the search is seeded with ``seed``. Either way there is no example database: a
+    violation is kept as a replayable trace instead.
     """
     last: list[Violation] = []
     best: list[Violation] = []
     shrinking = [0]
+    wanted = [Phase.explicit, Phase.generate, Phase.shrink]
+    fixed = dict(max_examples=examples, database=None, deadline=None,
+                 suppress_health_check=list(HealthCheck), print_blob=False,
+                 report_multiple_bugs=False)
+    if profile is None:
+        chosen = settings(derandomize=False, phases=wanted, **fixed)  # type: ignore[arg-type]
+    else:
+        chosen = settings(profile, phases=[p for p in wanted if p in profile.phases],
+                          **fixed)  # type: ignore[arg-type]
 
-    @settings(max_examples=examples, database=None, deadline=None, derandomize=False,
-              suppress_health_check=list(HealthCheck), print_blob=False,
-              report_multiple_bugs=False,
-              phases=[Phase.explicit, Phase.generate, Phase.shrink])
-    @hyp_seed(seed)
+    @chosen
     @given(st.data())
     def run(data: st.DataObject) -> None:
         if best and not current_build_context().is_final:  # shrinking the first failure
@@ -106,6 +119,8 @@ def hypothesis_search(model: Model, props: Sequence[Property], examples: int, se
                 best[:] = [v]
             raise
 
+    if profile is None:
+        run = hyp_seed(seed)(run)
     try:
         run()
     except Violation:
@@ -124,14 +139,15 @@ def hypothesis_search(model: Model, props: Sequence[Property], examples: int, se
 
 def random_search(model: Model, props: Sequence[Property], examples: int, seed: int,
                   players: int | None, progress: Progress = QUIET, *,
-                  rule_errors_end_game: bool = False, tally: Tally | None = None
-                  ) -> tuple[Violation | None, str]:
-    """Plain seeded random playouts (chance outcomes by their probabilities); no shrinking
-    beyond cutting the trace at the failing step."""
+                  rule_errors_end_game: bool = False, tally: Tally | None = None,
+                  policy: Policy | None = None) -> tuple[Violation | None, str]:
+    """Plain seeded playouts (chance outcomes by their probabilities, players uniformly at
+    random or by ``policy``); no shrinking beyond cutting the trace at the failing step."""
     for i in range(examples):
         rng = random.Random(f"{seed}:{i}")
         n = players if players is not None else rng.randint(model.min_players, model.max_players)
-        choose = seeded_chooser(model, rng)
+        choose = (seeded_chooser(model, rng) if policy is None or policy.name == "random"
+                  else policy_chooser(policy, model, rng))
         progress.advance()
         if tally is not None:
             tally.games += 1
@@ -147,7 +163,8 @@ def check_game(model: Model, *, property_names: Sequence[str] | None = None,
                examples: int = 100, seed: int = 0, players: int | None = None,
                mode: str = HYPOTHESIS, trace_dir: str | Path | None = "traces",
                progress: Progress = QUIET, shrink_budget: int = SHRINK_BUDGET,
-               shorten_budget: int = SHORTEN_BUDGET) -> list[Result]:
+               shorten_budget: int = SHORTEN_BUDGET, policy: Policy | None = None,
+               profile: settings | None = None) -> list[Result]:
     """Check every selected property; one Result each. Violations are saved as traces
     (unless ``trace_dir`` is None); a trace that cannot be written leaves its verdict
     standing, with ``trace_error`` saying why.
@@ -161,11 +178,24 @@ def check_game(model: Model, *, property_names: Sequence[str] | None = None,
 
     A property the spec waives, or that does not apply to the game, is SKIPPED with the
     reason. With a horizon, every verdict counts the games played and those truncated.
+
+    ``policy`` plays the players' moves in ``RANDOM`` mode's playouts (None: uniformly at
+    random); a policy other than random names the checker (``greedy``, ``mcts``) and is
+    described in each verdict's detail. Hypothesis chooses its own moves and takes none;
+    ``profile`` is the Hypothesis settings profile its search keeps (see
+    :func:`hypothesis_search`).
     """
+    if policy is not None and mode != RANDOM:
+        raise ValueError("a policy plays playouts: use mode RANDOM")
+    if policy is not None and policy.name == "random":
+        policy = None
+    checker = mode if policy is None else policy.name
+    played = (f"{examples} {'playouts' if mode == RANDOM else 'examples'}"
+              + ("" if policy is None else f" by {policy.name} players"))
     props = select(model, property_names)
     skipped = {p.name: why for p in props if (why := skip_reason(model, p)) is not None}
     remaining = [p for p in props if p.name not in skipped]
-    results: dict[str, Result] = {p.name: Result(p.name, SKIPPED, mode, skipped[p.name],
+    results: dict[str, Result] = {p.name: Result(p.name, SKIPPED, checker, skipped[p.name],
                                                  p.source) for p in props if p.name in skipped}
     tally = Tally()
     rule_error = False
@@ -180,10 +210,12 @@ def check_game(model: Model, *, property_names: Sequence[str] | None = None,
             if mode == HYPOTHESIS:
                 v, note = hypothesis_search(model, remaining, examples, seed, players, progress,
                                             shrink_budget=shrink_budget,
-                                            rule_errors_end_game=rule_error, tally=tally)
+                                            rule_errors_end_game=rule_error, tally=tally,
+                                            profile=profile)
             else:
                 v, note = random_search(model, remaining, examples, seed, players, progress,
-                                        rule_errors_end_game=rule_error, tally=tally)
+                                        rule_errors_end_game=rule_error, tally=tally,
+                                        policy=policy)
         except SearchError as err:
             unknown = str(err)
             break
@@ -197,7 +229,7 @@ def check_game(model: Model, *, property_names: Sequence[str] | None = None,
         if note:
             detail += f" ({note})"
         path, error = _save(model, v, trace_dir)
-        results[v.property] = Result(v.property, VIOLATED, mode, detail,
+        results[v.property] = Result(v.property, VIOLATED, checker, detail,
                                      prop.source if prop else None, examples, seed,
                                      list(v.actions), path, error)
         if prop is None:  # a rule error: reported once, then it just ends the games
@@ -215,11 +247,9 @@ def check_game(model: Model, *, property_names: Sequence[str] | None = None,
     for p in props:
         found = results.get(p.name)
         if found is None and unknown and p in remaining:
-            found = Result(p.name, UNKNOWN, mode, unknown, p.source, examples, seed)
-        r = found or Result(
-            p.name, PASSED, mode,
-            f"{examples} {'playouts' if mode == RANDOM else 'examples'}{cut}",
-            p.source, examples, seed)
+            found = Result(p.name, UNKNOWN, checker, unknown, p.source, examples, seed)
+        r = found or Result(p.name, PASSED, checker, f"{played}{cut}", p.source, examples,
+                            seed)
         if horizon is not None and r.status != SKIPPED:
             r = attrs.evolve(r, games=tally.games, truncated=tally.truncated)
         out.append(r)

@@ -37,6 +37,8 @@ class Budget:
     #: how properties are tested: "hypothesis" (shrinks) or "random" (plain playouts)
     check_mode: str = "hypothesis"
     min_examples: int = 5
+    #: who plays the diffs' lockstep games: a policy name (random, greedy, mcts)
+    diff_policy: str = "random"
 
     def examples(self, spec_examples: int) -> int:
         return max(self.min_examples, round(spec_examples * self.examples_share))

@@ -124,7 +124,10 @@ def _diffs(model: Model, game_ref: str, budget: Budget, trace_dir: Path
            ) -> list[tuple[str, str, DiffReport | None, str | None]]:
     """One diff per non-default option: from setup first; when its search finds no
     difference (readings that part only late in a game, like a final tie-break), from the
-    given situation of each scenario that pins the point, until the search parts them."""
+    given situation of each scenario that pins the point, until the search parts them.
+    The lockstep games are played by the budget's ``diff_policy``."""
+    from ..check.policy import policy_named
+    policy = policy_named(budget.diff_policy)
     out = []
     for point in model.spec.interpretations:
         starts = pinning_scenarios(game_ref, model, point.name)
@@ -138,7 +141,7 @@ def _diffs(model: Model, game_ref: str, budget: Budget, trace_dir: Path
                     found = diff(model, other, depth=budget.diff_depth,
                                  setups=budget.diff_setups, games=budget.diff_games,
                                  seed=budget.seed, budget=budget.diff_nodes,
-                                 scenario_dir=trace_dir, start=start)
+                                 scenario_dir=trace_dir, start=start, policy=policy)
                     if chosen is None or (chosen.difference is None
                                           and found.difference is not None):
                         chosen = found

@@ -207,7 +207,8 @@ def _question(model: Model, game_ref: str, point: Any, c: Collected, pics: _Pict
         else:
             entry["difference"] = None
         if ls is not None:
-            entry["impact"] = {"games": ls.games, "seed": ls.seed, "parted": ls.parted.count,
+            entry["impact"] = {"games": ls.games, "seed": ls.seed, "policy": ls.policy,
+                               "parted": ls.parted.count,
                                "parted_ci": [ls.parted.low, ls.parted.high],
                                "winners_differ": ls.winner_changed.count,
                                "winners_ci": [ls.winner_changed.low, ls.winner_changed.high]}
