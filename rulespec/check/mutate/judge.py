@@ -41,14 +41,13 @@ class Budget:
     name: str
     #: Hypothesis examples per mutant, as a fraction of the game's ``check_examples``
     examples_share: float
-    #: Z3 resource units (rlimit) for each equivalence query
+    #: Z3 resource units (rlimit) for each equivalence query and, with --prove, each
+    #: prove query: counted, so verdicts do not depend on the machine
     rlimit: int
     #: states the lockstep search may visit to show a mutant cannot change play
     lockstep_nodes: int
     #: random games played in lockstep to find where a survivor differs
     witness_games: int
-    #: timeout of each ``prove`` query, in seconds (prove's own unit; only with --prove)
-    prove_timeout: float = 10.0
 
     def examples(self, spec: GameSpec) -> int:
         """Hypothesis examples for each mutant of this game."""
@@ -214,7 +213,7 @@ class Judges:
         """The first property ``prove`` finds VIOLATED on the mutant."""
         from ..prove import prove_game
         with tempfile.TemporaryDirectory() as tmp, _stdout_to_stderr():
-            results = prove_game(model, timeout=self.budget.prove_timeout, trace_dir=tmp)
+            results = prove_game(model, rlimit=self.budget.rlimit, trace_dir=tmp)
         for r in results:
             if r.status == VIOLATED:
                 return f"{r.property} ({r.checker})", r.detail
