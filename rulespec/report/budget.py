@@ -39,6 +39,10 @@ class Budget:
     min_examples: int = 5
     #: who plays the diffs' lockstep games: a policy name (random, greedy, mcts)
     diff_policy: str = "random"
+    #: prove's outer safety limit in seconds per game (``prove --timeout``), or None: a
+    #: game too large to prove within it gets its undecided goals UNKNOWN, saying so, and
+    #: the report goes on; the verdicts reached before it are the counted ones
+    prove_safety_s: float | None = None
 
     def examples(self, spec_examples: int) -> int:
         return max(self.min_examples, round(spec_examples * self.examples_share))
@@ -53,7 +57,7 @@ class Budget:
 
 QUICK = Budget("quick", examples_share=0.25, seed=0, solver_rlimit=10_000_000, bmc_depth=4,
                workers=2, diff_depth=4, diff_setups=4, diff_games=40, diff_nodes=4_000,
-               coverage_games=10)
+               coverage_games=10, prove_safety_s=300.0)
 FULL = Budget("full", examples_share=1.0, seed=0, solver_rlimit=DEFAULT_RLIMIT, bmc_depth=None,
               workers=2, diff_depth=6, diff_setups=8, diff_games=200, diff_nodes=20_000,
               coverage_games=40)

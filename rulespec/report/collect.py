@@ -73,7 +73,8 @@ def collect(game_ref: str, budget: Budget, trace_dir: str | Path,
         mode=budget.check_mode)))
     run = timed("prove", lambda: _guard_run(lambda: prove(
         model, rlimit=budget.solver_rlimit, depth=budget.depth(model.spec.bmc_depth),
-        trace_dir=trace_dir, workers=budget.workers))) if budget.prove else None
+        trace_dir=trace_dir, workers=budget.workers, timeout=budget.prove_safety_s))
+    ) if budget.prove else None
     prove_results = run.results if run is not None else [Result(
         "z3_proofs", SKIPPED, "z3", f"the {budget.name} budget runs no proofs")]
     diffs = timed("diff", lambda: _diffs(model, game_ref, budget, trace_dir))
@@ -84,6 +85,8 @@ def collect(game_ref: str, budget: Budget, trace_dir: str | Path,
               "bmc_depth": budget.depth(model.spec.bmc_depth),
               "dead_rule_games": DEAD_RULE_GAMES,
               "rlimit_spent": getattr(run, "rlimit", None),
+              "safety_limit_s": budget.prove_safety_s,
+              "stopped": getattr(run, "stopped", None),
               "queries": _queries(prove_results)}
     return Collected(model, budget, examples, check, prove_results, diffs, scenarios, errors,
                      coverage, seconds, solver)
