@@ -23,6 +23,7 @@ from rulespec.runtime.registry import available_games, spec_path
 BROKEN = "tests/fixtures/occupied_cell_tic_tac_toe"
 TWO_READINGS = "tests/fixtures/two_readings"
 LATE = "tests/fixtures/late_reading"
+LEGAL = "tests/fixtures/legal_reading"
 
 
 #: the smoke budget, with Hypothesis (it shrinks counterexamples to the minimal ones)
@@ -38,7 +39,7 @@ def _report(game_ref, out):
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory):
     out = tmp_path_factory.mktemp("reports")
-    return out, {g: _report(g, out) for g in ("tic_tac_toe", BROKEN, TWO_READINGS, LATE)}
+    return out, {g: _report(g, out) for g in ("tic_tac_toe", BROKEN, TWO_READINGS, LATE, LEGAL)}
 
 
 def test_every_report_validates_against_the_json_schema(reports):
@@ -149,6 +150,19 @@ def test_a_reading_that_parts_late_is_shown_from_the_scenario_that_pins_it(repor
     md = (out / "late_reading.md").read_text()
     assert "given situation of the scenario `last_step.toml#one: the last step scores 1`" in md
     assert "`pos = 11`" in md
+
+
+def test_a_legality_difference_shows_the_state_before_the_refused_action(reports):
+    _, docs = reports
+    (q,) = docs[LEGAL]["questions"]
+    (d,) = q["differences"]
+    x = d["difference"]
+    assert x["kind"] == "legality" and [s["action"] for s in x["steps"]] == ["jump"]
+    assert {a["reading"]: a["only_here"] for a in x["allows"]} == {
+        "jumping=no": [], "jumping=yes": ["jump"]}
+    assert [r["text"] for r in x["rules"]] == ["jumping is allowed"]
+    (pid,) = x["pictures"]      # one state, where one reading allows what the other refuses
+    assert "after 0 step(s)" in docs[LEGAL]["pictures"][pid]["caption"]
 
 
 def test_the_rule_index_covers_every_action_with_anchors_both_ways(reports):

@@ -178,11 +178,13 @@ def _question(model: Model, game_ref: str, point: Any, c: Collected, pics: _Pict
         entry.update(status=report.status, detail=report.detail, nodes=report.nodes,
                      scenario=report.scenario_path)
         if d is not None:
-            caption = (f"{point.name}: where the readings part, after {len(d.actions)} "
-                       f"step(s) with {d.players} players ({d.kind} differ)")
+            # a legality difference: the state before the action one reading refuses
+            upto = d.actions[:-1] if d.kind == "legality" and d.action else d.actions
+            caption = (f"{point.name}: where the readings part, after {len(upto)} "
+                       f"step(s) with {d.players} players ({d.kind} differs)")
             other = _load(game_ref, {name: opt})
             start_a, start_b, edits = _difference_start(model, other, d)
-            shown = [pics.after(d.actions, d.players, f"{caption} — under {a}",
+            shown = [pics.after(upto, d.players, f"{caption} — under {a}",
                                 f"q-{point.name}-{opt}-a", start=start_a)]
             if d.kind in ("effect", "outcome"):
                 shown.append(pics.after(d.actions, d.players, f"{caption} — under {b}",
