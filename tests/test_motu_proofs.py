@@ -6,6 +6,7 @@ for the suite: models/motu/README.md.)"""
 import pytest
 
 import rulespec
+from rulespec.check.budget import Budget
 from rulespec.check.prove import law_proofs
 from rulespec.check.results import PROVED, VIOLATED
 from rulespec.check.steps import ActionProver, Lessons, Premises, goals_of, step_cases
@@ -51,7 +52,7 @@ def _coconut_steps(game, actions):
     for a_idx, fixed in step_cases(smt):
         if game.spec.actions[a_idx].name in actions:
             prover = ActionProver(game, smt, Premises(smt, dict(fixed)), a_idx, goals,
-                                  10_000, 80, Lessons())
+                                  Budget(), Lessons())
             out[(game.spec.actions[a_idx].name, fixed)] = prover.run()[COCONUTS].status
     return out
 
