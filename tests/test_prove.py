@@ -169,6 +169,20 @@ def test_the_safety_limit_stops_the_run_and_says_so(tmp_path):
     assert any("safety limit" in r.detail for r in run.results if r.status == UNKNOWN)
 
 
+def test_the_safety_limit_does_not_wait_for_the_jobs_still_running(tmp_path):
+    # Hawaii's step jobs run for minutes: at the limit the workers are killed, not awaited
+    # (a hang detector, like the Ctrl-C tests: the bound is far above the expected time)
+    p = subprocess.Popen([sys.executable, "-m", "rulespec.cli", "prove", "hawaii", "--workers",
+                          "2", "--timeout", "2", "--quiet", "--trace-dir", str(tmp_path)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = p.communicate(timeout=240)
+    finally:
+        p.kill()
+    assert "safety limit" in out + err
+    assert p.returncode in (1, 3), err
+
+
 def test_the_same_verdicts_and_work_beside_a_cpu_bound_process(tmp_path):
     # budgets are counted (resource units), so a busy machine changes the time, never
     # the verdicts or the work; a wall-clock budget would turn proofs into UNKNOWN here

@@ -188,8 +188,16 @@ class Jobs:
             self.progress.note(f"done: {label}")
         return f
 
+    def stop(self) -> None:
+        """Kill the workers now: the jobs still running are not waited for (leaving the
+        ``with`` block would otherwise wait for each of them to end)."""
+        if self._pool is not None:
+            from .workers import kill_workers
+            kill_workers(self._pool)
+
     def _check_deadline(self) -> None:
         if self.deadline is not None and time.monotonic() > self.deadline:
+            self.stop()
             raise SafetyLimit(f"stopped at the wall-clock safety limit ({self.timeout:g} s, "
                               "--timeout): on another machine it may end")
 
