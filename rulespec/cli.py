@@ -802,6 +802,18 @@ def scenario(files: Sequence[str], trace_dir: str, states: bool, as_json: bool, 
     sys.exit(code)
 
 
+def _trace_and_model(trace_file: str) -> tuple[Any, Any]:
+    """A trace file and the model that produced it (bad input: one line, exit 2)."""
+    from .runtime.trace import load_trace, trace_model
+    trace = load_trace(trace_file)
+    try:
+        return trace, trace_model(trace, trace_file)
+    except (ValueError, TypeError) as e:
+        if isinstance(e, TraceError):
+            raise
+        raise BadInput(f"{trace_file}: {e}") from None
+
+
 @cli.command()
 @click.argument("trace_file", metavar="TRACE.json", type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
@@ -816,14 +828,7 @@ def replay(trace_file: str, as_json: bool, quiet: bool, verbose: bool,
     from .check.property import all_properties
     from .check.walk import recheck
     from .runtime.model import CHANCE, IllegalAction
-    from .runtime.trace import load_trace, trace_model
-    trace = load_trace(trace_file)
-    try:
-        model = trace_model(trace, trace_file)
-    except (ValueError, TypeError) as e:
-        if isinstance(e, TraceError):
-            raise
-        raise BadInput(f"{trace_file}: {e}") from None
+    trace, model = _trace_and_model(trace_file)
     if not model.min_players <= trace.players <= model.max_players:
         raise BadInput(f"{trace_file}: {trace.players} players is outside "
                        f"{model.min_players}-{model.max_players}")
@@ -886,14 +891,7 @@ def show(trace_file: str, step: int | None, output: str | None) -> None:
     """Draw one state of a trace as SVG, from the game's declared view."""
     from .report.run import picture_after
     from .runtime.model import IllegalAction
-    from .runtime.trace import load_trace, trace_model
-    trace = load_trace(trace_file)
-    try:
-        model = trace_model(trace, trace_file)
-    except (ValueError, TypeError) as e:
-        if isinstance(e, TraceError):
-            raise
-        raise BadInput(f"{trace_file}: {e}") from None
+    trace, model = _trace_and_model(trace_file)
     n = len(trace.actions) if step is None else step
     if n > len(trace.actions):
         raise BadInput(f"{trace_file}: step {n} is past the end ({len(trace.actions)} steps)")
