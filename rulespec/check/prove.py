@@ -36,8 +36,8 @@ from .jobs import Jobs, SafetyLimit
 from .progress import QUIET, Progress
 from .results import PROVED, SKIPPED, UNKNOWN, VIOLATED, Result
 from .solvers import DEFAULT_RLIMIT, Budget, check, limited, simple_solver
-from .steps import (BOUNDS, ActionProver, Case, ImpliedBounds, Lessons, Premises, goals_of,
-                    step_cases)
+from .steps import (BOUNDS, ActionProver, Case, ImpliedBounds, ImpliedTotals, Lessons, Premises,
+                    goals_of, step_cases)
 
 #: random games played for dead-rule witnesses before any solver query
 DEAD_RULE_GAMES = 8
@@ -130,6 +130,7 @@ def _steps_job(model: Model, smt: SmtGame, cases: Sequence[Case], budget: Budget
     goals = goals_of(smt)
     premises: dict[tuple, Premises] = {}
     implied: dict[int, ImpliedBounds] = {}
+    totals: dict[int, ImpliedTotals] = {}
     lessons = Lessons()
     out = []
     try:
@@ -139,14 +140,19 @@ def _steps_job(model: Model, smt: SmtGame, cases: Sequence[Case], budget: Budget
             n = dict(fixed)[0]
             if n not in implied:
                 implied[n] = ImpliedBounds(smt, n, budget)
+                totals[n] = ImpliedTotals(smt, n, budget)
             asked = list(implied[n].stats)
+            summed = list(totals[n].stats)
             prover = ActionProver(model, smt, premises[fixed], a_idx, goals, budget, lessons,
-                                  implied[n])
+                                  implied[n], totals[n])
             verdicts = prover.run()
             stats = dict(prover.stats)
             if implied[n].stats != asked:
                 stats["implied"] = [implied[n].stats[0] - asked[0],
                                     implied[n].stats[1] - asked[1], 0, 0, 0]
+            if totals[n].stats != summed:
+                stats["totals"] = [totals[n].stats[0] - summed[0],
+                                   totals[n].stats[1] - summed[1], 0, 0, 0]
             out.append(((a_idx, fixed), {n: (v.status, v.detail, v.used)
                                          for n, v in verdicts.items()},
                         prover.queries, stats))

@@ -297,6 +297,55 @@ class ImpliedBounds:
         return got
 
 
+class ImpliedTotals:
+    """Conserved totals that the invariants imply, in every state with ``players`` players:
+    for those, a step needs no proof of its own.
+
+    A deck's law that every copy of every card is somewhere is an invariant per card and
+    a conserved total over all of them (:meth:`~rulespec.spec.kit.cards.Deck.conserve`);
+    the total is the sum of the per-card equations. Asked step-wise, the total is a sum
+    over every card of every place, which Z3 cannot split cheaply (Aquatica's location
+    draw spent 8 x 50M units undecided); summed from the invariants it is one linear
+    query per case. Sound because the invariants' own step proofs show they hold after
+    every step, and only invariants (not laws, bounds nor other totals, which may be
+    implied in turn) are used: no cycle. What the implication used is recorded.
+    """
+
+    def __init__(self, smt: SmtGame, players: int, budget: Budget) -> None:
+        self.smt, self.players, self.budget = smt, players, budget
+        self._premises: Premises | None = None
+        self._refuter: Refuter | None = None
+        self._known: dict[int, set[Origin] | None] = {}
+        #: implication queries asked, and the resource units they spent (to measure)
+        self.stats = [0, 0]
+
+    def known(self, k: int) -> set[Origin] | None:
+        """What :meth:`of` found for total ``k`` already (None: not implied, or not asked)."""
+        return self._known.get(k)
+
+    def of(self, k: int) -> set[Origin] | None:
+        """The invariants (by origin) that imply conserved total ``k``, or None."""
+        if k in self._known:
+            return self._known[k]
+        if self._premises is None:
+            self._premises = Premises(self.smt, {0: self.players})
+            self._refuter = Refuter(self._premises, z3.BoolVal(True))
+        p, refuter = self._premises, self._refuter
+        assert refuter is not None
+        invariants = {("invariant", j) for j, inv in enumerate(self.smt.spec.invariants)
+                      if not inv.law}
+        picked = [j for j, key in enumerate(p.keys) if key[0] in invariants]
+        total = self.smt.conserved_checked(k, p.state)
+        goal = z3.And(z3.Not(total.error),
+                      total.value == initial_totals(self.smt, k)[self.players])
+        verdict, core = refuter.refute(picked, [z3.Not(goal)], self.budget.implied)
+        self.stats[0] += 1
+        self.stats[1] += refuter.solver.rulespec_spent
+        got = {p.keys[j][0] for j in core or []} if verdict == z3.unsat else None
+        self._known[k] = got
+        return got
+
+
 class Refuter:
     """One solver for a case's small queries, with no preprocessing (fastest on them).
 
@@ -439,8 +488,11 @@ class ActionProver:
     def __init__(self, model: Model, smt: SmtGame, premises: Premises, a_idx: int,
                  goals: Sequence[Goal], budget: Budget,
                  lessons: Lessons | None = None,
-                 implied: ImpliedBounds | None = None) -> None:
+                 implied: ImpliedBounds | None = None,
+                 totals: ImpliedTotals | None = None) -> None:
         self.model, self.smt, self.p, self.a_idx = model, smt, premises, a_idx
+        #: conserved totals the invariants imply (shared by the provers of a job)
+        self.totals = totals
         #: fields whose bounds the other premises imply (shared by the provers of a job)
         self.implied = implied
         #: what earlier cases taught (shared by the provers of one run; shortcuts only)
@@ -511,6 +563,12 @@ class ActionProver:
         changed = {str(c) for c in moved}
         left: dict[str, Any] = {}
         for g in self.goals:
+            if g.kind == "conserved" and self.totals is not None:
+                origins = self.totals.known(g.index)
+                if origins is not None:  # the invariants imply it after the step
+                    self._uses(g.name, origins)
+                    continue
+
             if frame and g.kind != "errors" and not (self.p.reads(g) & changed):
                 continue  # the goal reads no cell the action writes: it holds as it did
             r = self.residual(g, after)
@@ -576,6 +634,12 @@ class ActionProver:
                 verdict = ask(name, r, self.p.about(r), self.budget.slice, "slice")
                 if verdict == z3.unsat:
                     continue
+            if by_name[name].kind == "conserved" and self.totals is not None:
+                origins = self.totals.of(by_name[name].index)  # not an easy step: implied?
+                if origins is not None:
+                    self._uses(name, origins)
+                    continue
+
             g = by_name[name]
             if g.kind == "bounds" and self.implied is not None:  # not an easy step: implied?
                 origins = self.implied.of(g.field)
