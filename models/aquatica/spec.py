@@ -437,12 +437,19 @@ partial = game.interpretation(
              "any_once_one_fails": option(
                  src("8", "実行できる効果だけを使うことができます"),
                  english="Even if not all effects can be carried out, you may play the card "
-                         "and use just the effects that can be.")},
+                         "and use just the effects that can be."),
+             "most_effects": option(
+                 src("8", "カードの効果をすべて実行できる場合は、すべて実行しなければなりません"),
+                 english="(Reading 'if all the effects can be carried out, all must be' as "
+                         "a duty on the choices too: a recruit or a buy that spends the "
+                         "coins the other needs is refused when some choice pays for both.)")},
     default="every_possible", source=src("8"),
     english="If all of the card's effects can be carried out, all must be. If not all can, "
             "you may still play the card and use only those that can be carried out.",
     default_reason="'as fully as possible' (the English help) reads L8 as a duty to do each "
-                   "effect that can be done; 'may use' (できます) also reads as a permission")
+                   "effect that can be done; 'may use' (できます) also reads as a permission; "
+                   "L8's 'if all can be done' may also bind the choice of targets "
+                   "(most_effects), which the English help does not say")
 depth_reuse = game.interpretation(
     "depth_reuse", question="May one location's depths be used several times in one turn "
     "(use, slide up, use the next)?",
@@ -780,6 +787,36 @@ POSSIBLE = {
 }
 
 
+def buy_affordable(money):
+    """Some location of the rows could be bought with ``money`` coins (and the board has
+    room for it)."""
+    return all_of(locations_on_board(me) < MAX_LOCATIONS,
+                  in_rows(lambda loc, row: money >= buy_cost[loc]))
+
+
+def recruit_affordable(money):
+    return any_of(*(all_of(char_row[k] != Card.none, money >= RECRUIT_COST[k])
+                    for k in range(CHAR_ROW)))
+
+
+def both_affordable():
+    """A recruit and a buy, both waiting, could both be paid from the coins at hand."""
+    return all_of(pending[Effect.recruit] > 0, pending[Effect.buy] > 0, any_of(*(
+        all_of(char_row[k] != Card.none, buy_affordable(coins - RECRUIT_COST[k]))
+        for k in range(CHAR_ROW))))
+
+
+MOST_EFFECTS = src("8", "カードの効果をすべて実行できる場合は、すべて実行しなければなりません")
+
+
+def leaves_the_other_payable(other_affordable, price):
+    """Under partial=most_effects, a recruit or buy costing ``price`` may not spend the
+    coins the other waiting one needs when some choice pays for both (recruit and buy are
+    the only effects that compete: for coins)."""
+    return any_of(not_(partial.is_("most_effects")), not_(both_affordable()),
+                  other_affordable(coins - price))
+
+
 def possible(e):
     """Effect ``e`` (an expression) can be carried out now by the player on turn."""
     return any_of(*(all_of(e == Effect[name], POSSIBLE[name]()) for name in Effect.members))
@@ -1085,6 +1122,9 @@ def buy(rule, row, k):
     resolving(rule, Effect.buy, BUY)
     rule.require(row_slot_ok(row, k), "a location is in that slot", source=src("30"))
     rule.require(coins >= buy_cost[loc], "you have its coins", source=BUY)
+    rule.require(leaves_the_other_payable(recruit_affordable, buy_cost[loc]),
+                 "the coins left still pay for the waiting recruit (when some choice pays "
+                 "for both)", source=f"{MOST_EFFECTS}; {partial.source}")
     rule.require(locations_on_board(me) < MAX_LOCATIONS, "your board has a free slot",
                  source=LIMIT)
     got = rule.let(loc, name="loc")
@@ -1132,6 +1172,9 @@ def recruit(rule, k):
     rule.require(char_row[k] != Card.none, "a character is in that slot", source=RECRUIT)
     rule.require(coins >= lookup(RECRUIT_COST, k), "you have the slot's coins",
                  source="assumption recruit_cost_by_slot")
+    rule.require(leaves_the_other_payable(buy_affordable, lookup(RECRUIT_COST, k)),
+                 "the coins left still pay for the waiting buy (when some choice pays for "
+                 "both)", source=f"{MOST_EFFECTS}; {partial.source}")
     rule.add(coins, 0 - lookup(RECRUIT_COST, k), source="assumption recruit_cost_by_slot")
     recruit_from(rule, k)
     resolved(rule, Effect.recruit)
