@@ -3,7 +3,8 @@
 The fixture ``tests/fixtures/mutate_planted`` is a take-away race whose scenarios pin every
 rule but one (the bonus for taking exactly two, source BONUS); it also holds a
 precondition another implies and a tie-break that never breaks a tie, whose mutants are
-equivalent.
+equivalent. ``tests/fixtures/mutate_prove`` is a combination safe whose full code only
+``--prove`` dials.
 """
 
 from __future__ import annotations
