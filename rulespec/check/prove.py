@@ -37,7 +37,7 @@ from .progress import QUIET, Progress
 from .results import PROVED, SKIPPED, UNKNOWN, VIOLATED, Result
 from .solvers import DEFAULT_RLIMIT, Budget, check, limited, simple_solver
 from .steps import (BOUNDS, ActionProver, Case, ImpliedBounds, Lessons, Premises, goals_of,
-                    step_cases)
+                    remember_totals, step_cases)
 
 #: random games played for dead-rule witnesses before any solver query
 DEAD_RULE_GAMES = 8
@@ -108,6 +108,10 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
             raise ValueError(f"{model.name} has no provable property "
                              f"{', '.join(sorted(map(repr, unknown)))} (provable: "
                              f"{', '.join(goal_names + laws)})")
+    try:
+        remember_totals(model)  # before the workers fork: they inherit it
+    except Exception:  # noqa: BLE001 - a setup that raises: the jobs report it as before
+        pass
     run = _Run(model, wanted, goal_names, laws, sources, Budget(rlimit),
                depth if depth is not None else model.spec.bmc_depth, trace_dir, cells)
     with Jobs(model, workers, progress, timeout, processes) as jobs:

@@ -77,15 +77,24 @@ _TOTALS: "weakref.WeakKeyDictionary[Any, dict[tuple, list[dict[int, int]]]]" = \
 
 def initial_totals(smt: SmtGame, k: int) -> dict[int, int]:
     """Conserved total ``k`` after setup, for each number of players (Python backend)."""
-    per_spec = _TOTALS.setdefault(smt.spec, {})
+    per_spec = _TOTALS.get(smt.spec, {})
     key = tuple(sorted(smt.interpretation.items()))
     if key not in per_spec:
-        model = Model(smt.spec, smt.interpretation)
+        remember_totals(Model(smt.spec, smt.interpretation))
+    return _TOTALS[smt.spec][key][k]
+
+
+def remember_totals(model: Model) -> None:
+    """Compute the conserved totals after setup with an already compiled ``model`` (the
+    parent of forked workers calls it, so that no job compiles the game again for them)."""
+    spec = model.spec
+    per_spec = _TOTALS.setdefault(spec, {})
+    key = tuple(sorted(model.interpretation.items()))
+    if key not in per_spec:
         states = {n: model.initial_state(n).values
-                  for n in range(smt.spec.min_players, smt.spec.max_players + 1)}
+                  for n in range(spec.min_players, spec.max_players + 1)}
         per_spec[key] = [{n: fn(v) for n, v in states.items()}
                          for fn in model.compiled.conserved]
-    return per_spec[key][k]
 
 
 class Premises:
