@@ -15,6 +15,7 @@ from typing import Any, Callable
 import attrs
 
 from ..check.diff import DiffReport, diff
+from ..check.impact import lockstep
 from ..check.prove import DEAD_RULE_GAMES, prove
 from ..check.results import SKIPPED, Result
 from ..check.runner import check_game
@@ -23,6 +24,7 @@ from ..runtime.model import Model
 from ..runtime.registry import available_games, load, models_dir
 from .budget import Budget
 from .coverage import Coverage, play_coverage
+from .mutation import run_mutation
 
 
 @attrs.frozen
@@ -40,6 +42,9 @@ class Collected:
     coverage: Coverage | None
     seconds: dict[str, float]
     solver: dict[str, Any]
+    #: ``rulespec mutate``'s run (only with the budget's ``mutate``), or why it has none
+    mutation: Any = None
+    mutation_error: str | None = None
 
 
 def scenario_files(model: Model, game_ref: str) -> list[Path]:
@@ -88,8 +93,10 @@ def collect(game_ref: str, budget: Budget, trace_dir: str | Path,
               "safety_limit_s": budget.prove_safety_s,
               "stopped": getattr(run, "stopped", None),
               "queries": _queries(prove_results)}
+    mutation, mutation_error = timed("mutate", lambda: run_mutation(
+        game_ref, budget.mutate, budget.seed, budget.workers)) if budget.mutate else (None, None)
     return Collected(model, budget, examples, check, prove_results, diffs, scenarios, errors,
-                     coverage, seconds, solver)
+                     coverage, seconds, solver, mutation, mutation_error)
 
 
 def _guard(checker: str, fn: Callable[[], list[Result]]) -> list[Result]:
@@ -140,11 +147,15 @@ def _diffs(model: Model, game_ref: str, budget: Budget, trace_dir: Path
             try:
                 other = load(game_ref, {point.name: opt})
                 chosen = None
+                # the impact games are the same whatever the start: played once
+                played = (lockstep(model, other, budget.diff_games, budget.seed,
+                                   policy=policy) if budget.diff_games else None)
                 for start in [None, *starts]:
                     found = diff(model, other, depth=budget.diff_depth,
                                  setups=budget.diff_setups, games=budget.diff_games,
                                  seed=budget.seed, budget=budget.diff_nodes,
-                                 scenario_dir=trace_dir, start=start, policy=policy)
+                                 scenario_dir=trace_dir, start=start, policy=policy,
+                                 played=played)
                     if chosen is None or (chosen.difference is None
                                           and found.difference is not None):
                         chosen = found
