@@ -8,7 +8,7 @@ import rulespec
 from rulespec.check.steps import step_cases
 from rulespec.check.results import PROVED, VIOLATED
 from rulespec.check.solvers import Budget
-from rulespec.check.steps import ActionProver, Lessons, Premises, Refuter, goals_of
+from rulespec.check.steps import ActionProver, ImpliedBounds, Lessons, Premises, Refuter, goals_of
 from rulespec.compile.smt_backend import compile_smt
 from rulespec.runtime.registry import models_dir
 
@@ -115,3 +115,18 @@ def test_refuter_reports_the_premises_an_answer_used():
     assert verdict == z3.unsat and core == [bound]
     verdict, core = Refuter(p, []).refute([0], [x > 4], 1_000_000)
     assert verdict == z3.sat and core is None
+
+
+def test_bounds_are_implied_cell_by_cell_but_not_for_an_empty_seat():
+    """With four players, each player's round total is capped by the tokens taken (an
+    invariant and the token counts), but the fifth seat's cell only by its own bounds."""
+    model = rulespec.load("hawaii")
+    smt = compile_smt(model.spec, model.interpretation)
+    four = ImpliedBounds(smt, 4, Budget()).of("round_total")
+    assert four is not None and four.cells == frozenset(range(4))
+    invariant = next(k for k, inv in enumerate(model.spec.invariants)
+                     if inv.name == "round_total_is_the_tokens_taken")
+    assert ("invariant", invariant) in four.origins
+    assert ("bounds", "round_total") not in four.origins  # never its own bounds
+    five = ImpliedBounds(smt, 5, Budget()).of("round_total")
+    assert five is not None and five.cells == frozenset(range(5))

@@ -37,7 +37,7 @@ from .progress import QUIET, Progress
 from .results import PROVED, SKIPPED, UNKNOWN, VIOLATED, Result
 from .solvers import DEFAULT_RLIMIT, Budget, check, limited, simple_solver
 from .steps import (BOUNDS, ActionProver, Case, ImpliedBounds, ImpliedTotals, Lessons, Premises,
-                    goals_of, step_cases)
+                    goals_of, remember_totals, step_cases)
 
 #: random games played for dead-rule witnesses before any solver query
 DEAD_RULE_GAMES = 8
@@ -108,6 +108,10 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
             raise ValueError(f"{model.name} has no provable property "
                              f"{', '.join(sorted(map(repr, unknown)))} (provable: "
                              f"{', '.join(goal_names + laws)})")
+    try:
+        remember_totals(model)  # before the workers fork: they inherit it
+    except Exception:  # noqa: BLE001 - a setup that raises: the jobs report it as before
+        pass
     run = _Run(model, wanted, goal_names, laws, sources, Budget(rlimit),
                depth if depth is not None else model.spec.bmc_depth, trace_dir, cells)
     with Jobs(model, workers, progress, timeout, processes) as jobs:
@@ -231,8 +235,10 @@ class _Run:
         else:
             for group in _step_groups(model, cases):
                 fixed = dict(group[0][1])
-                what = ", ".join([f"{fixed[0]} players"] + [f"{self.cells[c]}={v}"
-                                                             for c, v in fixed.items() if c])
+                pins = {f for _, f in group}
+                what = ", ".join([f"{fixed[0]} players"] + (
+                    [f"{self.cells[c]}={v}" for c, v in fixed.items() if c] if len(pins) == 1
+                    else [f"{len(pins)} cases"]))
                 names = [model.spec.actions[a].name for a, _ in group]
                 steps.append(jobs.submit(f"steps ({what}): {names[0]}"
                                          + (f" and {len(names) - 1} more" if len(names) > 1
@@ -438,19 +444,36 @@ class _Run:
 
 
 def _step_groups(model: Model, cases: list[Case]) -> list[list[Case]]:
-    """The step cases as jobs: one per player count and pinned flow values, with every
-    action of that case. They share the premises (built once per job) and what their
-    proofs learn (:class:`.steps.Lessons`: premises of one case serve the next action
-    exactly). The jobs with the most work first (most action instances, most players),
-    so that the workers end together. Fixed by the spec alone, never by the number of
-    workers: the verdicts do not depend on it."""
+    """The step cases as jobs: per player count and pinned flow values, every action of
+    that case. They share the premises (built once per job) and what their proofs learn
+    (:class:`.steps.Lessons`: premises of one case serve the next action exactly). The
+    smaller cases of one player count share a job too, as long as it stays smaller than
+    that count's largest case (Hawaii: the set-up steps, fishing and the three island
+    gifts, next to the purchases): they share the implied bounds and the lessons, and a
+    job's fixed costs are paid once. The jobs with the most work first (most action
+    instances, most players), so that the workers end together. Fixed by the spec
+    alone, never by the number of workers: the verdicts do not depend on it."""
     groups: dict[tuple, list[Case]] = {}
     for a, fixed in cases:
         groups.setdefault(fixed, []).append((a, fixed))
 
     def size(group: list[Case]) -> tuple[int, int]:
         return (sum(_instances(model, a) for a, _ in group), dict(group[0][1])[0])
-    return sorted(groups.values(), key=size, reverse=True)
+    by_players: dict[int, list[list[Case]]] = {}
+    for group in sorted(groups.values(), key=size, reverse=True):
+        by_players.setdefault(dict(group[0][1])[0], []).append(group)
+    out: list[list[Case]] = []
+    for largest, *rest in by_players.values():
+        out.append(largest)
+        bucket: list[Case] = []
+        for group in rest:
+            if bucket and size(bucket + group)[0] > size(largest)[0]:
+                out.append(bucket)
+                bucket = []
+            bucket = bucket + group
+        if bucket:
+            out.append(bucket)
+    return sorted(out, key=size, reverse=True)
 
 
 def _instances(model: Model, a: int) -> int:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, overload
 
 import attrs
 import z3
@@ -77,15 +77,24 @@ _TOTALS: "weakref.WeakKeyDictionary[Any, dict[tuple, list[dict[int, int]]]]" = \
 
 def initial_totals(smt: SmtGame, k: int) -> dict[int, int]:
     """Conserved total ``k`` after setup, for each number of players (Python backend)."""
-    per_spec = _TOTALS.setdefault(smt.spec, {})
+    per_spec = _TOTALS.get(smt.spec, {})
     key = tuple(sorted(smt.interpretation.items()))
     if key not in per_spec:
-        model = Model(smt.spec, smt.interpretation)
+        remember_totals(Model(smt.spec, smt.interpretation))
+    return _TOTALS[smt.spec][key][k]
+
+
+def remember_totals(model: Model) -> None:
+    """Compute the conserved totals after setup with an already compiled ``model`` (the
+    parent of forked workers calls it, so that no job compiles the game again for them)."""
+    spec = model.spec
+    per_spec = _TOTALS.setdefault(spec, {})
+    key = tuple(sorted(model.interpretation.items()))
+    if key not in per_spec:
         states = {n: model.initial_state(n).values
-                  for n in range(smt.spec.min_players, smt.spec.max_players + 1)}
+                  for n in range(spec.min_players, spec.max_players + 1)}
         per_spec[key] = [{n: fn(v) for n, v in states.items()}
                          for fn in model.compiled.conserved]
-    return per_spec[key][k]
 
 
 class Premises:
@@ -188,6 +197,10 @@ class Premises:
                 picked.update(self._bounds.get(name, ()))
         return sorted(picked)
 
+    def mentioned_beyond(self, cell: Any, origin: tuple) -> bool:
+        """Whether a premise not from ``origin`` mentions the cell (a constant)."""
+        return any(self.keys[k][0] != origin for k in self._mentions.get(str(cell), ()))
+
     def having(self, keys: set[tuple]) -> list[int]:
         """The premises (by index) with these keys (see ``keys``)."""
         return sorted(k for key in keys for k in self._by_key.get(key, ()))
@@ -222,6 +235,8 @@ class Lessons:
         self.cores: dict[str, set[tuple]] = {}  # goal -> premise keys (Premises.keys)
         self.needs_all: set[str] = set()  # goals a slice could not show: skip the slice
         self.splits: dict[int, set[str]] = {}  # action -> goals it split
+        #: (goal kind, parameter name): a goal of that kind was split on that parameter
+        self.split_kinds: set[tuple[str, str]] = set()
         #: per goal, how often its learned premises fell short and how often they sufficed
         self.misses: dict[str, int] = {}
         self.hits: dict[str, int] = {}
@@ -247,34 +262,53 @@ class Lessons:
         return seen[1]
 
 
+@attrs.frozen
+class Implied:
+    """The cells of a field (by their place in the field) whose bounds the other premises
+    imply, and the premises (by origin) the implication used."""
+
+    cells: frozenset[int]
+    origins: frozenset[Origin]
+
+
+#: an implication query that finds cells not implied drops them and asks again, at most
+#: this many times (a field none of whose cells is implied is given up on soon)
+IMPLIED_ROUNDS = 2
+
+
 class ImpliedBounds:
-    """Fields whose bounds the other premises imply, in every state with ``players``
+    """Cells whose bounds the other premises imply, in every state with ``players``
     players (whatever its flow values): for those, a step needs no proof of its own.
 
     If the invariants, the conservation laws and the other fields' bounds hold after a
     step -- their own step proofs show that -- then so does an implied bound: Hawaii's
     round totals are sums of the tokens taken, which the token counts cap; asked once per
-    case, not once per purchase. What an implication used is recorded (its unsat core),
-    like a step proof's premises. To keep the reasoning free of cycles, an implication
-    never uses the bounds of its own field, of a field found implied before it, nor a law
-    (a law is proved within every field's bounds).
+    case, not once per purchase. Cell by cell: the cells of a seat nobody sits at (the
+    fifth player's round total in a four-player game) are capped only by their own
+    bounds, yet the cells of the players are implied. What an implication used is
+    recorded (its unsat core), like a step proof's premises. To keep the reasoning free
+    of cycles, an implication never uses the bounds of its own field, of a field with a
+    cell found implied before it, nor a law (a law is proved within every field's bounds).
     """
 
     def __init__(self, smt: SmtGame, players: int, budget: Budget) -> None:
         self.smt, self.players, self.budget = smt, players, budget
         self._premises: Premises | None = None
         self._refuter: Refuter | None = None
-        self._known: dict[str, set[Origin] | None] = {}
+        self._known: dict[str, Implied | None] = {}
         self._implied: list[str] = []  # in the order found (their bounds are not premises)
         #: implication queries asked, and the resource units they spent (to measure)
         self.stats = [0, 0]
 
-    def known(self, field: str) -> set[Origin] | None:
-        """What :meth:`of` found for ``field`` already (None: not implied, or not asked)."""
+    def known(self, field: str) -> Implied | None:
+        """What :meth:`of` found for ``field`` already (None: no cell implied, or not
+        asked)."""
         return self._known.get(field)
 
-    def of(self, field: str) -> set[Origin] | None:
-        """The premises (by origin) that imply the bounds of ``field``, or None."""
+    def of(self, field: str) -> Implied | None:
+        """The cells of ``field`` whose bounds the other premises imply, with those
+        premises (None: no cell). A model of the premises where some cells leave their
+        bounds shows those cells are not implied: the others are asked again."""
         if field in self._known:
             return self._known[field]
         if self._premises is None:
@@ -285,14 +319,27 @@ class ImpliedBounds:
         laws = {("invariant", k) for k, inv in enumerate(self.smt.spec.invariants) if inv.law}
         barred = {("bounds", f) for f in [field, *self._implied]} | laws
         picked = [k for k, key in enumerate(p.keys) if key[0] not in barred]
-        goal = self.smt.field_bounds(field, p.state)
-        verdict, core = refuter.refute(picked, [z3.Not(goal)], self.budget.implied)
-        self.stats[0] += 1
-        self.stats[1] += refuter.solver.rulespec_spent
+        cells = self.smt.cell_bounds(field, p.state)
+        slot = self.smt.layout.slots[field]
+        # a cell that no other premise mentions is capped by its own bounds alone
+        open_ = [k for k, c in enumerate(cells) if not z3.is_true(c)
+                 and p.mentioned_beyond(p.state[slot.offset + k], ("bounds", field))]
         got = None
-        if verdict == z3.unsat:
-            got = {p.keys[k][0] for k in core or []}
-            self._implied.append(field)
+        for _ in range(IMPLIED_ROUNDS):
+            if not open_:
+                break
+            goal = z3.Or(*[z3.Not(cells[k]) for k in open_])
+            verdict, core, held = refuter.refute(picked, [goal], self.budget.implied,
+                                                 show=[cells[k] for k in open_])
+            self.stats[0] += 1
+            self.stats[1] += refuter.solver.rulespec_spent
+            if verdict == z3.unsat:
+                got = Implied(frozenset(open_), frozenset(p.keys[k][0] for k in core or []))
+                self._implied.append(field)
+                break
+            if verdict != z3.sat:
+                break
+            open_ = [k for k, ok in zip(open_, held) if ok]  # those out of bounds: not implied
         self._known[field] = got
         return got
 
@@ -358,10 +405,19 @@ class Refuter:
         self.solver = simple_solver()
         self.solver.add(legal)
 
+    @overload
     def refute(self, picked: Sequence[int], extra: Sequence[Any], rlimit: int
-               ) -> tuple[Any, list[int] | None]:
+               ) -> tuple[Any, list[int] | None]: ...
+
+    @overload
+    def refute(self, picked: Sequence[int], extra: Sequence[Any], rlimit: int,
+               show: Sequence[Any]) -> tuple[Any, list[int] | None, list[bool]]: ...
+
+    def refute(self, picked: Sequence[int], extra: Sequence[Any], rlimit: int,
+               show: Sequence[Any] | None = None) -> Any:
         """Check the premises ``picked`` with ``extra`` within ``rlimit`` resource units:
-        the verdict, and the core if unsat."""
+        the verdict, and the core if unsat (and with ``show``: whether each of those
+        Boolean terms is true in the model, if sat)."""
         solver, p = self.solver, self.p
         limited(solver, rlimit)
         solver.push()
@@ -375,6 +431,13 @@ class Refuter:
             for t in extra:
                 z3.Z3_solver_assert(ctx, ref, t.as_ast())
             verdict = check(solver, *flags)
+            if show is not None:
+                held = []
+                if verdict == z3.sat:
+                    m = solver.model()
+                    held = [z3.is_true(m.eval(t, model_completion=True)) for t in show]
+                core = p.flagged(solver.unsat_core()) if verdict == z3.unsat else None
+                return verdict, core, held
             if verdict != z3.unsat:
                 return verdict, None
             return verdict, p.flagged(solver.unsat_core())
@@ -504,6 +567,8 @@ class ActionProver:
         self._started = 0  # the context's resource count at the first query
         self.symbolic = smt.params(a_idx, f"p.{a_idx}")
         self.verdicts = {g.name: Verdict(used=own_origin(g)) for g in self.goals}
+        #: per bounds goal, its residual conjuncts by cell (see :meth:`_bounds_left`)
+        self._cells: dict[str, dict[int, list[Any]]] = {}
         self.queries = 0
         #: per kind of query: [queries, resource units, unsat, sat, unknown] (to measure)
         self.stats: dict[str, list[int]] = {}
@@ -516,19 +581,58 @@ class ActionProver:
         t = after.value
         if g.kind == "errors":
             return self._left(g, z3.Not(after.error))
-        if g.kind == "bounds":  # a cell's new value may be within bounds whatever happens
-            memo: dict = {}
-            left = self._left(g, smt.field_bounds(g.field, t))
-            kept = [c for c in left if not holds_by_intervals(c, self.p.intervals, memo)]
-            if len(kept) < len(left):  # the intervals are the declared bounds before
-                self._uses(g.name, {o for o in self.p.origins_of_bounds})
-            return kept
+        if g.kind == "bounds":
+            return self._bounds_left(g, smt.cell_bounds(g.field, t))
         if g.kind == "invariant":
             return self._left(g, smt.invariant_checked(g.index, t).holds())
         before, now = smt.conserved_checked(g.index, s), smt.conserved_checked(g.index, t)
         left = self._left(g, z3.And(z3.Not(before.error), z3.Not(now.error)))
         same = unchanged(before.value, now.value)
         return left if z3.is_true(same) else [*left, same]
+
+    def _bounds_left(self, g: Goal, cells: list[Any]) -> list[Any]:
+        """What is left of a field's bounds after the step, cell by cell (kept by cell for
+        :meth:`_drop_implied`): a cell's new value may be within bounds whatever happens
+        (intervals), or its bounds implied by the other goals (:class:`ImpliedBounds`)."""
+        memo: dict = {}
+        implied = None if self.implied is None else self.implied.known(g.field)
+        by_intervals = by_implication = False
+        per_cell: dict[int, list[Any]] = {}
+        for k, c in enumerate(cells):
+            left = self._left(g, c)
+            kept = [c for c in left if not holds_by_intervals(c, self.p.intervals, memo)]
+            by_intervals = by_intervals or len(kept) < len(left)
+            if kept and implied is not None and k in implied.cells:
+                by_implication = True
+            elif kept:
+                per_cell[k] = kept
+        if by_intervals:  # the intervals are the declared bounds before
+            self._uses(g.name, {o for o in self.p.origins_of_bounds})
+        if by_implication:
+            assert implied is not None
+            self._uses(g.name, set(implied.origins))
+        self._cells[g.name] = per_cell
+        return [c for kept in per_cell.values() for c in kept]
+
+    def _drop_implied(self, g: Goal, implied: Implied, fixed: dict[int, int],
+                      terms: "_Terms", top: "_Terms") -> Any:
+        """Goal ``g``'s residual without the cells found implied (in this case's terms
+        and, for the cases split from it, in ``top``'s): None if no cell is left."""
+        per_cell = self._cells.get(g.name, {})
+        if not implied.cells & per_cell.keys():
+            return terms.left[g.name]
+        self._uses(g.name, set(implied.origins))
+        per_cell = self._cells[g.name] = {k: cs for k, cs in per_cell.items()
+                                          if k not in implied.cells}
+        if not per_cell:
+            return None
+        rest = z3.And(*[c for cs in per_cell.values() for c in cs])
+        top.left[g.name] = rest
+        if fixed:
+            rest = z3.simplify(z3.substitute(
+                rest, *[(self.symbolic[i], z3.IntVal(v)) for i, v in fixed.items()]))
+        terms.left[g.name] = rest
+        return rest
 
     def _left(self, g: Goal, goal: Any) -> list[Any]:
         """The conjuncts of ``goal`` not among the premises (those are recorded as used)."""
@@ -572,11 +676,6 @@ class ActionProver:
             if frame and g.kind != "errors" and not (self.p.reads(g) & changed):
                 continue  # the goal reads no cell the action writes: it holds as it did
             r = self.residual(g, after)
-            if r and g.kind == "bounds" and self.implied is not None:
-                origins = self.implied.known(g.field)
-                if origins is not None:  # implied after the step by what the others show
-                    self._uses(g.name, origins)
-                    continue
             if r:
                 left[g.name] = z3.And(*r)
         self._case({}, [g for g in self.goals if g.name in left],
@@ -615,13 +714,16 @@ class ActionProver:
                 lessons.learn(self.p, name, core or [])
                 self._uses(name, {self.p.keys[k][0] for k in core or []})
             return verdict
-        for name, r in terms.left.items():
+        for name, r in list(terms.left.items()):
             if z3.is_true(r):
                 continue
             if not fixed and name in lessons.splits.get(self.a_idx, ()):
                 undecided.append(name)  # another case of this action had to split it
                 continue
             core = lessons.core(self.p, name)
+            if not fixed and core is None and self._split_like_before(by_name[name], r):
+                undecided.append(name)
+                continue
             if core is not None:
                 shown = ask(name, r, core, self.budget.slice, "core") == z3.unsat
                 tally = lessons.hits if shown else lessons.misses
@@ -642,10 +744,16 @@ class ActionProver:
 
             g = by_name[name]
             if g.kind == "bounds" and self.implied is not None:  # not an easy step: implied?
-                origins = self.implied.of(g.field)
-                if origins is not None:
-                    self._uses(name, origins)
-                    continue
+                implied = self.implied.of(g.field)
+                if implied is not None:
+                    rest = self._drop_implied(g, implied, fixed, terms, top)
+                    if rest is None:
+                        continue  # every cell it writes is implied
+                    if rest is not r:  # fewer cells: the slice again, on what is left
+                        r = rest
+                        verdict = ask(name, r, self.p.about(r), self.budget.slice, "slice")
+                        if verdict == z3.unsat:
+                            continue
             if verdict == z3.sat:
                 lessons.needs_all.add(name)
                 pending[name] = r
@@ -724,10 +832,18 @@ class ActionProver:
                 groups.setdefault(i, []).append(g)
                 if not fixed:
                     self.lessons.splits.setdefault(self.a_idx, set()).add(g.name)
+                    self.lessons.split_kinds.add((g.kind, self.action.params[i].name))
         for i, gs in groups.items():
             d = self.action.params[i].domain
             for v in range(d.lo, d.max_hi):
                 self._case({**fixed, i: v}, gs, top)
+
+    def _split_like_before(self, g: Goal, r: Any) -> bool:
+        """A goal nothing was learned about, of a kind that an earlier action had to split
+        on the parameter this one would split on (each purchase's own tile count, say):
+        split at once, without the slice that would spend its budget first."""
+        i = self._split_on({}, r)
+        return i is not None and (g.kind, self.action.params[i].name) in self.lessons.split_kinds
 
     def _count(self, kind: str, units: int, verdict: Any) -> None:
         row = self.stats.setdefault(kind, [0, 0, 0, 0, 0])

@@ -214,6 +214,15 @@ class SmtGame:
             return z3.BoolVal(True)
         return _bool(T.and_([_within(f, t) for t in state[slot.offset:slot.offset + f.size]]))
 
+    def cell_bounds(self, name: str, state: Sequence[Val]) -> list[z3.BoolRef]:
+        """:meth:`field_bounds`, one term per cell (in the field's cell order)."""
+        self._check_len(state)
+        slot = self.layout.slots[name]
+        f = slot.field
+        if f.type == BOOL:
+            return [z3.BoolVal(True)] * f.size
+        return [_bool(_within(f, t)) for t in state[slot.offset:slot.offset + f.size]]
+
     def params(self, action: int, prefix: str | None = None) -> list[z3.ArithRef]:
         """Fresh Int constants for an action's parameters, named ``<prefix>.<param>``."""
         a = self.spec.actions[action]
