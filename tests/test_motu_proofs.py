@@ -69,3 +69,10 @@ def test_a_fate_card_that_swallows_a_coconut_is_refuted(tmp_path):
                     "    rule.add(coconuts[p], 0 - price - to_int(price == 4))\n")
     verdicts = _coconut_steps(game, {"buy_fate"})
     assert set(verdicts.values()) == {VIOLATED}
+
+
+def test_a_payment_that_creates_a_coconut_is_refuted(tmp_path):
+    # planted leak: the payer keeps one of the coconuts put on the row
+    game = _planted(tmp_path, "rule.add(coconuts[p], 0 - k)", "rule.add(coconuts[p], 1 - k)")
+    verdicts = _coconut_steps(game, {"pay"})
+    assert len(verdicts) == 3 and set(verdicts.values()) == {VIOLATED}
