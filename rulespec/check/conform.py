@@ -36,16 +36,14 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 import attrs
-from hypothesis import HealthCheck, Phase, given, seed as hyp_seed, settings
-from hypothesis import strategies as st
-from hypothesis.control import current_build_context
-from hypothesis.errors import Flaky, HypothesisException
+from hypothesis.errors import HypothesisException
 
 from ..runtime.model import CHANCE, TERMINAL, Model, State
 from ..runtime.trace import Trace, TraceWriteError, save_trace
 from .progress import QUIET, Progress
 from .results import PASSED, UNKNOWN, VIOLATED
-from .runner import SHORTEN_BUDGET, SHRINK_BUDGET, _ShrinkBudgetSpent
+from .runner import SHORTEN_BUDGET, SHRINK_BUDGET
+from .shrinking import NotDeterministic, shrink_search
 
 HYPOTHESIS, RANDOM = "hypothesis", "random"
 
@@ -420,53 +418,20 @@ class SearchFailed(Exception):
 def _hypothesis(model: Model, factory: Factory, examples: int, seed: int,
                 players: int | None, shrink_budget: int, counter: list[int],
                 progress: Progress) -> tuple[Disagreement | None, str]:
-    last: list[Disagreement] = []
-    best: list[Disagreement] = []
-    shrinking = [0]
-
-    @settings(max_examples=examples, database=None, deadline=None, derandomize=False,
-              suppress_health_check=list(HealthCheck), print_blob=False,
-              report_multiple_bugs=False,
-              phases=[Phase.explicit, Phase.generate, Phase.shrink])
-    @hyp_seed(seed)
-    @given(st.data())
-    def run(data: st.DataObject) -> None:
-        if best and not current_build_context().is_final:
-            shrinking[0] += 1
-            if shrinking[0] > shrink_budget:
-                raise _ShrinkBudgetSpent
-            progress.note(f"shrinking: {len(best[0].actions)} steps "
-                          f"(try {shrinking[0]}/{shrink_budget})")
-        else:
-            progress.advance()
-        n = players if players is not None else data.draw(
-            st.integers(model.min_players, model.max_players), label="players")
-
-        def choose(state: State, legal: list) -> int:
-            return 0 if len(legal) == 1 else data.draw(st.integers(0, len(legal) - 1))
+    def play(n: int, choose: Callable[[State, list], int]) -> None:
         counter[1] += 1
-        try:
-            play_lockstep(model, factory, n, choose, counter)
-        except Disagreement as d:
-            last[:] = [d]
-            if not best or len(d.actions) <= len(best[0].actions):
-                best[:] = [d]
-            raise
+        play_lockstep(model, factory, n, choose, counter)
 
     try:
-        run()
-    except Disagreement:
-        return last[0], ""
-    except _ShrinkBudgetSpent:
-        return best[0], (f"shrinking stopped after {shrink_budget} tries: the shortest "
-                         "trace seen, maybe not the smallest")
-    except Flaky:
-        d = best[0] if best else Disagreement("raised", "", players or model.min_players, ())
+        return shrink_search(model, play, Disagreement, examples=examples, seed=seed,
+                             players=players, shrink_budget=shrink_budget,
+                             progress=progress)
+    except NotDeterministic as err:
+        d = err.shortest or Disagreement("raised", "", players or model.min_players, ())
         return Disagreement("raised", "the implementation is not deterministic: the same "
                             "actions disagreed once and agreed once", d.players, d.actions), ""
     except HypothesisException as err:
         raise SearchFailed(f"Hypothesis could not search: {err}") from None
-    return None, ""
 
 
 def _random(model: Model, factory: Factory, examples: int, seed: int, players: int | None,

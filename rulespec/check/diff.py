@@ -608,7 +608,8 @@ def diff(ma: Model, mb: Model, *, depth: int = 3, setups: int = 2, games: int = 
          seed: int = 0, budget: int = 200_000, width: int = 300,
          scenario_dir: str | Path | None = "traces", start: str | None = None,
          labels: tuple[str, str] | None = None, progress: Progress = QUIET,
-         policy: Policy | None = None) -> DiffReport:
+         policy: Policy | None = None,
+         played: tuple[Impact, tuple[int, tuple] | None] | None = None) -> DiffReport:
     """Find the simplest difference between two readings, explain it, measure its impact
     and save it as a scenario file (unless ``scenario_dir`` is None; a file that cannot
     be written leaves the verdict standing, with ``scenario_error`` saying why).
@@ -616,7 +617,9 @@ def diff(ma: Model, mb: Model, *, depth: int = 3, setups: int = 2, games: int = 
     ``start`` is None (from setup, ``setups`` sampled setups per player count) or a
     scenario reference ``FILE[#NAME]`` (raises ValueError if it names nothing usable).
     ``policy`` plays the players' moves in the ``games`` lockstep games (None: uniform
-    random; see :mod:`rulespec.check.policy`).
+    random; see :mod:`rulespec.check.policy`). ``played`` is what :func:`lockstep` returned
+    for these models, games, seed and policy when the caller has played them already: they
+    do not depend on ``start``, so a caller trying several starts plays them once.
     """
     points = point_changes(ma, mb)
     names = {p.point for p in points}
@@ -650,7 +653,8 @@ def diff(ma: Model, mb: Model, *, depth: int = 3, setups: int = 2, games: int = 
         best = search.shrink(best)
     if best is not None and best.prefix:
         progress.note("shrinking the difference")
-    stats, parting = (lockstep(ma, mb, games, seed, progress, policy) if games
+    stats, parting = (played if played is not None
+                      else lockstep(ma, mb, games, seed, progress, policy) if games
                       else (None, None))
     found_by = "search"
     if best is None and parting is not None and start is None:

@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import attrs
-from hypothesis import HealthCheck, Phase, given, seed as hyp_seed, settings
-from hypothesis import strategies as st
-from hypothesis.control import current_build_context
-from hypothesis.errors import Flaky, HypothesisException
+from hypothesis import settings
+from hypothesis.errors import HypothesisException
 
-from ..runtime.model import Action, Model, State
+from ..runtime.model import Model, State
 from ..runtime.play import seeded_chooser
 from .policy import Policy, chooser as policy_chooser
 from ..runtime.trace import Trace, TraceWriteError, save_trace
 from .progress import QUIET, Progress
 from .property import Property, all_properties, skip_reason
 from .results import PASSED, SKIPPED, UNKNOWN, VIOLATED, Result
+from .shrinking import NotDeterministic, shrink_search
 from .walk import RULES_EVALUATE, Violation, play_checked, raised, recheck, shortest
 
 HYPOTHESIS, RANDOM = "hypothesis", "random"
@@ -44,12 +43,6 @@ class Tally:
         self.truncated += 1
 
 
-class _ShrinkBudgetSpent(KeyboardInterrupt):
-    """Internal: stops Hypothesis's shrinker. Hypothesis lets an interrupt through at once
-    without recording the run (any other exception would be a test outcome, or make the
-    runs look inconsistent); ``hypothesis_search`` catches it before anyone else can."""
-
-
 def select(model: Model, names: Sequence[str] | None) -> list[Property]:
     """The game's properties, or just those named (unknown names raise ValueError)."""
     props = all_properties(model)
@@ -68,73 +61,25 @@ def hypothesis_search(model: Model, props: Sequence[Property], examples: int, se
                       shrink_budget: int = SHRINK_BUDGET, rule_errors_end_game: bool = False,
                       tally: Tally | None = None, profile: settings | None = None
                       ) -> tuple[Violation | None, str]:
-    """Search for a violation with Hypothesis and shrink it.
-
-    Returns ``(violation or None, note)``: the minimal violation Hypothesis found, or, when
-    shrinking spent ``shrink_budget`` test runs, the shortest one seen (``note`` says so).
-
-    ``profile`` (a Hypothesis settings profile, as the pytest plugin passes it) keeps its
-    ``derandomize``, ``verbosity`` and which of the explicit, generate and shrink phases
-    run, and draws its own seed unless derandomized (``seed`` is then unused); without it
-    the search is seeded with ``seed``. Either way there is no example database: a
-    violation is kept as a replayable trace instead.
-    """
-    last: list[Violation] = []
-    best: list[Violation] = []
-    shrinking = [0]
-    wanted = [Phase.explicit, Phase.generate, Phase.shrink]
-    fixed = dict(max_examples=examples, database=None, deadline=None,
-                 suppress_health_check=list(HealthCheck), print_blob=False,
-                 report_multiple_bugs=False)
-    if profile is None:
-        chosen = settings(derandomize=False, phases=wanted, **fixed)  # type: ignore[arg-type]
-    else:
-        chosen = settings(profile, phases=[p for p in wanted if p in profile.phases],
-                          **fixed)  # type: ignore[arg-type]
-
-    @chosen
-    @given(st.data())
-    def run(data: st.DataObject) -> None:
-        if best and not current_build_context().is_final:  # shrinking the first failure
-            shrinking[0] += 1
-            if shrinking[0] > shrink_budget:
-                raise _ShrinkBudgetSpent
-            progress.note(f"shrinking {best[0].property}: {len(best[0].actions)} steps "
-                          f"(try {shrinking[0]}/{shrink_budget})")
-        else:
-            progress.advance()
-        n = players if players is not None else data.draw(
-            st.integers(model.min_players, model.max_players), label="players")
-
-        def choose(state: State, legal: list[Action]) -> int:
-            return 0 if len(legal) == 1 else data.draw(st.integers(0, len(legal) - 1))
+    """Search for a violation of ``props`` with Hypothesis and shrink it: ``(violation or
+    None, note)``, as :func:`.shrinking.shrink_search` says."""
+    def play(n: int, choose: Callable[[State, list], int]) -> None:
         if tally is not None:
             tally.games += 1
-        try:
-            play_checked(model, n, choose, props, rule_errors_end_game=rule_errors_end_game,
-                         on_truncated=tally.cut if tally is not None else None)
-        except Violation as v:
-            last[:] = [v]  # the last failing run Hypothesis replays is the minimal one
-            if not best or len(v.actions) <= len(best[0].actions):
-                best[:] = [v]
-            raise
+        play_checked(model, n, choose, props, rule_errors_end_game=rule_errors_end_game,
+                     on_truncated=tally.cut if tally is not None else None)
 
-    if profile is None:
-        run = hyp_seed(seed)(run)
     try:
-        run()
-    except Violation:
-        return last[0], ""
-    except _ShrinkBudgetSpent:
-        return best[0], (f"shrinking stopped after {shrink_budget} tries: the shortest "
-                         "trace seen, maybe not the smallest")
-    except Flaky as err:  # the same choices failed once and passed once: not deterministic
+        return shrink_search(model, play, Violation, examples=examples, seed=seed,
+                             players=players, shrink_budget=shrink_budget,
+                             progress=progress, shrinking_what=lambda v: v.property,
+                             profile=profile)
+    except NotDeterministic as err:  # the same choices failed once and passed once
         return Violation("apply_is_deterministic_and_pure",
-                         f"Hypothesis: {' '.join(str(err).split())[:300]}",
+                         f"Hypothesis: {' '.join(str(err.flaky).split())[:300]}",
                          players or model.min_players, ()), ""
     except HypothesisException as err:
         raise SearchError(f"Hypothesis could not search: {raised(err)}") from None
-    return None, ""
 
 
 def random_search(model: Model, props: Sequence[Property], examples: int, seed: int,

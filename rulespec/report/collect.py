@@ -15,6 +15,7 @@ from typing import Any, Callable
 import attrs
 
 from ..check.diff import DiffReport, diff
+from ..check.impact import lockstep
 from ..check.prove import DEAD_RULE_GAMES, prove
 from ..check.results import SKIPPED, Result
 from ..check.runner import check_game
@@ -140,11 +141,15 @@ def _diffs(model: Model, game_ref: str, budget: Budget, trace_dir: Path
             try:
                 other = load(game_ref, {point.name: opt})
                 chosen = None
+                # the impact games are the same whatever the start: played once
+                played = (lockstep(model, other, budget.diff_games, budget.seed,
+                                   policy=policy) if budget.diff_games else None)
                 for start in [None, *starts]:
                     found = diff(model, other, depth=budget.diff_depth,
                                  setups=budget.diff_setups, games=budget.diff_games,
                                  seed=budget.seed, budget=budget.diff_nodes,
-                                 scenario_dir=trace_dir, start=start, policy=policy)
+                                 scenario_dir=trace_dir, start=start, policy=policy,
+                                 played=played)
                     if chosen is None or (chosen.difference is None
                                           and found.difference is not None):
                         chosen = found

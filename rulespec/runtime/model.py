@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import weakref
 import json
 import random
 from typing import Any, Callable, Iterable, Mapping
@@ -128,7 +129,7 @@ class Model:
         self._terminal = self.compiled.terminal
         self._steps = dict(enumerate(self.compiled.step))  # a dict: key[0] = -1 is refused
         self._codecs = {name: FieldCodec(slot) for name, slot in self.layout.slots.items()}
-        self._all_actions: dict[str, Action] | None = None
+        self._all_actions: _AllActions | None = None
         self._observe: Any = None  # compiled on first use (compile/observation.py)
 
     # --- identity -----------------------------------------------------------------------
@@ -447,13 +448,7 @@ class Model:
 
     def _every_action(self) -> dict[str, Action]:
         if self._all_actions is None:
-            out: dict[str, Action] = {}
-            for i, a in enumerate(self.spec.actions):
-                ranges = [range(p.domain.lo, p.domain.max_hi) for p in a.params]
-                for combo in itertools.product(*ranges):
-                    act = self._action((i, *combo))
-                    out.setdefault(str(act), act)
-            self._all_actions = out
+            self._all_actions = _AllActions(self)
         return self._all_actions
 
     def _field_value(self, values: tuple, name: str) -> Any:
@@ -465,6 +460,47 @@ class Model:
     def _to_dict(self, values: tuple) -> dict[str, Any]:
         return {"game": self.name, "interpretation": dict(self.interpretation),
                 "fields": {name: c.encode(values) for name, c in self._codecs.items()}}
+
+
+# text -> key of every action a spec can name, legal or not: the same for every reading
+# of the spec (texts and parameter domains are the spec's), so its readings share one
+# (formatting Hawaii's action texts took about a second per reading); weak keys: a spec
+# loaded later starts afresh
+_TEXTS: "weakref.WeakKeyDictionary[GameSpec, dict[str, tuple]]" = weakref.WeakKeyDictionary()
+
+
+class _AllActions:
+    """``text -> Action`` of this model, over the spec's shared text map."""
+
+    def __init__(self, model: "Model") -> None:
+        self._model = model
+        texts = _TEXTS.get(model.spec)
+        if texts is None:
+            texts = {}
+            for i, a in enumerate(model.spec.actions):
+                ranges = [range(p.domain.lo, p.domain.max_hi) for p in a.params]
+                for combo in itertools.product(*ranges):
+                    key = (i, *combo)
+                    texts.setdefault(model._text(key), key)
+            _TEXTS[model.spec] = texts
+        self._texts = texts
+        self._actions: list[Action] | None = None
+
+    def values(self) -> list[Action]:
+        """Every action, one per text, in the spec's order (made once per model)."""
+        if self._actions is None:
+            self._actions = [self._model._action(k) for k in self._texts.values()]
+        return self._actions
+
+    def get(self, text: str) -> Action | None:
+        key = self._texts.get(text)
+        return None if key is None else self._model._action(key)
+
+    def __contains__(self, text: str) -> bool:
+        return text in self._texts
+
+    def __getitem__(self, text: str) -> Action:
+        return self._model._action(self._texts[text])
 
 
 class _ActionCache(dict):
