@@ -51,3 +51,18 @@ def test_only_a_property_left_to_play_can_be_asked_for_alone(tmp_path):
 def test_left_to_play_must_name_an_invariant_or_conservation_law(tmp_path, name):
     with pytest.raises(SpecError, match="left_to_play"):
         _nim(tmp_path, f'game.left_to_play("{name}", reason="fixture")\n')
+
+
+def test_a_field_whose_bounds_break_takes_only_the_proofs_that_assumed_them(tmp_path):
+    # nim_unbounded: the heaps leave their bounds; the mover's bounds, and an invariant
+    # proved from them, are still proved by induction (each field's bounds are a goal)
+    text = (Path(__file__).parent / "fixtures" / "nim_unbounded" / "spec.py").read_text()
+    path = tmp_path / "spec.py"
+    path.write_text(text.replace("SPEC = game.build()", 'game.invariant("the_mover_is_a_player", '
+                                 'to_move <= 1, source="fixture")\nSPEC = game.build()'))
+    run = prove(rulespec.load(path), trace_dir=tmp_path)
+    inducted = {r.property for r in run.results
+                if r.checker == "z3-induction" and r.status == PROVED}
+    assert "the_mover_is_a_player" in inducted
+    assert "fields_within_bounds" not in inducted
+    assert VIOLATED in {r.status for r in run.results if r.property == "fields_within_bounds"}

@@ -193,6 +193,12 @@ class Premises:
                 picked.update(self._bounds.get(name, ()))
         return sorted(picked)
 
+    def bounds_of(self, terms: Sequence[Any]) -> set[tuple]:
+        """The origins of the declared bounds of every cell in ``terms`` (what interval
+        reasoning about them relies on)."""
+        names = set().union(*(free_constants(t) for t in terms)) if terms else set()
+        return {self.keys[k][0] for n in names for k in self._bounds.get(n, ())}
+
     def having(self, keys: set[tuple]) -> list[int]:
         """The premises (by index) with these keys (see ``keys``)."""
         return sorted(k for key in keys for k in self._by_key.get(key, ()))
@@ -474,7 +480,8 @@ class ActionProver:
             left = self._left(g, smt.field_bounds(g.field, t))
             kept = [c for c in left if not holds_by_intervals(c, self.p.intervals, memo)]
             if len(kept) < len(left):  # the intervals are the declared bounds before
-                self._uses(g.name, {o for o in self.p.origins_of_bounds})
+                ids = {c.get_id() for c in kept}
+                self._uses(g.name, self.p.bounds_of([c for c in left if c.get_id() not in ids]))
             return kept
         if g.kind == "invariant":
             return self._left(g, smt.invariant_checked(g.index, t).holds())
