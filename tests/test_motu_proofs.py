@@ -1,7 +1,7 @@
 """Z3 on MOTU: the scoring laws (fate cards +/-, both bonuses with ties) for every state
 within bounds, and coconut conservation step by step for the actions that move coconuts;
-each with a planted misreading that Z3 must refute. (The whole `prove motu` is too large
-for the suite: models/motu/README.md.)"""
+each with a planted misreading that Z3 must refute. (The whole `prove motu` does not yet
+finish in minutes: models/motu/README.md.)"""
 
 import pytest
 
