@@ -1041,9 +1041,12 @@ def _print_mutation(model: Model, report: Any, verbose: bool) -> None:
 @click.option("--policy", "policy_name", type=click.Choice(["random", "greedy", "mcts"]),
               default="random", show_default=True,
               help="Who plays the interpretation diffs' lockstep games (see `diff`).")
+@click.option("--mutate", "with_mutate", is_flag=True,
+              help="Add the mutation section: `rulespec mutate` at the same budget (which "
+                   "rules nothing pins; it can take far longer than the rest).")
 @_quiet_option
 def report(games: Sequence[str], all_games: bool, out_dir: str, budget_name: str,
-           workers: int, policy_name: str, quiet: bool) -> None:
+           workers: int, policy_name: str, with_mutate: bool, quiet: bool) -> None:
     """Write the rules-clarification report of each GAME (HTML, Markdown, JSON)."""
     import time
 
@@ -1062,7 +1065,8 @@ def report(games: Sequence[str], all_games: bool, out_dir: str, budget_name: str
     start = time.perf_counter()
     import attrs
     _policy(policy_name, None, None)  # MCTS needs OpenSpiel: say so before any work
-    budget = attrs.evolve(BUDGETS[budget_name], diff_policy=policy_name)
+    budget = attrs.evolve(BUDGETS[budget_name], diff_policy=policy_name,
+                          mutate=budget_name if with_mutate else None)
     done = report_games(refs, budget, out_dir, workers,
                         progress=lambda msg: None if quiet else click.echo(msg, err=True))
     for d in done:

@@ -210,8 +210,6 @@ CASES = [
     ("a scenario file far too large", {"s.toml": None}, ["scenario", "{tmp}/s.toml"],
      "too large"),
     ("a device as a scenario file", {}, ["scenario", "/dev/zero"], "not a regular file"),
-    ("a bundled game without scenarios", {}, ["scenario", "hex"],
-     "hex has no scenario files"),
 ]
 
 
@@ -238,6 +236,17 @@ def run_cli(capsys, argv):
 def test_the_corpus_is_large_and_its_names_unique():
     assert len(CASES) >= 60
     assert len({c[0] for c in CASES}) == len(CASES)
+
+
+def test_a_bundled_game_without_scenarios_is_bad_input(capsys, tmp_path, monkeypatch):
+    # every bundled game has scenario files: a folder of bundled games with one that has none
+    from rulespec.runtime import registry
+    (tmp_path / "bare").mkdir()
+    (tmp_path / "bare" / "spec.py").write_text("")
+    monkeypatch.setattr(registry, "models_dir", lambda: tmp_path)
+    code, out, err = run_cli(capsys, ["scenario", "bare"])
+    assert code == 2, (out, err)
+    assert err.startswith("rulespec: error: bare has no scenario files") and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("name, files, argv, phrase", CASES, ids=[c[0] for c in CASES])

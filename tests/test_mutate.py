@@ -3,7 +3,8 @@
 The fixture ``tests/fixtures/mutate_planted`` is a take-away race whose scenarios pin every
 rule but one (the bonus for taking exactly two, source BONUS); it also holds a
 precondition another implies and a tie-break that never breaks a tie, whose mutants are
-equivalent.
+equivalent. ``tests/fixtures/mutate_prove`` is a combination safe whose full code only
+``--prove`` dials.
 """
 
 from __future__ import annotations
@@ -104,6 +105,25 @@ def test_check_kills_what_no_scenario_covers():
     report = mutate_game(FIXTURE, only=[drop.id], scenario_files=[])
     (r,) = report.results
     assert (r.status, r.by) == (KILLED, "check"), r
+
+
+SAFE = str(Path(__file__).parent / "fixtures" / "mutate_prove")
+
+
+def test_prove_kills_what_scenarios_and_check_let_survive():
+    """The safe's scenarios never dial the whole code and two random games do not either:
+    a mutant that stops the safe opening survives them; ``--prove`` (bounded model
+    checking) finds the three digits that break the invariant."""
+    spec = rulespec.load(SAFE).spec
+    (drop,) = [m for m in mutants(spec, ["drop_effect"])
+               if m.description == "effect `set opened to 1` of dial removed"]
+    (r,) = mutate_game(SAFE, only=[drop.id]).results
+    assert r.status == SURVIVED, r
+    assert "dial 7, dial 3, dial 1" in r.witness
+    (r,) = mutate_game(SAFE, only=[drop.id], prove=True).results
+    assert (r.status, r.by) == (KILLED, "prove"), r
+    assert r.killer.startswith("open_exactly_when_the_code_is_dialled"), r
+    assert "reachable in 3 step(s)" in r.detail
 
 
 def test_z3_shows_an_implied_precondition_equivalent_and_a_bonus_change_not():

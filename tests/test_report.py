@@ -24,6 +24,9 @@ BROKEN = "tests/fixtures/occupied_cell_tic_tac_toe"
 TWO_READINGS = "tests/fixtures/two_readings"
 LATE = "tests/fixtures/late_reading"
 LEGAL = "tests/fixtures/legal_reading"
+#: scenarios that miss one rule (the bonus): its report is asked for the mutation section
+MUTATED = "tests/fixtures/mutate_planted"
+BONUS = "fixture: take-away race, rule 2 (taking exactly two earns a bonus)"
 
 
 #: the smoke budget, with Hypothesis (it shrinks counterexamples to the minimal ones)
@@ -31,7 +34,8 @@ BUDGET = attrs.evolve(SMOKE, check_mode="hypothesis", min_examples=25)
 
 
 def _report(game_ref, out):
-    doc = build_document(collect(game_ref, BUDGET, out / "traces"), game_ref)
+    budget = attrs.evolve(BUDGET, mutate="quick") if game_ref == MUTATED else BUDGET
+    doc = build_document(collect(game_ref, budget, out / "traces"), game_ref)
     write_report(doc, out)
     return doc
 
@@ -39,7 +43,8 @@ def _report(game_ref, out):
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory):
     out = tmp_path_factory.mktemp("reports")
-    return out, {g: _report(g, out) for g in ("tic_tac_toe", BROKEN, TWO_READINGS, LATE, LEGAL)}
+    return out, {g: _report(g, out)
+                 for g in ("tic_tac_toe", BROKEN, TWO_READINGS, LATE, LEGAL, MUTATED)}
 
 
 def test_every_report_validates_against_the_json_schema(reports):
@@ -75,6 +80,22 @@ def _markdown_results(md):
     return counts, headlines, rows, scenarios
 
 
+def _markdown_mutation(md):
+    """What the Markdown's mutation section says (None without one): the score, each
+    operator's row, and each survivor's id and source passage."""
+    if "## Mutation" not in md:
+        return None
+    mu = md.split("## Mutation", 1)[1]
+    score = re.search(r"score \*\*(\d+ %|-)\*\*", mu).group(1)
+    ops = re.findall(r"^\| (\w+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+ %|-) \|$", mu, re.M)
+    survivors = re.findall(r"^### Survivor `([^`]+)`\n\n.*\n\n> \[([^\]]*)\]", mu, re.M)
+    return score, ops, survivors
+
+
+def _percent(score):
+    return "-" if score is None else f"{100 * score:.0f} %"
+
+
 def test_markdown_and_json_carry_the_same_results(reports):
     out, docs = reports
     for doc in docs.values():
@@ -85,6 +106,32 @@ def test_markdown_and_json_carry_the_same_results(reports):
         assert rows == [(r["checker"], r["method"], r["status"])
                         for p in doc["properties"] for r in p["results"]]
         assert scenarios == [s["status"] for s in doc["scenarios"]]
+        mu = doc["mutation"]
+        assert _markdown_mutation(md) == (None if mu is None else (
+            _percent(mu["score"]),
+            [(op, *(str(c[k]) for k in ("mutants", "killed", "equivalent", "survived")),
+              _percent(c["score"])) for op, c in mu["by_operator"].items()],
+            [(r["id"], r["source"]) for r in mu["survivors"]]))
+
+
+def test_the_mutation_section_lists_the_unpinned_rule_in_every_view(reports):
+    out, docs = reports
+    assert all(d["mutation"] is None for g, d in docs.items() if g != MUTATED)  # not asked
+    doc = docs[MUTATED]
+    mu = doc["mutation"]
+    assert mu["error"] is None and mu["budget"] == "quick"
+    assert mu["survived"] == len(mu["survivors"]) > 0
+    assert {r["source"] for r in mu["survivors"]} == {BONUS}
+    assert mu["score"] == mu["killed"] / (mu["mutants"] - mu["equivalent"])
+    sources = {s["id"]: s["source"] for s in doc["sources"]}
+    rules = {r["id"] for r in doc["rules"]}
+    for r in mu["survivors"]:
+        assert sources[r["source_id"]] == BONUS  # linked to its passage in the sources
+        assert r["rules"] and set(r["rules"]) <= rules  # and to the rule index
+    html = (out / "mutate_planted.html").read_text()
+    section = html.split('<section id="mutation"', 1)[1].split("</section>", 1)[0]
+    assert all(f'data-mutant="{r["id"]}"' in section for r in mu["survivors"])
+    assert BONUS in section and f"<b>{_percent(mu['score'])}</b>" in section
 
 
 def test_the_agreement_check_sees_a_changed_result(reports):
@@ -94,6 +141,16 @@ def test_the_agreement_check_sees_a_changed_result(reports):
     counts, headlines, rows, _ = _markdown_results(render_markdown(doc, "pics"))
     assert rows != [(r["checker"], r["method"], r["status"])
                     for p in docs[BROKEN]["properties"] for r in p["results"]]
+
+
+def test_the_agreement_check_sees_a_changed_mutation_result(reports):
+    _, docs = reports
+    doc = json.loads(json.dumps(docs[MUTATED]))
+    before = _markdown_mutation(render_markdown(doc, "pics"))
+    doc["mutation"]["by_operator"]["drop_effect"]["killed"] += 1
+    doc["mutation"]["survivors"].pop()
+    after = _markdown_mutation(render_markdown(doc, "pics"))
+    assert after[1] != before[1] and after[2] != before[2]
 
 
 def test_a_broken_spec_shows_its_counterexample_with_a_picture(reports):
@@ -282,7 +339,18 @@ def test_report_command_writes_every_file_and_says_where(capsys, tmp_path):
     doc = json.loads((tmp_path / "tic_tac_toe.json").read_text())
     assert doc["budget"]["name"] == "quick"
     assert doc["glance"]["counts"]["PROVED"] > 0  # the quick budget runs the proofs
+    assert doc["mutation"] is None  # mutation testing runs only when asked (--mutate)
     assert not list(tmp_path.glob(".*"))  # no half-written temporary file left behind
+
+
+def test_report_mutate_adds_the_section_at_the_report_budget(capsys, tmp_path):
+    code, _, _ = run(capsys, "report", MUTATED, "-o", str(tmp_path), "--mutate", "--quiet")
+    assert code == 0
+    doc = json.loads((tmp_path / "mutate_planted.json").read_text())
+    assert doc["budget"]["mutate"] == "quick" and doc["mutation"]["budget"] == "quick"
+    assert {r["source"] for r in doc["mutation"]["survivors"]} == {BONUS}
+    assert "mutate" in doc["budget"]["seconds"]
+    assert "## Mutation: which rules nothing pins" in (tmp_path / "mutate_planted.md").read_text()
 
 
 VIEW_SPEC = '''

@@ -11,6 +11,7 @@ import struct
 import zlib
 from pathlib import Path
 
+import attrs
 import pytest
 
 from rulespec.report.budget import SMOKE
@@ -24,7 +25,9 @@ SECTIONS = ("glance", "questions", "rules", "assumptions", "properties", "scenar
             "coverage")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-GAMES = [*available_games(), "tests/fixtures/occupied_cell_tic_tac_toe"]
+#: its report is asked for the mutation section too
+MUTATED = "tests/fixtures/mutate_planted"
+GAMES = [*available_games(), "tests/fixtures/occupied_cell_tic_tac_toe", MUTATED]
 
 if CHROMIUM is None:
     pytest.skip("!!! chromium is not installed (apt-get install chromium, or `make test` as "
@@ -39,7 +42,8 @@ def reports(tmp_path_factory):
     out = tmp_path_factory.mktemp("browser-reports")
     docs = {}
     for g in GAMES:
-        doc = build_document(collect(g, SMOKE, out / "traces"), g)
+        budget = attrs.evolve(SMOKE, mutate="quick") if g == MUTATED else SMOKE
+        doc = build_document(collect(g, budget, out / "traces"), g)
         write_report(doc, out)
         docs[doc["game"]["name"]] = doc
     return out, docs
@@ -91,7 +95,7 @@ def test_the_html_report_reads_in_a_browser(reports, browser, game):
     doc = docs[name]
     page, problems = _open(browser, (out / f"{name}.html").as_uri())
     assert problems == []
-    for sid in SECTIONS:
+    for sid in [*SECTIONS, *(["mutation"] if doc["mutation"] else [])]:
         section = page.locator(f"section#{sid}")
         assert section.count() == 1, f"section {sid} is missing"
         assert section.locator("h2").inner_text().strip()

@@ -43,6 +43,10 @@ class Budget:
     #: game too large to prove within it gets its undecided goals UNKNOWN, saying so, and
     #: the report goes on; the verdicts reached before it are the counted ones
     prove_safety_s: float | None = None
+    #: the ``rulespec mutate`` budget (quick, full) of the mutation section, or None: no
+    #: section. Judging every mutant costs more than the rest of a report, so it runs only
+    #: when asked (``rulespec report --mutate``; docs/reports.md)
+    mutate: str | None = None
 
     def examples(self, spec_examples: int) -> int:
         return max(self.min_examples, round(spec_examples * self.examples_share))

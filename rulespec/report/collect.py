@@ -24,6 +24,7 @@ from ..runtime.model import Model
 from ..runtime.registry import available_games, load, models_dir
 from .budget import Budget
 from .coverage import Coverage, play_coverage
+from .mutation import run_mutation
 
 
 @attrs.frozen
@@ -41,6 +42,9 @@ class Collected:
     coverage: Coverage | None
     seconds: dict[str, float]
     solver: dict[str, Any]
+    #: ``rulespec mutate``'s run (only with the budget's ``mutate``), or why it has none
+    mutation: Any = None
+    mutation_error: str | None = None
 
 
 def scenario_files(model: Model, game_ref: str) -> list[Path]:
@@ -89,8 +93,10 @@ def collect(game_ref: str, budget: Budget, trace_dir: str | Path,
               "safety_limit_s": budget.prove_safety_s,
               "stopped": getattr(run, "stopped", None),
               "queries": _queries(prove_results)}
+    mutation, mutation_error = timed("mutate", lambda: run_mutation(
+        game_ref, budget.mutate, budget.seed, budget.workers)) if budget.mutate else (None, None)
     return Collected(model, budget, examples, check, prove_results, diffs, scenarios, errors,
-                     coverage, seconds, solver)
+                     coverage, seconds, solver, mutation, mutation_error)
 
 
 def _guard(checker: str, fn: Callable[[], list[Result]]) -> list[Result]:

@@ -2,8 +2,9 @@
 
 ``build_document`` turns a spec and what the checkers found (:class:`~.collect.Collected`)
 into plain JSON data, in the order a rules editor reads it: at a glance, open questions,
-rule index (with its source index), assumptions, properties, scenarios, coverage; pictures
-are SVG documents keyed by id. ``report.schema.json`` beside this file describes it.
+rule index (with its source index), assumptions, properties, scenarios, coverage and, when
+asked, mutation; pictures are SVG documents keyed by id. ``report.schema.json`` beside
+this file describes it.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..runtime.registry import available_games, spec_path
 from ..runtime.trace import load_trace
 from .collect import Collected
 from .coverage import branch_runs
+from .mutation import mutation_section
 from .provenance import assumption_readers, origin_kinds, spec_hash
 from .rules import ENGLISH_LIMIT, rule_entries, slug, source_id
 from .svg import Picture
@@ -71,6 +73,7 @@ def build_document(c: Collected, game_ref: str) -> dict[str, Any]:
         "questions": questions, "rules": rules, "sources": sources,
         "assumptions": assumptions, "properties": properties, "scenarios": scenarios,
         "scenario_errors": c.scenario_errors, "coverage": _coverage(model, c),
+        "mutation": mutation_section(c.mutation, c.mutation_error, rules),
         "pictures": pictures.store,
     }
     return json.loads(json.dumps(doc, ensure_ascii=False, default=_plain))

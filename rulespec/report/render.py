@@ -36,12 +36,21 @@ def _md(text: Any) -> str:
             .replace("\n", "<br>"))
 
 
+def _code_spans(text: Any) -> Any:
+    """HTML of text whose `backticked` parts are code (a mutant's change in words)."""
+    import re
+
+    from markupsafe import Markup, escape
+    return Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", str(escape(text))))
+
+
 def _env(html: bool) -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.PackageLoader("rulespec.report", "templates"),
                              autoescape=html, undefined=jinja2.StrictUndefined,
                              trim_blocks=not html, lstrip_blocks=not html,
                              keep_trailing_newline=True)
     env.filters["md"] = _md
+    env.filters["code_spans"] = _code_spans
     return env
 
 
