@@ -1,7 +1,7 @@
 """Z3 on MOTU: the scoring laws (fate cards +/-, both bonuses with ties) for every state
 within bounds, and coconut conservation step by step for the actions that move coconuts;
-each with a planted misreading that Z3 must refute. (The whole `prove motu` is too large
-for the suite: models/motu/README.md.)"""
+each with a planted misreading that Z3 must refute. (The whole `prove motu` does not yet
+finish in minutes: models/motu/README.md.)"""
 
 import pytest
 
@@ -69,3 +69,10 @@ def test_a_fate_card_that_swallows_a_coconut_is_refuted(tmp_path):
                     "    rule.add(coconuts[p], 0 - price - to_int(price == 4))\n")
     verdicts = _coconut_steps(game, {"buy_fate"})
     assert set(verdicts.values()) == {VIOLATED}
+
+
+def test_a_payment_that_creates_a_coconut_is_refuted(tmp_path):
+    # planted leak: the payer keeps one of the coconuts put on the row
+    game = _planted(tmp_path, "rule.add(coconuts[p], 0 - k)", "rule.add(coconuts[p], 1 - k)")
+    verdicts = _coconut_steps(game, {"pay"})
+    assert len(verdicts) == 3 and set(verdicts.values()) == {VIOLATED}

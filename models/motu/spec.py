@@ -1453,6 +1453,23 @@ game.invariant("every_volcano_stays_visible",
                doc="every volcano of a card added to the island still shows (its star may "
                    "never be covered)")
 
+# --- what Z3 leaves to play --------------------------------------------------------------
+# A placement writes up to 6 cells anywhere on an 8 x 8 grid (its row and column are
+# parameters): the island-form invariants after it are terms over every cell of every
+# island, and deal_village needs an invariant that undealt islands are empty. The deck's
+# total over 58 cards moves with a symbolic card through the row's slide. Z3 does not
+# decide these within the default budget (models/motu/README.md has the figures); play
+# and the scenarios check them, and no proof assumes them.
+_GEOMETRY = ("a placement's row and column are parameters, so its step proof is a term over "
+             "every cell of every island: undecided within the default budget")
+for _name in ("no_visible_sea_touches_land", "every_beach_is_continuous",
+              "every_volcano_stays_visible"):
+    game.left_to_play(_name, reason=_GEOMETRY)
+game.left_to_play("island_cards_are_conserved",
+                  reason="the total over 58 cards after a draw, a payment (the row slides) or "
+                         "a placement is undecided within the default budget; the per-card "
+                         "law (island_cards_are_conserved_per_card) is proved instead")
+
 # --- the scoring laws (every state within bounds, reachable or not) ---------------------
 for _key, (_e1, _e2, _plus, _minus, _) in FATES.items():
     _f = Fate[_key]

@@ -142,14 +142,22 @@ def term_interval(t: Any, bounds: dict[int, tuple[float, float]],
     >>> x = z3.Int("x")
     >>> term_interval(z3.If(x > 2, x + 1, 0) * 2, {x.get_id(): (0, 5)})
     (0, 12)
+
+    A comparison of a constant with a number narrows it in each branch (a table lookup
+    compiles to such pieces): ``6x - 42`` only for ``x`` in 7..8.
+
+    >>> term_interval(z3.If(x < 7, 0, z3.If(x < 9, 6 * x - 42, 2)), {x.get_id(): (0, 57)})
+    (0, 6)
     """
     memo = {} if memo is None else memo
     return _interval(t.ctx_ref(), t.as_ast(), bounds, memo)
 
 
 def _interval(ref: Any, a: Any, bounds: dict[int, tuple[float, float]],
-              memo: dict[int, tuple[float, float] | None]) -> tuple[float, float] | None:
-    """``term_interval`` on a raw AST (Z3's C API: the walk is hot, wrappers are slow)."""
+              memo: dict[int, tuple[float, float] | None],
+              over: dict[int, tuple[float, float]] | None = None) -> tuple[float, float] | None:
+    """``term_interval`` on a raw AST (Z3's C API: the walk is hot, wrappers are slow).
+    ``over``: narrower bounds of some constants inside a branch (see :func:`_narrowed`)."""
     key = z3.Z3_get_ast_id(ref, a)
     if key in memo:
         return memo[key]
@@ -162,18 +170,64 @@ def _interval(ref: Any, a: Any, bounds: dict[int, tuple[float, float]],
         n = z3.Z3_get_app_num_args(ref, a)
         op = z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, a))
         if n == 0:
-            out = bounds.get(key)
+            out = over[key] if over and key in over else bounds.get(key)
         elif op == z3.Z3_OP_ITE:
-            x = _interval(ref, z3.Z3_get_app_arg(ref, a, 1), bounds, memo)
-            y = _interval(ref, z3.Z3_get_app_arg(ref, a, 2), bounds, memo)
-            out = None if x is None or y is None else (min(x[0], y[0]), max(x[1], y[1]))
+            branches = _narrowed(ref, z3.Z3_get_app_arg(ref, a, 0), bounds, over)
+            parts = []
+            for k, narrow in ((1, branches[0]), (2, branches[1])) if branches else (
+                    (1, None), (2, None)):
+                if narrow is not None and narrow[1][0] > narrow[1][1]:
+                    continue  # the branch cannot be taken
+                sub = memo if narrow is None else {}  # a narrower constant: its own memo
+                parts.append(_interval(ref, z3.Z3_get_app_arg(ref, a, k), bounds, sub,
+                                       over if narrow is None else {**(over or {}),
+                                                                    narrow[0]: narrow[1]}))
+            if parts and all(p is not None for p in parts):
+                out = (min(p[0] for p in parts), max(p[1] for p in parts))  # type: ignore
         elif op in (z3.Z3_OP_ADD, z3.Z3_OP_SUB, z3.Z3_OP_MUL, z3.Z3_OP_UMINUS):
-            parts = [_interval(ref, z3.Z3_get_app_arg(ref, a, k), bounds, memo)
+            parts = [_interval(ref, z3.Z3_get_app_arg(ref, a, k), bounds, memo, over)
                      for k in range(n)]
             if all(p is not None for p in parts):
                 out = _combine(op, parts)  # type: ignore[arg-type]
     memo[key] = out
     return out
+
+
+_FLIP = {z3.Z3_OP_LT: z3.Z3_OP_GT, z3.Z3_OP_LE: z3.Z3_OP_GE, z3.Z3_OP_GT: z3.Z3_OP_LT,
+         z3.Z3_OP_GE: z3.Z3_OP_LE}
+
+
+def _narrowed(ref: Any, cond: Any, bounds: dict[int, tuple[float, float]],
+              over: dict[int, tuple[float, float]] | None) -> tuple | None:
+    """For an ``If`` whose condition compares a constant with a number (``x < 7``, as a
+    table lookup compiles to): (x's id, its bounds) in the then branch and in the else
+    branch. Sound: inside a branch its condition holds. None for any other condition."""
+    negated = False
+    op = _op(ref, cond)
+    while op == z3.Z3_OP_NOT:
+        cond = z3.Z3_get_app_arg(ref, cond, 0)
+        negated, op = not negated, _op(ref, cond)
+    if op not in _FLIP or z3.Z3_get_app_num_args(ref, cond) != 2:
+        return None
+    x, k = z3.Z3_get_app_arg(ref, cond, 0), z3.Z3_get_app_arg(ref, cond, 1)
+    if z3.Z3_get_ast_kind(ref, x) == z3.Z3_NUMERAL_AST:
+        x, k, op = k, x, _FLIP[op]  # 7 > x is x < 7
+    if (z3.Z3_get_ast_kind(ref, k) != z3.Z3_NUMERAL_AST
+            or z3.Z3_get_ast_kind(ref, x) != z3.Z3_APP_AST
+            or z3.Z3_get_app_num_args(ref, x) != 0):
+        return None
+    key = z3.Z3_get_ast_id(ref, x)
+    have = over[key] if over and key in over else bounds.get(key)
+    if have is None:
+        return None
+    v, (lo, hi) = int(z3.Z3_get_numeral_string(ref, k)), have
+    below, above = {z3.Z3_OP_LT: (v - 1, v), z3.Z3_OP_LE: (v, v + 1),
+                    z3.Z3_OP_GT: (v, v + 1), z3.Z3_OP_GE: (v - 1, v)}[op]
+    low, high = (lo, min(hi, below)), (max(lo, above), hi)  # x <= below, x >= above
+    then, other = (low, high) if op in (z3.Z3_OP_LT, z3.Z3_OP_LE) else (high, low)
+    if negated:
+        then, other = other, then
+    return (key, then), (key, other)
 
 
 def _combine(kind: int, parts: list[tuple[float, float]]) -> tuple[float, float]:

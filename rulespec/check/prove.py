@@ -103,7 +103,7 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
     laws = [i.name for i in model.spec.invariants if i.law]
     wanted = set(property_names) if property_names else None
     if wanted is not None:
-        unknown = wanted - set(goal_names) - set(laws)
+        unknown = wanted - set(goal_names) - set(laws) - set(model.spec.left_to_play)
         if unknown:
             raise ValueError(f"{model.name} has no provable property "
                              f"{', '.join(sorted(map(repr, unknown)))} (provable: "
@@ -327,28 +327,43 @@ class _Run:
                     status[g], detail[g] = UNKNOWN, self.stopped
         return status, detail
 
+    def field_goals(self) -> dict[str, str]:
+        """Each field's bounds goal (``fields_within_bounds[f]``) and its step verdict: the
+        induction keeps them apart, so that one field whose bounds are not inductive takes
+        with it only the proofs that assumed that field's bounds."""
+        out: dict[str, str] = {}
+        rank = {PROVED: 0, UNKNOWN: 1, VIOLATED: 2}
+        for _, verdicts, _, _ in self.step_runs:
+            for name, (st, _, _) in verdicts.items():
+                if name.startswith(BOUNDS + "[") and rank[st] >= rank[out.get(name, PROVED)]:
+                    out[name] = st
+        if self.stopped and self.step_jobs_done < self.step_jobs:
+            out = {n: UNKNOWN for n in out}  # some cases never answered
+        return out
+
     def needs(self) -> dict[str, set[str]]:
-        """For each goal, the properties whose premises its step proofs used: goals, and
-        laws (a law as a premise also needs the bounds: it is proved within them)."""
+        """For each goal (each field's bounds apart), the goals whose premises its step
+        proofs used, and laws (a law as a premise also needs every field's bounds: it is
+        proved within them)."""
         spec = self.model.spec
+        fields = set(self.field_goals())
         every = {("bounds", "")} | {("invariant", k) for k in range(len(spec.invariants))} | {
             ("conserved", k) for k in range(len(spec.conservation))}
         used: dict[str, set | None] = {}
         for _, verdicts, _, _ in self.step_runs:
             for name, (_, _, u) in verdicts.items():
-                g = BOUNDS if name.startswith(BOUNDS + "[") else name
-                have = used.setdefault(g, set())
-                used[g] = None if u is None or have is None else have | u
+                have = used.setdefault(name, set())
+                used[name] = None if u is None or have is None else have | u
         out: dict[str, set[str]] = {}
         for g, origins in used.items():
             names = out[g] = set()
             for o in every if origins is None else origins:
                 if o[0] == "bounds":
-                    names.add(BOUNDS)
+                    names |= {f"{BOUNDS}[{o[1]}]"} if o[1] else fields
                 elif o[0] == "invariant":
                     names.add(spec.invariants[o[1]].name)
                     if spec.invariants[o[1]].law:
-                        names.add(BOUNDS)
+                        names |= fields
                 else:
                     names.add(spec.conservation[o[1]].name)
         return out
@@ -357,17 +372,25 @@ class _Run:
         """The goals proved by induction: the largest set of goals that hold after every
         setup, whose step proofs all succeeded using only premises from the set (and laws
         proved within the bounds). One goal that fails takes with it only the goals whose
-        proofs assumed it."""
+        proofs assumed it; each field's bounds count as a goal of their own, and
+        ``fields_within_bounds`` is proved when every field's are."""
         if self.step_skipped is not None or self.base is None:
             return set()
         needs = self.needs()
         laws = {r.property for r in self.law_results or () if r.status == PROVED}
-        proved = {n for n in self.goal_names if status.get(n) == PROVED and n not in self.base}
+        fields = self.field_goals()
+        proved = {n for n in self.goal_names
+                  if n != BOUNDS and status.get(n) == PROVED and n not in self.base}
+        if BOUNDS not in self.base:  # the setup within bounds: each field's steps decide
+            proved |= {f for f, st in fields.items() if st == PROVED}
         while True:
             kept = {n for n in proved if needs.get(n, set()) <= proved | laws}
             if kept == proved:
-                return proved
+                break
             proved = kept
+        if BOUNDS in self.goal_names and set(fields) <= proved:
+            proved.add(BOUNDS)
+        return proved
 
     def results(self) -> list[Result]:
         """Every result, in a stable order: per goal its step, induction and bounded model
@@ -410,6 +433,14 @@ class _Run:
                 problem = self.base[name]
                 out.append(Result(name, VIOLATED if problem.startswith("false") else UNKNOWN,
                                   "z3-induction", problem, src))
+        spec = model.spec
+        for name, reason in spec.left_to_play.items():
+            if self.want(name):
+                src = next((x.source for x in [*spec.invariants, *spec.conservation]
+                            if x.name == name), None)
+                out.append(Result(name, SKIPPED, "z3-step", f"left to play by the spec: "
+                                  f"{reason} (tested by rulespec check and the scenarios)",
+                                  src))
         if self.law_results is not None:
             out += self.law_results
         elif self.stopped:

@@ -62,10 +62,11 @@ def goals_of(smt: SmtGame) -> list[Goal]:
     out = [Goal(f"{BOUNDS}[{f.name}]", generic, "bounds", field=f.name)
            for f in smt.spec.fields if f.type != BOOL]
     out.append(Goal(RULE_ERRORS, generic, "errors"))
+    skip = smt.spec.left_to_play  # the spec leaves these to play: never goals nor premises
     out += [Goal(inv.name, inv.source, "invariant", k)
-            for k, inv in enumerate(smt.spec.invariants) if not inv.law]
+            for k, inv in enumerate(smt.spec.invariants) if not inv.law and inv.name not in skip]
     out += [Goal(law.name, law.source, "conserved", k)
-            for k, law in enumerate(smt.spec.conservation)]
+            for k, law in enumerate(smt.spec.conservation) if law.name not in skip]
     return out
 
 
@@ -116,11 +117,15 @@ class Premises:
             if f.type != BOOL:
                 conjuncts(smt.field_bounds(f.name, s), bounds)
                 bound_origins += [("bounds", f.name)] * (len(bounds) - len(bound_origins))
-        terms = [(("invariant", k), smt.invariant_checked(k, s).holds())
-                 for k in range(len(smt.spec.invariants))]
+        skip = smt.spec.left_to_play  # not proved, so never assumed
+        invariants = [smt.invariant_checked(k, s).holds() for k in range(len(smt.spec.invariants))]
+        terms = [(("invariant", k), t) for k, t in enumerate(invariants)
+                 if smt.spec.invariants[k].name not in skip]
         players = s[0].as_long() if z3.is_int_value(s[0]) else None
         self._conserved = [smt.conserved_checked(k, s) for k in range(len(smt.spec.conservation))]
         for k in range(len(smt.spec.conservation)):
+            if smt.spec.conservation[k].name in skip:
+                continue
             value = self._conserved[k].value
             for n, total in initial_totals(smt, k).items():
                 if players is None:
@@ -130,7 +135,7 @@ class Premises:
         self.state = s
         self.smt = smt
         self._reads: dict[str, frozenset[str]] = {}
-        self._invariants = [t for _, t in terms[:len(smt.spec.invariants)]]
+        self._invariants = invariants
         self.terms: list[Any] = list(bounds)
         origins: list[tuple] = list(bound_origins)
         for origin, t in terms:
@@ -146,8 +151,6 @@ class Premises:
         #: total is one premise whatever cells its sum has)
         self.keys = [(o, frozenset() if o[0] == "conserved" else names)
                      for o, names in zip(origins, self._names)]
-        #: the origins of every field's bounds (what interval reasoning relies on)
-        self.origins_of_bounds = set(bound_origins)
         #: where each premise conjunct comes from, by term id (several origins may share one)
         self.origins: dict[int, set[tuple]] = {}
         for t, origin in zip(self.terms, origins):
@@ -200,6 +203,12 @@ class Premises:
     def mentioned_beyond(self, cell: Any, origin: tuple) -> bool:
         """Whether a premise not from ``origin`` mentions the cell (a constant)."""
         return any(self.keys[k][0] != origin for k in self._mentions.get(str(cell), ()))
+
+    def bounds_of(self, terms: Sequence[Any]) -> set[tuple]:
+        """The origins of the declared bounds of every cell in ``terms`` (what interval
+        reasoning about them relies on)."""
+        names = set().union(*(free_constants(t) for t in terms)) if terms else set()
+        return {self.keys[k][0] for n in names for k in self._bounds.get(n, ())}
 
     def having(self, keys: set[tuple]) -> list[int]:
         """The premises (by index) with these keys (see ``keys``)."""
@@ -596,18 +605,21 @@ class ActionProver:
         (intervals), or its bounds implied by the other goals (:class:`ImpliedBounds`)."""
         memo: dict = {}
         implied = None if self.implied is None else self.implied.known(g.field)
-        by_intervals = by_implication = False
+        by_implication = False
+        settled: list[Any] = []  # cells the intervals keep within bounds
         per_cell: dict[int, list[Any]] = {}
         for k, c in enumerate(cells):
             left = self._left(g, c)
             kept = [c for c in left if not holds_by_intervals(c, self.p.intervals, memo)]
-            by_intervals = by_intervals or len(kept) < len(left)
+            if len(kept) < len(left):
+                ids = {x.get_id() for x in kept}
+                settled += [x for x in left if x.get_id() not in ids]
             if kept and implied is not None and k in implied.cells:
                 by_implication = True
             elif kept:
                 per_cell[k] = kept
-        if by_intervals:  # the intervals are the declared bounds before
-            self._uses(g.name, {o for o in self.p.origins_of_bounds})
+        if settled:  # the intervals are the declared bounds before, of the cells they read
+            self._uses(g.name, self.p.bounds_of(settled))
         if by_implication:
             assert implied is not None
             self._uses(g.name, set(implied.origins))
@@ -658,7 +670,6 @@ class ActionProver:
         """Build the action's terms once, with every parameter symbolic; a split case
         substitutes its parameter values into them (no term is rebuilt)."""
         smt, s = self.smt, self.p.state
-        legal = smt.legal(self.a_idx, s, self.symbolic)
         after = smt.apply_checked(self.a_idx, s, self.symbolic)
         moved = [c for c, t in zip(s, after.value) if not t.eq(c)]
         # a goal reads the cells that are constants in its term; a cell this case fixed to
@@ -678,8 +689,11 @@ class ActionProver:
             r = self.residual(g, after)
             if r:
                 left[g.name] = z3.And(*r)
-        self._case({}, [g for g in self.goals if g.name in left],
-                   _Terms(legal, after.error, left))
+        if left:  # the legality only when a goal needs a query: it may be large (a search
+            # over every placement of a card) and the frame often leaves nothing to ask
+            legal = smt.legal(self.a_idx, s, self.symbolic)
+            self._case({}, [g for g in self.goals if g.name in left],
+                       _Terms(legal, after.error, left))
         return self.verdicts
 
     def _params(self, fixed: dict[int, int]) -> list[Any]:
@@ -706,6 +720,8 @@ class ActionProver:
 
         def ask(name: str, r: Any, picked: Sequence[int], rlimit: int, kind: str) -> Any:
             """The premises ``picked`` refute the goal's failure (learning those it used)?"""
+            if self._over_budget():
+                return z3.unknown  # the goal goes to _split, which reports it UNKNOWN
             self.queries += 1
             extra = [z3.Not(r)] if name == RULE_ERRORS else [z3.Not(r), z3.Not(terms.error)]
             verdict, core = small.refute(picked, extra, rlimit)
@@ -786,6 +802,8 @@ class ActionProver:
              params: list[Any], name: str, error: Any, kind: str) -> str:
         """Can the obligation fail (where the rules raise no error, unless it is about
         errors)? "unsat" (no), "unknown", or a description of the counterexample."""
+        if self._over_budget():
+            return "unknown"
         self.queries += 1
         limited(solver, rlimit)
         solver.push()
@@ -814,7 +832,7 @@ class ActionProver:
         with the full budget when nothing is left to split."""
         groups: dict[int, list[Goal]] = {}
         for g in goals:
-            if self._spent() > ACTION_BUDGET * self.budget.query:
+            if self._over_budget():
                 self._unknown(g.name, fixed, f"the action's budget ({ACTION_BUDGET} x "
                               f"{self.budget.query:,} resource units) ran out")
                 continue
@@ -854,6 +872,11 @@ class ActionProver:
     def _spent(self) -> int:
         """Resource units this action case has spent so far."""
         return 0 if self._meter is None else spent(self._meter) - self._started
+
+    def _over_budget(self) -> bool:
+        """The action case spent its :data:`ACTION_BUDGET`: no query is asked any more (a
+        split into many values would otherwise go on asking each one)."""
+        return self._spent() > ACTION_BUDGET * self.budget.query
 
     def _split_on(self, fixed: dict[int, int], residual: Any) -> int | None:
         """The open parameter the residual mentions with the fewest values (or, if it

@@ -200,6 +200,7 @@ class Game:
         self._max_steps: tuple[int, str | None] | None = None
         self._horizon: tuple[int, str] | None = None
         self._waivers: dict[str, str] = {}
+        self._left_to_play: dict[str, str] = {}
         self.tables: list[Table] = []
         self._check_examples = 100
         self._view: Any = None
@@ -652,6 +653,17 @@ class Game:
                             element=f"waiver {property_name}", where=where)
         self._waivers[property_name] = reason
 
+    def left_to_play(self, property_name: str, *, reason: str) -> None:
+        """Leave an invariant or a conservation law to play: ``rulespec prove`` does not
+        try it (it is reported SKIPPED, with ``reason``) and no proof assumes it; ``rulespec
+        check`` and the scenarios still test it. For a property whose step proofs are
+        beyond the solver (large geometry), so that the rest of the proof finishes."""
+        where = caller_location()
+        if not property_name.isidentifier() or not reason.strip():
+            raise SpecError("left_to_play needs a property name and a reason",
+                            element=f"left to play {property_name}", where=where)
+        self._left_to_play[property_name] = reason
+
     def check_examples(self, n: int, *, reason: str) -> None:
         """The default number of Hypothesis examples for ``rulespec check`` (100 if unset):
         long games afford fewer per minute. Say why."""
@@ -678,6 +690,14 @@ class Game:
                             "do not), not both", element=f"game {self.name}",
                             where=caller_location())
         assert self._current_player and self._terminal and self._scoring and length
+        provable = {i.name for i in self.invariants if not i.law} | {
+            c.name for c in self.conservations}
+        for name in self._left_to_play:
+            if name not in provable:
+                raise SpecError(f"left_to_play names {name!r}, which is no invariant or "
+                                "conservation law of the game (laws and the generic "
+                                "properties cannot be left to play)",
+                                element=f"left to play {name}", where=caller_location())
         spec = GameSpec(
             name=self.name, title=self.title, min_players=self.min_players,
             max_players=self.max_players, source=self.source,
@@ -693,7 +713,8 @@ class Game:
             summary=self.summary, bmc_depth=self._bmc_depth,
             check_examples=self._check_examples, view=self._view,
             horizon_reason=self._horizon[1] if self._horizon else None,
-            waivers=dict(self._waivers), tables=tuple(self.tables),
+            waivers=dict(self._waivers), left_to_play=dict(self._left_to_play),
+            tables=tuple(self.tables),
             rulesets=tuple(self.rulesets))
         validate(spec)
         return spec

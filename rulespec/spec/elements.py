@@ -207,6 +207,9 @@ class GameSpec:
     horizon_reason: str | None = None
     #: generic properties the spec opts out of: name -> reason (reported as SKIPPED)
     waivers: dict[str, str] = attrs.field(factory=dict)
+    #: invariants and conservation laws Z3 does not try (``game.left_to_play``): name ->
+    #: reason (``prove`` reports them SKIPPED; play and scenarios still check them)
+    left_to_play: dict[str, str] = attrs.field(factory=dict)
     tables: tuple[Table, ...] = ()
     rulesets: tuple[Ruleset, ...] = ()
 
