@@ -285,7 +285,29 @@ class Implied:
 IMPLIED_ROUNDS = 2
 
 
-class ImpliedBounds:
+class _Implications:
+    """What follows from the premises alone in every state with ``players`` players: the
+    premises and their solver, made on the first question and kept for the next."""
+
+    def __init__(self, smt: SmtGame, players: int, budget: Budget) -> None:
+        self.smt, self.players, self.budget = smt, players, budget
+        self._premises: Premises | None = None
+        self._refuter: Refuter | None = None
+        #: implication queries asked, and the resource units they spent (to measure)
+        self.stats = [0, 0]
+
+    def _solver(self) -> tuple[Premises, Refuter]:
+        if self._premises is None or self._refuter is None:
+            self._premises = Premises(self.smt, {0: self.players})
+            self._refuter = Refuter(self._premises, z3.BoolVal(True))
+        return self._premises, self._refuter
+
+    def _count(self, refuter: Refuter) -> None:
+        self.stats[0] += 1
+        self.stats[1] += refuter.solver.rulespec_spent
+
+
+class ImpliedBounds(_Implications):
     """Cells whose bounds the other premises imply, in every state with ``players``
     players (whatever its flow values): for those, a step needs no proof of its own.
 
@@ -301,13 +323,9 @@ class ImpliedBounds:
     """
 
     def __init__(self, smt: SmtGame, players: int, budget: Budget) -> None:
-        self.smt, self.players, self.budget = smt, players, budget
-        self._premises: Premises | None = None
-        self._refuter: Refuter | None = None
+        super().__init__(smt, players, budget)
         self._known: dict[str, Implied | None] = {}
         self._implied: list[str] = []  # in the order found (their bounds are not premises)
-        #: implication queries asked, and the resource units they spent (to measure)
-        self.stats = [0, 0]
 
     def known(self, field: str) -> Implied | None:
         """What :meth:`of` found for ``field`` already (None: no cell implied, or not
@@ -320,11 +338,7 @@ class ImpliedBounds:
         bounds shows those cells are not implied: the others are asked again."""
         if field in self._known:
             return self._known[field]
-        if self._premises is None:
-            self._premises = Premises(self.smt, {0: self.players})
-            self._refuter = Refuter(self._premises, z3.BoolVal(True))
-        p, refuter = self._premises, self._refuter
-        assert refuter is not None
+        p, refuter = self._solver()
         laws = {("invariant", k) for k, inv in enumerate(self.smt.spec.invariants) if inv.law}
         barred = {("bounds", f) for f in [field, *self._implied]} | laws
         picked = [k for k, key in enumerate(p.keys) if key[0] not in barred]
@@ -340,8 +354,7 @@ class ImpliedBounds:
             goal = z3.Or(*[z3.Not(cells[k]) for k in open_])
             verdict, core, held = refuter.refute(picked, [goal], self.budget.implied,
                                                  show=[cells[k] for k in open_])
-            self.stats[0] += 1
-            self.stats[1] += refuter.solver.rulespec_spent
+            self._count(refuter)
             if verdict == z3.unsat:
                 got = Implied(frozenset(open_), frozenset(p.keys[k][0] for k in core or []))
                 self._implied.append(field)
@@ -353,7 +366,7 @@ class ImpliedBounds:
         return got
 
 
-class ImpliedTotals:
+class ImpliedTotals(_Implications):
     """Conserved totals that the invariants imply, in every state with ``players`` players:
     for those, a step needs no proof of its own.
 
@@ -368,12 +381,8 @@ class ImpliedTotals:
     """
 
     def __init__(self, smt: SmtGame, players: int, budget: Budget) -> None:
-        self.smt, self.players, self.budget = smt, players, budget
-        self._premises: Premises | None = None
-        self._refuter: Refuter | None = None
+        super().__init__(smt, players, budget)
         self._known: dict[int, set[Origin] | None] = {}
-        #: implication queries asked, and the resource units they spent (to measure)
-        self.stats = [0, 0]
 
     def known(self, k: int) -> set[Origin] | None:
         """What :meth:`of` found for total ``k`` already (None: not implied, or not asked)."""
@@ -383,11 +392,7 @@ class ImpliedTotals:
         """The invariants (by origin) that imply conserved total ``k``, or None."""
         if k in self._known:
             return self._known[k]
-        if self._premises is None:
-            self._premises = Premises(self.smt, {0: self.players})
-            self._refuter = Refuter(self._premises, z3.BoolVal(True))
-        p, refuter = self._premises, self._refuter
-        assert refuter is not None
+        p, refuter = self._solver()
         invariants = {("invariant", j) for j, inv in enumerate(self.smt.spec.invariants)
                       if not inv.law}
         picked = [j for j, key in enumerate(p.keys) if key[0] in invariants]
@@ -395,8 +400,7 @@ class ImpliedTotals:
         goal = z3.And(z3.Not(total.error),
                       total.value == initial_totals(self.smt, k)[self.players])
         verdict, core = refuter.refute(picked, [z3.Not(goal)], self.budget.implied)
-        self.stats[0] += 1
-        self.stats[1] += refuter.solver.rulespec_spent
+        self._count(refuter)
         got = {p.keys[j][0] for j in core or []} if verdict == z3.unsat else None
         self._known[k] = got
         return got
