@@ -1399,6 +1399,91 @@ game.invariant("every_player_takes_nine_cards",
                    "when none fits (the no_placement point)")
 
 
+# --- the turn's counters ------------------------------------------------------------------
+# Facts of the turn order that tie the flow counters together. Each follows from the rules
+# (and is tested by play like every invariant); together they make the step proofs above
+# inductive: a state that breaks one of them is unreachable.
+DECK_SIZES = [DECK_SHARE["A"], DECK_SHARE["B"], DECK_SHARE["C"]]
+DRAWING = (Phase.villages, Phase.row, Phase.travellers, Phase.fates,
+           Phase.take, Phase.pay, Phase.place, Phase.refill)
+AFTER_PLACING = (Phase.refill, Phase.fate, Phase.traveller, Phase.scoring, Phase.tally,
+                 Phase.over)
+
+
+def cards_taken(p):
+    """Island cards player ``p`` has taken and dealt with: added, or set aside."""
+    return placed[p] + aside.size(of=p)
+
+
+def turns_taken():
+    return sum_of(SEATED, cards_taken)
+
+
+game.invariant("a_scoring_is_due_for_each_deck_run_out_and_not_yet_scored",
+               scorings + to_int(due) == deck_no,
+               source=src(REFILL, 90, "デッキの最後のカードを引いた場合、今度は中間決算を計算します") +
+               "; " + src(SCORING, "128-136"),
+               doc="the scorings done plus the one due are the decks that ran out")
+game.invariant("no_scoring_is_due_before_a_card_is_drawn",
+               implies(phase.is_one_of(*DRAWING), not_(due)),
+               source=src(ROUND, "45-52") + "; " + src(REFILL, 90),
+               doc="a deck runs out only at a draw, and its scoring is over before the next "
+                   "player takes a card (step 6 of the same turn, or at once: scoring_time)")
+game.invariant("decks_run_out_in_order",
+               all_of(*[all_of(implies(d < deck_no, deck_left[d] == 0),
+                               implies(d == deck_no, all_of(
+                                   deck_left[d] >= 1,
+                                   implies(due, deck_left[d] == share * N))),
+                               implies(d > deck_no, deck_left[d] == share * N))
+                        for d, share in enumerate(DECK_SIZES)]),
+               source=src(SETUP, 15) + "; " + src(REFILL, 88, "列に最も近いデッキ") + "; " +
+               src(SCORING, 136, "デッキ列の次のデッキ"),
+               doc="the row is refilled from the nearest deck: the decks before it are "
+                   "empty, the ones after it untouched, and a deck just reached (a scoring "
+                   "due) is still whole (deck_sizes: 4, 3, 2 cards per player)")
+game.invariant("the_game_ends_only_when_deck_c_has_run_out",
+               all_of(implies(phase.is_one_of(Phase.take, Phase.pay, Phase.place,
+                                              Phase.refill), deck_no < 3),
+                      implies(phase.is_one_of(Phase.tally, Phase.over), deck_no == 3)),
+               source=src(END, 150, "最後の中間決算") + "; " + src(REFILL, 88),
+               doc="a turn starts only while a deck has cards; the final count comes after "
+                   "deck C's scoring")
+game.invariant("one_card_is_drawn_for_each_card_taken",
+               turns_taken() + deck_left[0] + deck_left[1] + deck_left[2]
+               == ROUNDS * N + to_int(phase == Phase.refill),
+               source=src(REFILL, 88, "列に最も近いデッキから別のカードを引き") + "; " +
+               src(SCORING, 132, "9枚のカードを配置する"),
+               doc="cards added or set aside + cards left in the decks = 9 per player (4 + 3 "
+                   "+ 2), one more while the row waits for its refill")
+def _behind(p):
+    """Cards seat ``p`` has taken, less those of the current round: every seat's count is
+    the same (the rounds completed)."""
+    after = phase.is_one_of(*AFTER_PLACING)
+    return cards_taken(p) - to_int(p < to_move) - to_int(all_of(p == to_move, after))
+
+
+game.invariant("players_take_cards_in_turn",
+               all_of(forall(SEATED, lambda p: _behind(p) == _behind(0)),
+                      N * _behind(0) + to_move + to_int(phase.is_one_of(*AFTER_PLACING))
+                      == turns_taken()),
+               source=src(AIM, 33, "ゲームは時計回りに進行し") + "; " + src(ROUND, "43-52"),
+               doc="one card per turn, clockwise from seat 0: every seat has taken the same "
+                   "number of cards in the rounds completed, plus one for the seats before "
+                   "the player to move, and the player to move's own once taken")
+game.invariant("the_chosen_card_is_affordable",
+               implies(phase == Phase.pay, coconuts[to_move] >= chosen),
+               source=src(TAKE, 56, "カウンターが足りない場合は、このカードを取ることができず"),
+               doc="a chosen card is paid one coconut per card to its left")
+game.invariant("the_row_lacks_one_card_until_its_refill",
+               all_of(implies(phase.is_one_of(Phase.place, Phase.refill),
+                              all_of(row[ROW - 2] != Card.none, row[ROW - 1] == Card.none)),
+                      implies(phase.is_one_of(Phase.villages, Phase.row),
+                              row[ROW - 1] == Card.none)),
+               source=src(REFILL, 88, "列の右側に配置します") + "; " + src(SETUP, 13),
+               doc="taking a card leaves three in the row until the refill; the row is "
+                   "being dealt before play")
+
+
 def _on_grid(r, c):
     return 0 <= r < R and 0 <= c < C
 
