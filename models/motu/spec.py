@@ -914,27 +914,45 @@ def deal_village(rule, v):
         rule.add(dealt, 1)
 
 
+def deal_row_rule(k):
+    @game.chance(params={"card": Card}, name=f"deal_row_{k + 1}",
+                 text=f"deal {{card}} to row slot {k + 1}",
+                 source=src(SETUP, 13, "島カードから4枚を表向きにして"))
+    def deal_row(rule, card):
+        """Setup: the k-th of the four row cards (one action per slot, so that each
+        writes one slot: the proofs then need no case split on where the card goes)."""
+        rule.require(phase == Phase.row, "the row is being dealt", source=src(SETUP, 13))
+        rule.require(all_of(row[k] == Card.none, *([row[k - 1] != Card.none] if k else [])),
+                     "the slots before it are dealt", source=src(SETUP, 13))
+        deck.draw(rule, card, source=src(SETUP, 11, "58枚の島カードをシャッフル"))
+        rule.set(row[k], card, source=src(SETUP, 13))
+        if k + 1 == ROW:
+            after_row_dealt(rule)
+    return deal_row
+
+
+for _k in ROW_SLOTS:
+    deal_row_rule(_k)
+
+
 @game.chance(params={"card": Card}, text="draw {card}",
              source=src(REFILL, 88, "列に最も近いデッキ…から別のカードを引き"))
 def draw(rule, card):
-    rule.require(phase.is_one_of(Phase.row, Phase.refill), "a row card is being drawn",
-                 source=src(REFILL, 88))
+    """Step 3: the card goes on the right of the row (the others slid left when the
+    chosen card was taken: the_row_lacks_one_card_until_its_refill)."""
+    rule.require(phase == Phase.refill, "the row is being refilled", source=src(REFILL, 88))
     deck.draw(rule, card, source=src(SETUP, 11, "58枚の島カードをシャッフル"))
-    row.refill(rule, card, source=src(REFILL, 88, "列の右側に配置します"))
-    with rule.when(phase == Phase.row, source=src(SETUP, 13)):
-        with rule.when(row.filled() == ROW):
-            after_row_dealt(rule)
+    rule.set(row[ROW - 1], card, source=src(REFILL, 88, "列の右側に配置します"))
+    rule.add(deck_left[deck_no], -1, source=src(REFILL, 88))
+    with rule.when(deck_left[deck_no] == 0,
+                   source=src(REFILL, 90, "デッキの最後のカードを引いた場合")):
+        rule.add(deck_no, 1, source=src(SCORING, 136, "デッキ列の次のデッキ"))
+        rule.set(due, True)
+    with rule.when(all_of(due, scoring_time.is_("at_draw")),
+                   source=src(REFILL, 90, "今度は中間決算を計算します")):
+        start_scoring(rule)
     with rule.otherwise():
-        rule.add(deck_left[deck_no], -1, source=src(REFILL, 88))
-        with rule.when(deck_left[deck_no] == 0,
-                       source=src(REFILL, 90, "デッキの最後のカードを引いた場合")):
-            rule.add(deck_no, 1, source=src(SCORING, 136, "デッキ列の次のデッキ"))
-            rule.set(due, True)
-        with rule.when(all_of(due, scoring_time.is_("at_draw")),
-                       source=src(REFILL, 90, "今度は中間決算を計算します")):
-            start_scoring(rule)
-        with rule.otherwise():
-            after_refill(rule)
+        after_refill(rule)
 
 
 @game.chance(params={"t": Traveller}, text="traveller {t} to the next player",
@@ -1480,8 +1498,8 @@ game.invariant("the_row_lacks_one_card_until_its_refill",
                       implies(phase.is_one_of(Phase.villages, Phase.row),
                               row[ROW - 1] == Card.none)),
                source=src(REFILL, 88, "列の右側に配置します") + "; " + src(SETUP, 13),
-               doc="taking a card leaves three in the row until the refill; the row is "
-                   "being dealt before play")
+               doc="taking a card leaves three in the row until the refill; before play "
+                   "the row is dealt slot by slot")
 
 
 def _on_grid(r, c):
