@@ -1,7 +1,7 @@
 """Z3 on MOTU: the scoring laws (fate cards +/-, both bonuses with ties) for every state
 within bounds, and coconut conservation step by step for the actions that move coconuts;
-each with a planted misreading that Z3 must refute. (The whole `prove motu` does not yet
-finish in minutes: models/motu/README.md.)"""
+each with a planted misreading that Z3 must refute; the turn's flow invariants step by step
+on the refill, with a planted miscount."""
 
 import pytest
 
@@ -45,16 +45,40 @@ def test_a_fate_card_that_ignores_ties_is_refuted(tmp_path):
     assert results["fate_canoes_4_adds_or_subtracts_its_value"].status == VIOLATED
 
 
-def _coconut_steps(game, actions):
+def _steps(game, actions, names, players=None):
+    """Step verdicts of the goals ``names`` for each case of ``actions`` (of one player
+    count, or every one)."""
     smt = compile_smt(game.spec, game.interpretation)
-    goals = [g for g in goals_of(smt) if g.name == COCONUTS]
+    goals = [g for g in goals_of(smt) if g.name in names]
     out = {}
     for a_idx, fixed in step_cases(smt):
-        if game.spec.actions[a_idx].name in actions:
+        if game.spec.actions[a_idx].name in actions and players in (None, dict(fixed)[0]):
             prover = ActionProver(game, smt, Premises(smt, dict(fixed)), a_idx, goals,
                                   Budget(), Lessons())
-            out[(game.spec.actions[a_idx].name, fixed)] = prover.run()[COCONUTS].status
+            for name, verdict in prover.run().items():
+                out[(game.spec.actions[a_idx].name, fixed, name)] = verdict.status
     return out
+
+
+def _coconut_steps(game, actions):
+    return {k[:2]: v for k, v in _steps(game, actions, {COCONUTS}).items()}
+
+
+TURN = {"players_take_cards_in_turn", "one_card_is_drawn_for_each_card_taken",
+        "decks_run_out_in_order", "the_player_right_of_the_first_draws_each_decks_last_card",
+        "island_cards_are_conserved_per_card"}
+
+
+def test_the_refill_keeps_the_turn_and_the_cards_in_step():
+    verdicts = _steps(rulespec.load("motu"), {"draw"}, TURN, players=3)
+    assert len(verdicts) == len(TURN) and set(verdicts.values()) == {PROVED}
+
+
+def test_a_refill_that_does_not_count_down_the_deck_is_refuted(tmp_path):
+    game = _planted(tmp_path, "rule.add(deck_left[deck_no], -1, source=src(REFILL, 88))",
+                    "rule.add(deck_left[deck_no], 0, source=src(REFILL, 88))")
+    verdicts = _steps(game, {"draw"}, {"one_card_is_drawn_for_each_card_taken"}, players=3)
+    assert set(verdicts.values()) == {VIOLATED}
 
 
 @pytest.mark.parametrize("reading", ["wrap", "to_box"])
