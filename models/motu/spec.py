@@ -839,34 +839,44 @@ def start_scoring(rule):
     rule.set(choices, scorings + 1, source=src(SCORING, "128-130"))
 
 
-def after_refill(rule):
-    """Steps 4 and 5 are optional; a step with nothing to choose is skipped."""
+def after_refill(rule, drawing=False):
+    """Steps 4 and 5 are optional; a step with nothing to choose is skipped. ``drawing``:
+    called by the draw itself (see end_turn)."""
     can_buy = exists(Fate, lambda f: all_of(fate_owner[f] == -1, fate_affordable(f, to_move)))
     with rule.when(all_of(FULL, can_buy), source=src(FATE, 92)):
         rule.set(phase, Phase.fate)
     with rule.otherwise():
-        after_fate(rule)
+        after_fate(rule, drawing)
 
 
-def after_fate(rule):
+def after_fate(rule, drawing=False):
     with rule.when(all_of(FULL, not_(revealed[to_move])), source=src(TRAVELLER, 105)):
         rule.set(phase, Phase.traveller)
     with rule.otherwise():
-        end_turn(rule)
+        end_turn(rule, drawing)
 
 
-def end_turn(rule):
+def next_player(rule):
+    rule.set(to_move, (to_move + 1) % N, source=src(AIM, 33, "時計回り"))
+    rule.set(phase, Phase.take)
+
+
+def end_turn(rule, drawing=False):
     """Step 6 if a deck ran out (end_of_turn reading), then the next player; after the
-    last scoring, the final count."""
+    last scoring, the final count. A turn that ends in its draw never ends the game (the
+    draw of deck C's last card makes a scoring due first), so the draw has no final-count
+    branch: it could never run (a dead rule)."""
     with rule.when(all_of(due, scoring_time.is_("end_of_turn")), source=src(ROUND, 52)):
         start_scoring(rule)
     with rule.otherwise():
+        if drawing:
+            next_player(rule)
+            return
         with rule.when(deck_no == 3, source=src(END, 150)):
             rule.set(phase, Phase.tally)
             rule.set(scorer, 0)
         with rule.otherwise():
-            rule.set(to_move, (to_move + 1) % N, source=src(AIM, 33, "時計回り"))
-            rule.set(phase, Phase.take)
+            next_player(rule)
 
 
 def fate_affordable(f, p):
@@ -952,7 +962,7 @@ def draw(rule, card):
                    source=src(REFILL, 90, "今度は中間決算を計算します")):
         start_scoring(rule)
     with rule.otherwise():
-        after_refill(rule)
+        after_refill(rule, drawing=True)
 
 
 @game.chance(params={"t": Traveller}, text="traveller {t} to the next player",
@@ -1374,8 +1384,8 @@ game.invariant("the_box_gets_coconuts_only_when_the_reading_says_so",
                implies(not_(fate_overflow.is_("to_box")), box_coconuts == 0),
                source=fate_overflow.source)
 game.invariant("the_row_holds_four_cards_after_every_refill",
-               implies(phase.is_one_of(Phase.take, Phase.pay, Phase.fate, Phase.traveller,
-                                       Phase.scoring,
+               implies(phase.is_one_of(Phase.travellers, Phase.fates, Phase.take, Phase.pay,
+                                       Phase.fate, Phase.traveller, Phase.scoring,
                                        Phase.tally, Phase.over), row.full()),
                source=src(REFILL, 88) + " (deck_sizes: 4 + 9 per player <= 58 cards)")
 game.invariant("a_card_is_chosen_only_until_it_is_paid",
@@ -1444,7 +1454,8 @@ game.invariant("a_scoring_is_due_for_each_deck_run_out_and_not_yet_scored",
                "; " + src(SCORING, "128-136"),
                doc="the scorings done plus the one due are the decks that ran out")
 game.invariant("no_scoring_is_due_before_a_card_is_drawn",
-               implies(phase.is_one_of(*DRAWING), not_(due)),
+               all_of(implies(phase.is_one_of(*DRAWING), not_(due)),
+                      implies(phase == Phase.scoring, due)),
                source=src(ROUND, "45-52") + "; " + src(REFILL, 90),
                doc="a deck runs out only at a draw, and its scoring is over before the next "
                    "player takes a card (step 6 of the same turn, or at once: scoring_time)")
@@ -1461,8 +1472,7 @@ game.invariant("decks_run_out_in_order",
                    "empty, the ones after it untouched, and a deck just reached (a scoring "
                    "due) is still whole (deck_sizes: 4, 3, 2 cards per player)")
 game.invariant("the_game_ends_only_when_deck_c_has_run_out",
-               all_of(implies(phase.is_one_of(Phase.take, Phase.pay, Phase.place,
-                                              Phase.refill), deck_no < 3),
+               all_of(implies(phase.is_one_of(*DRAWING), deck_no < 3),
                       implies(phase.is_one_of(Phase.tally, Phase.over), deck_no == 3)),
                source=src(END, 150, "最後の中間決算") + "; " + src(REFILL, 88),
                doc="a turn starts only while a deck has cards; the final count comes after "
@@ -1489,6 +1499,10 @@ game.invariant("players_take_cards_in_turn",
                doc="one card per turn, clockwise from seat 0: every seat has taken the same "
                    "number of cards in the rounds completed, plus one for the seats before "
                    "the player to move, and the player to move's own once taken")
+game.invariant("players_plus_one_fate_cards_are_turned_up",
+               all_of(fates_shown <= N + 1, implies(phase == Phase.fates, fates_shown <= N)),
+               source=src(SETUP, 19, "プレイヤーの数に1を加えた数だけ選択します"),
+               doc="the setup turns up fate cards until there are players + 1")
 game.invariant("the_chosen_card_is_affordable",
                implies(phase == Phase.pay, coconuts[to_move] >= chosen),
                source=src(TAKE, 56, "カウンターが足りない場合は、このカードを取ることができず"),
