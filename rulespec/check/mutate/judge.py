@@ -19,7 +19,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 import attrs
 
-from ...compile.python_backend import CompiledGame, compile_python
+from ...compile.python_backend import compile_python
 from ...ir.errors import SpecError
 from ...runtime.model import Model
 from ...spec.elements import GameSpec
@@ -306,8 +306,8 @@ class _Models:
         if self._only is None or self.like is None:
             return Model(self.spec, chosen)
         like = self.like(chosen).compiled
-        return _model_of(self.spec, chosen,
-                         compile_python(self.spec, chosen, like=like, only=self._only))
+        return Model(self.spec, chosen,
+                     compile_python(self.spec, chosen, like=like, only=self._only))
 
     def any(self) -> Model:
         """A model of this spec already compiled (the texts of actions are the same under
@@ -339,19 +339,6 @@ def regenerated(orig: GameSpec, mut: GameSpec) -> frozenset[str] | None:
         if legality:   # the legal-move enumerators
             names.add("chance_weights" if a.chance else "legal")
     return frozenset(names)
-
-
-def _model_of(spec: GameSpec, chosen: dict[str, str], compiled: CompiledGame) -> Model:
-    """``Model(spec, chosen)`` around an already compiled game: ``Model.__init__`` compiles
-    the spec itself, so its one call of ``compile_python`` is answered with ``compiled``
-    for the time of the call (one process, one thread: nothing else compiles meanwhile)."""
-    from ...runtime import model as runtime_model
-    made = runtime_model.compile_python
-    runtime_model.compile_python = lambda s, i: compiled  # type: ignore[assignment]
-    try:
-        return Model(spec, chosen)
-    finally:
-        runtime_model.compile_python = made
 
 
 def _same_rules(a: GameSpec, b: GameSpec) -> bool:
