@@ -17,10 +17,11 @@ import time
 from collections import Counter
 
 
-def _cpu() -> float:
+def _cpu() -> tuple[float, float]:
+    """CPU seconds (user + system) of this process and of its finished workers."""
     own = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+    return own.ru_utime + own.ru_stime, kids.ru_utime + kids.ru_stime
 
 
 def main() -> None:
@@ -38,6 +39,9 @@ def main() -> None:
         model = rulespec.load(args.game)
         found = mutants(model.spec)
         judges = Judges(model.spec, model, load_scenarios(args.game), BUDGETS[args.budget])
+        t = time.process_time()
+        judges.baseline()   # as in a whole run: it compiles the spec under every reading
+        print(f"baseline: {time.process_time() - t:.1f} CPU s")
         total, seen = 0.0, Counter()
         picked = found[::args.sample]
         for m in picked:
@@ -51,14 +55,17 @@ def main() -> None:
               f"{dict(seen)}")
     else:
         from rulespec.check.mutate import mutate_game
-        wall, cpu = time.perf_counter(), _cpu()
+        wall, (own, kids) = time.perf_counter(), _cpu()
         report = mutate_game(args.game, budget=args.budget, workers=args.workers)
-        wall, cpu = time.perf_counter() - wall, _cpu() - cpu
-        n = len(report.results)
+        wall = time.perf_counter() - wall
+        own, kids = _cpu()[0] - own, _cpu()[1] - kids
+        cpu, n = own + kids, len(report.results)
         print(f"{report.game}: {n} mutants, {args.budget} budget, {args.workers} workers: "
-              f"{wall:.0f} s wall, {cpu:.0f} CPU s ({cpu / n:.2f} per mutant); score "
-              f"{report.score():.1%}, killed by {report.killed_by()}, "
-              f"{report.count('EQUIVALENT')} equivalent, {report.count('SURVIVED')} survived")
+              f"{wall:.0f} s wall, {cpu:.0f} CPU s ({cpu / n:.2f} per mutant; this process "
+              f"{own:.0f}, its workers {kids:.0f}: on {args.workers} idle CPUs about "
+              f"{own + kids / args.workers:.0f} s); score {report.score():.1%}, killed by "
+              f"{report.killed_by()}, {report.count('EQUIVALENT')} equivalent, "
+              f"{report.count('SURVIVED')} survived")
     print(f"load after: {os.getloadavg()}")
 
 

@@ -1,7 +1,9 @@
 """Aquatica: random games end for 2-4 players; every scenario starts from a consistent
 situation; every interpretation point is pinned by scenarios and found by `rulespec diff`;
 the catalogue has the published counts; the tie-break law is proved and its misreading
-caught; a location draw keeps every location in one place, and a planted leak is caught."""
+caught; a location draw keeps every location in one place, and a planted leak is caught;
+Matrona stays in the hand by a fact of the rules (proved step-wise; a planted spare
+Matrona in the deck is caught by play)."""
 
 import random
 
@@ -12,6 +14,7 @@ import rulespec
 from rulespec.check.diff import diff
 from rulespec.check.prove import law_proofs
 from rulespec.check.results import PROVED, VIOLATED
+from rulespec.check.runner import check_game
 from rulespec.check.scenario import load_scenario_file, run_scenario, run_scenario_file
 from rulespec.check.solvers import Budget
 from rulespec.check.steps import ActionProver, ImpliedTotals, Premises, goals_of, step_cases
@@ -182,3 +185,45 @@ def test_a_location_drawn_into_nowhere_is_violated_by_the_step_proof(tmp_path):
     assert total.status == VIOLATED or any(
         smt.spec.invariants[k].name == "locations_are_conserved_per_card"
         for kind, k in total.used if kind == "invariant")
+
+
+def _play_step(game, players, goals, budget):
+    """The step proofs of ``play`` (before the main action) with ``players`` players, for
+    the named goals only."""
+    smt = compile_smt(game.spec, game.interpretation)
+    a_idx = next(i for i, a in enumerate(game.spec.actions) if a.name == "play")
+    (fixed,) = [f for a, f in step_cases(smt) if a == a_idx and dict(f)[0] == players]
+    wanted = [g for g in goals_of(smt) if g.name in goals]
+    prover = ActionProver(game, smt, Premises(smt, dict(fixed)), a_idx, wanted, budget,
+                          totals=ImpliedTotals(smt, players, budget))
+    return prover.run(), smt
+
+
+MATRONA_GOALS = {"matrona_never_leaves_the_hand", "matrona_is_only_in_hands_or_the_box"}
+
+
+def test_matrona_stays_in_the_hand_by_a_fact_of_the_rules():
+    # with 2 players two Matronas are boxed; without the strengthening invariant a spare
+    # Matrona in the discard pile came back with the played one (two in the hand): not
+    # inductive. With it, both are proved step-wise, the law through the strengthening.
+    verdicts, smt = _play_step(rulespec.load("aquatica"), 2, MATRONA_GOALS,
+                               Budget(query=10_000_000))
+    assert {n: v.status for n, v in verdicts.items()} == dict.fromkeys(MATRONA_GOALS, PROVED)
+    strengthening = [k for k, inv in enumerate(smt.spec.invariants)
+                     if inv.name == "matrona_is_only_in_hands_or_the_box"]
+    assert ("invariant", strengthening[0]) in verdicts["matrona_never_leaves_the_hand"].used
+
+
+def test_a_matrona_left_in_the_deck_is_caught_by_play(tmp_path):
+    # planted: the Matronas of empty seats stay in the deck instead of the box, so one can
+    # be drawn, recruited and end up as a second Matrona in a hand
+    text = (models_dir() / "aquatica" / "spec.py").read_text(encoding="utf-8")
+    boxed = "            with rule.otherwise():\n                char_box.put(rule, c)\n"
+    assert boxed in text
+    path = tmp_path / "spec.py"
+    path.write_text(text.replace(boxed, "            with rule.otherwise():\n"
+                                        "                char_deck.put(rule, c)\n"),
+                    encoding="utf-8")
+    bad = check_game(rulespec.load(path), examples=10, trace_dir=tmp_path,
+                     property_names=["matrona_is_only_in_hands_or_the_box"])
+    assert [r.status for r in bad] == [VIOLATED]

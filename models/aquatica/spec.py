@@ -984,12 +984,15 @@ def play(rule, card):
     rule.add(power, card_power[card], source=src("16-17"))
     for e, table in card_effects.items():
         rule.add(pending[Effect[e]], table[card], source=src("7", "効果を実行"))
+    # spelled out per player (p == me) rather than indexed by the player on turn: every
+    # cell is then a known one, which the step proofs of the hand's size need at 4 players
     with rule.when(card_returns_all[card], source="assumption matrona_returns"):
-        with rule.for_each(Card) as c:
-            rule.add(hand.cells[me, c], discard.cells[me, c])
-            rule.set(discard.cells[me, c], 0)
-        rule.add(hand.size_field[me], discard.size(of=me))
-        rule.set(discard.size_field[me], 0)
+        with rule.for_each(game.players()) as p, rule.when(p == me):
+            with rule.for_each(Card) as c:
+                rule.add(hand.cells[p, c], discard.cells[p, c])
+                rule.set(discard.cells[p, c], 0)
+            rule.add(hand.size_field[p], discard.size(of=p))
+            rule.set(discard.size_field[p], 0)
         with rule.when(N == 2, source="assumption two_player_matrona"):
             with rule.when(char_row[0] != Card.none):
                 gone = char_row.take(rule, 0)["card"]
@@ -997,12 +1000,13 @@ def play(rule, card):
                 need_cards(rule, char_deck, char_to_draw, 1, CHAR_OUT)
     with rule.when(card_readies[card], source=f"{COMPONENTS} §Turn; BGA English help "
                    "('refreshed ... with a card like Matrona or Mantas Leader')"):
-        for m in range(len(TRAINED)):
-            with rule.when(trained[me, m] == MantaSide.tired):
-                rule.set(trained[me, m], MantaSide.ready)
-        for w in WildKind:
-            rule.add(wild_ready[me, w], wild_tired[me, w])
-            rule.set(wild_tired[me, w], 0)
+        with rule.for_each(game.players()) as p, rule.when(p == me):
+            for m in range(len(TRAINED)):
+                with rule.when(trained[p, m] == MantaSide.tired):
+                    rule.set(trained[p, m], MantaSide.ready)
+            for w in WildKind:
+                rule.add(wild_ready[p, w], wild_tired[p, w])
+                rule.set(wild_tired[p, w], 0)
     settle(rule)
 
 
@@ -1593,6 +1597,20 @@ game.invariant("matrona_never_leaves_the_hand",
                forall(game.players(), lambda p: hand.count(Card.matrona, of=p) == 1),
                source="assumption matrona_returns",
                doc="so a player always has a card to play")
+# Why Matrona stays in the hand, as a fact of the rules (and what makes the law above
+# provable step by step): the setup deals one Matrona per seat into the hands and boxes the
+# others; a played card goes to the discard pile (L9) but Matrona brings the whole pile
+# back with her; nothing puts a card into the deck, so no Matrona is ever drawn into the row
+# and recruited.
+game.invariant("matrona_is_only_in_hands_or_the_box",
+               all_of(char_deck.count(Card.matrona) == 0, char_row.amount(Card.matrona) == 0,
+                      forall(game.players(),
+                             lambda p: discard.count(Card.matrona, of=p) == 0)),
+               source=f"{COMPONENTS} §Setup (the starting characters of each symbol); "
+                      f"{src('9', '自分の捨て札の山に表向きで置きます')}; "
+                      "assumption matrona_returns",
+               doc="the Matronas not dealt stay in the box; a played Matrona takes her own "
+                   "discard pile back with her")
 game.invariant("the_player_on_turn_is_seated", all_of(to_move < N, trigger_seat < N,
                                                       final_turns <= N),
                source=src("5, 57"))

@@ -770,40 +770,48 @@ def _emit_step(em: _Emitter, i: int, a: Action, term: str, chance: str,
 
 
 def _generate(spec: GameSpec, interpretation: dict[str, str], layout: Layout,
-              fast: bool) -> str:
+              fast: bool, only: frozenset[str] | None = None) -> str:
     """The module's source. ``fast`` hoists subexpressions in the legal-move enumerators
     (the module then falls back to the plain one, ``_plain``, when they raise) and adds the
-    fused ``step_i`` functions."""
+    fused ``step_i`` functions. ``only``: just the functions of these names (see
+    :func:`compile_python`)."""
+    def want(name: str) -> bool:
+        return only is None or name in only
+
     interp = {p.name: p.enum.index_of(interpretation[p.name]) for p in spec.interpretations}
     em = _Emitter(spec, layout, interp)
     L = em.lines
     base = _Ctx(interp)
 
-    init = layout.initial_vector()
-    L.append("def initial(n):")
-    L.append(f"    s = {init!r}")
-    L.append("    s[0] = n")
-    em.stmts(spec.setup, base, "    ")
-    L.append("    return tuple(s)")
-    L.append("")
+    if want("initial"):
+        init = layout.initial_vector()
+        L.append("def initial(n):")
+        L.append(f"    s = {init!r}")
+        L.append("    s[0] = n")
+        em.stmts(spec.setup, base, "    ")
+        L.append("    return tuple(s)")
+        L.append("")
 
     term = em.expr(spec.terminal.expr, base)
-    L.append("def terminal(s):")
-    L.append(f"    if {term}: return True")   # a bool, as bool() would give, without a call
-    L.append("    return False")
-    L.append("")
     chance = em.expr(spec.chance_node.expr, base) if spec.chance_node else "False"
-    L.append("def current_player(s):")
-    L.append(f"    if {term}: return {TERMINAL}")
-    if chance != "False":
-        L.append(f"    if {chance}: return {CHANCE}")
-    L.append(f"    return {em.expr(spec.current_player.expr, base)}")
-    L.append("")
+    if want("terminal"):
+        L.append("def terminal(s):")
+        L.append(f"    if {term}: return True")   # a bool, as bool() gives, without a call
+        L.append("    return False")
+        L.append("")
+    if want("current_player"):
+        L.append("def current_player(s):")
+        L.append(f"    if {term}: return {TERMINAL}")
+        if chance != "False":
+            L.append(f"    if {chance}: return {CHANCE}")
+        L.append(f"    return {em.expr(spec.current_player.expr, base)}")
+        L.append("")
 
     player_actions = [(i, a) for i, a in enumerate(spec.actions) if not a.chance]
     chance_actions = [(i, a) for i, a in enumerate(spec.actions) if a.chance]
-    player_calls = _emit_enumerators(em, player_actions, fast)
-    chance_calls = _emit_enumerators(em, chance_actions, fast)
+    player_calls = _emit_enumerators(em, player_actions, fast) if want("legal") else []
+    chance_calls = (_emit_enumerators(em, chance_actions, fast) if want("chance_weights")
+                    else [])
 
     def calls(actions: list, fallback: str) -> None:
         lines = player_calls if actions is player_actions else chance_calls
@@ -815,23 +823,35 @@ def _generate(spec: GameSpec, interpretation: dict[str, str], layout: Layout,
         L.append("    except Exception:  # a hoisted subexpression raised: run the plain code")
         L.append(f"        return _plain({fallback!r})(s)")
 
-    L.append("def legal(s):")
-    L.append(f"    if {term}: return []")
-    if chance_actions:
+    if want("legal"):
+        L.append("def legal(s):")
+        L.append(f"    if {term}: return []")
+        if chance_actions:
+            L.append(f"    if {chance}: return [a for a, w in chance_weights(s) if w > 0]")
+        L.append("    out = []")
+        calls(player_actions, "legal")
+        L.append("    return out")
+        L.append("")
+    elif only is not None and want("chance_weights") and chance_actions:
+        # like's legal would call like's chance_weights: this one lists this module's
+        # outcomes at a chance node and runs like's player enumerators elsewhere
+        L.append("def legal(s):")
+        L.append(f"    if {term}: return []")
         L.append(f"    if {chance}: return [a for a, w in chance_weights(s) if w > 0]")
-    L.append("    out = []")
-    calls(player_actions, "legal")
-    L.append("    return out")
-    L.append("")
-    L.append("def chance_weights(s):")
-    L.append("    out = []")
-    if chance_actions:
-        L.append(f"    if {term} or not ({chance}): return out")
-        calls(chance_actions, "chance_weights")
-    L.append("    return out")
-    L.append("")
+        L.append("    return _like_legal(s)")
+        L.append("")
+    if want("chance_weights"):
+        L.append("def chance_weights(s):")
+        L.append("    out = []")
+        if chance_actions:
+            L.append(f"    if {term} or not ({chance}): return out")
+            calls(chance_actions, "chance_weights")
+        L.append("    return out")
+        L.append("")
 
     for i, a in enumerate(spec.actions):
+        if not (want(f"apply_{i}") or want(f"step_{i}")):
+            continue
         ctx = _param_ctx(a, interp)
         args = "".join(f", p_{p.name}" for p in a.params)
         start = len(L)
@@ -849,15 +869,19 @@ def _generate(spec: GameSpec, interpretation: dict[str, str], layout: Layout,
                 L.append("")
 
     pvar = spec.scoring.var.args[0]
-    _emit_value(em, "scores", "", {}, fast, lambda: "[{} for p in range(s[0])]".format(
-        em.expr(spec.scoring.score, base.bind(pvar, "p").deeper())))
+    if want("scores"):
+        _emit_value(em, "scores", "", {}, fast, lambda: "[{} for p in range(s[0])]".format(
+            em.expr(spec.scoring.score, base.bind(pvar, "p").deeper())))
     for k, tb in enumerate(spec.tie_breaks):
-        _emit_value(em, f"tie_{k}", ", p", {"p": 0}, fast,
-                    lambda: em.expr(tb.key, base.bind(tb.var.args[0], "p")))
+        if want(f"tie_{k}"):
+            _emit_value(em, f"tie_{k}", ", p", {"p": 0}, fast,
+                        lambda: em.expr(tb.key, base.bind(tb.var.args[0], "p")))
     for k, inv in enumerate(spec.invariants):
-        _emit_value(em, f"inv_{k}", "", {}, fast, lambda: em.expr(inv.cond, base))
+        if want(f"inv_{k}"):
+            _emit_value(em, f"inv_{k}", "", {}, fast, lambda: em.expr(inv.cond, base))
     for k, c in enumerate(spec.conservation):
-        _emit_value(em, f"cons_{k}", "", {}, fast, lambda: em.expr(c.total, base))
+        if want(f"cons_{k}"):
+            _emit_value(em, f"cons_{k}", "", {}, fast, lambda: em.expr(c.total, base))
     tables = [f"{name} = {values!r}" for values, name in em.tables.items()]
     return "\n".join(tables + [""] + L) + "\n"
 
@@ -882,11 +906,14 @@ def _emit_value(em: _Emitter, name: str, args: str, levels: dict[str, int], fast
 
 
 def _load(spec: GameSpec, interpretation: dict[str, str], source: str,
-          plain: Callable[[str], Callable] | None) -> dict[str, Any]:
+          plain: Callable[[str], Callable] | None,
+          given: dict[str, Callable] | None = None) -> dict[str, Any]:
     tag = ",".join(f"{k}={v}" for k, v in sorted(interpretation.items()))
     filename = f"<rulespec:{spec.name}:{tag}{'' if plain else ':plain'}>"
+    if given is not None:   # a partial module (one name for all: linecache keeps one)
+        filename = f"<rulespec:{spec.name}:{tag}:partial>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    ns: dict[str, Any] = {"_ck": _ck, "_plain": plain, **HELPERS}
+    ns: dict[str, Any] = {"_ck": _ck, "_plain": plain, **HELPERS, **(given or {})}
     exec(compile(source, filename, "exec"), ns)  # noqa: S102 - our own generated code
     return ns
 
@@ -917,8 +944,24 @@ class _Precondition:
         return self._fn(s, *params)
 
 
-def compile_python(spec: GameSpec, interpretation: dict[str, str]) -> CompiledGame:
-    """Generate, compile and return the functions of ``spec`` under ``interpretation``."""
+def compile_python(spec: GameSpec, interpretation: dict[str, str], *,
+                   like: CompiledGame | None = None,
+                   only: frozenset[str] | None = None) -> CompiledGame:
+    """Generate, compile and return the functions of ``spec`` under ``interpretation``.
+
+    With ``like`` and ``only`` (mutation testing: a spec that differs from another in a
+    few rule parts), only the functions named in ``only`` are generated and compiled;
+    every other is ``like``'s, which must be compiled from a spec with the same layout,
+    under the same interpretation, and whose other functions' code is the same. The caller
+    names every function whose code changes, and every one that writes it inline:
+    ``legal`` (with the enumerators of the player actions), ``chance_weights`` (those of
+    the chance actions; without ``legal``, a ``legal`` that calls it at a chance node and
+    ``like``'s elsewhere is made), ``apply_i`` and ``step_i`` (made together), ``initial``,
+    ``terminal``, ``current_player``, ``scores``, ``tie_k``, ``inv_k``, ``cons_k``. Every
+    action's ``step_i`` writes the flow rules inline. ``source`` is then the part
+    generated."""
+    if (like is None) != (only is None):
+        raise ValueError("compile_python: give both like and only, or neither")
     layout = Layout.of(spec)
     plain_ns: dict[str, Any] = {}
 
@@ -930,8 +973,9 @@ def compile_python(spec: GameSpec, interpretation: dict[str, str]) -> CompiledGa
         return plain_ns[name]
 
     interp = {p.name: p.enum.index_of(interpretation[p.name]) for p in spec.interpretations}
-    source = _generate(spec, interpretation, layout, True)
-    ns = _load(spec, interpretation, source, plain)
+    source = _generate(spec, interpretation, layout, True, only)
+    ns = _load(spec, interpretation, source, plain,
+               None if like is None else {**_functions(like), "_like_legal": like.legal})
     n = len(spec.actions)
     return CompiledGame(
         layout=layout, source=source, initial=ns["initial"],
@@ -948,6 +992,16 @@ def compile_python(spec: GameSpec, interpretation: dict[str, str]) -> CompiledGa
         conserved=tuple(ns[f"cons_{k}"] for k in range(len(spec.conservation))),
         plain=plain,
     )
+
+
+def _functions(c: CompiledGame) -> dict[str, Callable]:
+    """A compiled game's functions by the names its module gives them."""
+    out = {"initial": c.initial, "current_player": c.current_player, "legal": c.legal,
+           "chance_weights": c.chance_weights, "terminal": c.terminal, "scores": c.scores}
+    for name, fns in (("apply", c.apply), ("step", c.step), ("tie", c.tie_keys),
+                      ("inv", c.invariants), ("cons", c.conserved)):
+        out.update((f"{name}_{k}", fn) for k, fn in enumerate(fns))
+    return out
 
 
 def compile_values(spec: GameSpec, interpretation: dict[str, str],

@@ -117,10 +117,15 @@ _SET_MODEL = State.__dict__["model"].__set__
 class Model:
     """A game, compiled and ready to play (see the README for the API tour)."""
 
-    def __init__(self, spec: GameSpec, interpretation: Mapping[str, str] | None = None) -> None:
+    def __init__(self, spec: GameSpec, interpretation: Mapping[str, str] | None = None,
+                 compiled: CompiledGame | None = None) -> None:
+        """``compiled``: the spec's functions under this interpretation, already generated
+        (``rulespec mutate`` reuses the unchanged ones of the spec it mutates); by default
+        they are generated here."""
         self.spec = spec
         self.interpretation = resolve_interpretation(spec, interpretation)
-        self.compiled: CompiledGame = compile_python(spec, self.interpretation)
+        self.compiled: CompiledGame = (compiled if compiled is not None
+                                       else compile_python(spec, self.interpretation))
         self.layout = self.compiled.layout
         self.key = (spec.name, tuple(sorted(self.interpretation.items())))
         self._actions = _ActionCache(self)

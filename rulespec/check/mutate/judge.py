@@ -19,6 +19,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 import attrs
 
+from ...compile.python_backend import compile_python
 from ...ir.errors import SpecError
 from ...runtime.model import Model
 from ...spec.elements import GameSpec
@@ -281,6 +282,9 @@ class _Models:
         self.like = like
         self._cache: dict[tuple, Model] = {}
         self._same_rules = like is not None and _same_rules(spec, like.spec)
+        #: the functions to generate for a mutant (None: all)
+        self._only = (None if like is None or self._same_rules
+                      else regenerated(like.spec, spec))
 
     def __call__(self, interpretation: Mapping[str, str] | None) -> Model:
         from ...runtime.model import resolve_interpretation
@@ -290,10 +294,20 @@ class _Models:
         key = tuple(sorted(chosen.items()))
         model = self._cache.get(key)
         if model is None:
-            model = self._cache[key] = Model(self.spec, chosen)
+            model = self._cache[key] = self._compile(chosen)
             if self.like is not None:
                 _share_action_texts(model, self.like.any())
         return model
+
+    def _compile(self, chosen: dict[str, str]) -> Model:
+        """The spec under a reading. A mutant's functions that its change does not reach
+        are the unmutated spec's, compiled under the same reading: only the changed
+        functions are generated (most of the time a mutant costs is compiling it)."""
+        if self._only is None or self.like is None:
+            return Model(self.spec, chosen)
+        like = self.like(chosen).compiled
+        return Model(self.spec, chosen,
+                     compile_python(self.spec, chosen, like=like, only=self._only))
 
     def any(self) -> Model:
         """A model of this spec already compiled (the texts of actions are the same under
@@ -303,6 +317,28 @@ class _Models:
     def remember(self, model: Model) -> None:
         """Use an already compiled model of this spec for its reading."""
         self._cache[tuple(sorted(model.interpretation.items()))] = model
+
+
+def regenerated(orig: GameSpec, mut: GameSpec) -> frozenset[str] | None:
+    """The generated functions (``compile_python``'s names) whose code differs between a
+    spec and its mutant, and those that write them inline; None for all of them (a change
+    to the flow rules reaches every ``step_i``, or a default changed)."""
+    ch = changed_parts(orig, mut)
+    if ch.flow or ch.defaults:
+        return None
+    names = {"initial"} if ch.setup else set()
+    if ch.score:
+        names.add("scores")
+    names.update(f"tie_{k}" for k in ch.tie_keys)
+    for i in ch.actions:
+        a, b = orig.actions[i], mut.actions[i]
+        names.update((f"apply_{i}", f"step_{i}"))   # step_i writes apply_i's effects inline
+        legality = (a.weight is not b.weight or a.params is not b.params
+                    or len(a.preconditions) != len(b.preconditions)
+                    or any(x is not y for x, y in zip(a.preconditions, b.preconditions)))
+        if legality:   # the legal-move enumerators
+            names.add("chance_weights" if a.chance else "legal")
+    return frozenset(names)
 
 
 def _same_rules(a: GameSpec, b: GameSpec) -> bool:
