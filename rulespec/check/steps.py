@@ -28,7 +28,7 @@ from ..compile.smt_backend import SmtGame
 from ..ir.nodes import BOOL
 from ..ir.walk import fields_read
 from ..runtime.model import Model, State
-from .frame import conjuncts, free_constants, holds_by_intervals, unchanged
+from .frame import conjuncts, const_name, free_constants, holds_by_intervals, unchanged
 from .results import PROVED, UNKNOWN, VIOLATED
 from .solvers import Budget, check, limited, simple_solver, spent
 
@@ -189,11 +189,12 @@ class Premises:
             got = self._reads[g.name] = frozenset(free_constants(t))
         return got
 
-    def about(self, t: Any) -> list[int]:
+    def about(self, t: Any, names: set[str] | None = None) -> list[int]:
         """The premises (by index) that share a constant with ``t`` (one step of the cone
-        of influence), and the bounds of every constant those premises mention."""
+        of influence), and the bounds of every constant those premises mention
+        (``names``: the constants of ``t``, if known)."""
         picked: set[int] = set()
-        for name in free_constants(t):
+        for name in free_constants(t) if names is None else names:
             picked.update(self._mentions.get(name, ()))
         for k in list(picked):
             for name in self._names[k]:
@@ -202,12 +203,12 @@ class Premises:
 
     def mentioned_beyond(self, cell: Any, origin: tuple) -> bool:
         """Whether a premise not from ``origin`` mentions the cell (a constant)."""
-        return any(self.keys[k][0] != origin for k in self._mentions.get(str(cell), ()))
+        return any(self.keys[k][0] != origin for k in self._mentions.get(const_name(cell), ()))
 
     def bounds_of(self, terms: Sequence[Any]) -> set[tuple]:
         """The origins of the declared bounds of every cell in ``terms`` (what interval
         reasoning about them relies on)."""
-        names = set().union(*(free_constants(t) for t in terms)) if terms else set()
+        names = free_constants(*terms) if terms else set()
         return {self.keys[k][0] for n in names for k in self._bounds.get(n, ())}
 
     def having(self, keys: set[tuple]) -> list[int]:
@@ -588,11 +589,13 @@ class ActionProver:
         self._meter: z3.Solver | None = None  # any solver of the context: its count
         self._started = 0  # the context's resource count at the first query
         self.symbolic = smt.params(a_idx, f"p.{a_idx}")
+        self._param_names = [const_name(v) for v in self.symbolic]
         self.verdicts = {g.name: Verdict(used=own_origin(g)) for g in self.goals}
         #: per bounds goal, its residual conjuncts by cell (see :meth:`_bounds_left`)
         self._cells: dict[str, dict[int, list[Any]]] = {}
         #: per legality term (by id): the term, and what its conjuncts tie each parameter to
         self._ties: dict[int, tuple[Any, dict[str, set[str]]]] = {}
+        self._names: dict[int, tuple[Any, set[str]]] = {}  # see _constants
         self.queries = 0
         #: per kind of query: [queries, resource units, unsat, sat, unknown] (to measure)
         self.stats: dict[str, list[int]] = {}
@@ -690,7 +693,7 @@ class ActionProver:
         # a goal reads the cells that are constants in its term; a cell this case fixed to
         # a value is folded away, so if the action writes one, every goal may change
         frame = not any(z3.is_int_value(c) for c in moved)
-        changed = {str(c) for c in moved}
+        changed = {const_name(c) for c in moved}
         left: dict[str, Any] = {}
         for g in self.goals:
             if g.kind == "conserved" and self.totals is not None:
@@ -765,7 +768,7 @@ class ActionProver:
             if name in lessons.needs_all:
                 verdict = z3.sat  # a slice could not show it before
             else:
-                verdict = ask(name, r, self.p.about(r), self.budget.slice, "slice")
+                verdict = ask(name, r, self.p.about(r, self._constants(r)), self.budget.slice, "slice")
                 if verdict == z3.unsat:
                     continue
             if by_name[name].kind == "conserved" and self.totals is not None:
@@ -783,7 +786,7 @@ class ActionProver:
                         continue  # every cell it writes is implied
                     if rest is not r:  # fewer cells: the slice again, on what is left
                         r = rest
-                        verdict = ask(name, r, self.p.about(r), self.budget.slice, "slice")
+                        verdict = ask(name, r, self.p.about(r, self._constants(r)), self.budget.slice, "slice")
                         if verdict == z3.unsat:
                             continue
             if verdict == z3.sat:
@@ -876,8 +879,11 @@ class ActionProver:
         """A goal nothing was learned about, of a kind that an earlier action had to split
         on the parameter this one would split on (each purchase's own tile count, say):
         split at once, without the slice that would spend its budget first."""
+        kinds = self.lessons.split_kinds
+        if not any((g.kind, p.name) in kinds for p in self.action.params):
+            return False  # no parameter of this action was split for such a goal
         i = self._split_on({}, r, legal)
-        return i is not None and (g.kind, self.action.params[i].name) in self.lessons.split_kinds
+        return i is not None and (g.kind, self.action.params[i].name) in kinds
 
     def _count(self, kind: str, units: int, verdict: Any) -> None:
         row = self.stats.setdefault(kind, [0, 0, 0, 0, 0])
@@ -905,11 +911,11 @@ class ActionProver:
         open_ = [i for i in range(len(self.symbolic)) if i not in fixed]
         if not open_:
             return None
-        names = free_constants(residual)
-        mentioned = [i for i in open_ if str(self.symbolic[i]) in names]
+        names = self._constants(residual)
+        mentioned = [i for i in open_ if self._param_names[i] in names]
         if not mentioned:
             tied = self._tied(legal)
-            mentioned = [i for i in open_ if tied.get(str(self.symbolic[i]), set()) & names]
+            mentioned = [i for i in open_ if tied.get(self._param_names[i], set()) & names]
         if not mentioned:
             return None
 
@@ -918,12 +924,22 @@ class ActionProver:
             return d.max_hi - d.lo
         return min(mentioned, key=size)
 
+    def _constants(self, t: Any) -> set[str]:
+        """``free_constants(t)``, remembered for the last terms asked (a residual's are
+        asked for its slice, its split and its lessons)."""
+        got = self._names.get(t.get_id())
+        if got is None:
+            if len(self._names) > 64:
+                self._names.clear()
+            got = self._names[t.get_id()] = (t, free_constants(t))  # the term keeps its id
+        return got[1]
+
     def _tied(self, legal: Any) -> dict[str, set[str]]:
         """For each parameter (by name), the other constants that the conjuncts of the
         legality mentioning it mention (per legality term: each case has its own)."""
         got = self._ties.get(legal.get_id())
         if got is None:
-            params = {str(p) for p in self.symbolic}
+            params = set(self._param_names)
             tied: dict[str, set[str]] = {}
             for c in conjuncts(legal):
                 names = free_constants(c)
