@@ -129,6 +129,34 @@ def test_hoisted_code_that_raises_falls_back_to_the_plain_code():
     assert taken == []                          # and is not needed on a state in bounds
 
 
+def test_a_read_at_a_constant_index_out_of_range_stays_behind_its_guard():
+    """``arr[-1]`` raises whenever it runs: named once up front (it is read twice), every
+    call of the fast code would raise and run the plain code instead (MOTU's neighbour of
+    the island's edge made a sixth of its legal() calls do the work twice)."""
+    game = Game("edge", title="edge", players=2, source=SRC)
+    x = game.field("x", range(0, 4), initial=0, source=SRC)
+    arr = game.field("arr", range(0, 3), shape=(4,), initial=0, source=SRC)
+
+    @game.action(params={"i": range(9)}, source=SRC)
+    def pick(rule, i):
+        """arr[-1] is read only when x is negative (never)."""
+        rule.require(any_of(x >= 0, arr[-1] + arr[-1] == 2), "x is natural", source=SRC)
+        rule.set(x, 0)
+
+    game.current_player(x % 2, source=SRC)
+    game.terminal(x == 3, source=SRC)
+    game.max_steps(3, source=SRC)
+    game.score(lambda p: x, source=SRC)
+    c = Model(game.build()).compiled
+    assert not any(line.lstrip().startswith("_h") and "_ck(-1," in line
+                   for line in c.source.splitlines())
+    ns: dict[str, Any] = {"_ck": c.legal.__globals__["_ck"]}
+    exec(compile(c.source, "<edge fast module>", "exec"), ns)  # noqa: S102
+    taken = []
+    ns["_plain"] = lambda name: taken.append(name) or c.plain(name)
+    assert len(ns["legal"]((0, 0, 0, 0, 0, 0))) == 9 and taken == []   # no fallback
+
+
 def test_the_fused_check_refuses_what_it_should_and_why_illegal_names_it():
     ttt = rulespec.load("tic_tac_toe")
     s = ttt.initial_state()

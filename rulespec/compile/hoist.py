@@ -37,6 +37,9 @@ _IDENT = re.compile(r"[A-Za-z_]\w*")
 _STRING = re.compile(r"'[^']*'")
 HOISTED = re.compile(r"\b_[hg]\w+\b")
 SHARED = re.compile(r"\b_g\d+\b")
+#: a read at a constant index out of range (the emitter writes a constant in range without
+#: ``_ck``): it raises whenever it runs, so it stays behind the guard that skips it
+_ALWAYS_RAISES = re.compile(r"\b_ck\(-?\d+, ")
 #: identifiers of generated code that are not variables
 _FIXED = frozenset({"s", "min", "max", "abs", "any", "all", "sum", "range", "True", "False",
                     "not", "and", "or", "if", "else", "for", "in", "_ck"})
@@ -127,6 +130,9 @@ class Hoist:
         new = d is None
         if d is None:
             if code in self.local or code.isidentifier() or literal(code)[0]:
+                return code
+            if _ALWAYS_RAISES.search(code):
+                self.local.add(code)
                 return code
             level = 0
             for ident in _IDENT.findall(_STRING.sub("", code)):
