@@ -59,3 +59,45 @@ def test_a_reading_switch_in_the_score_is_no_dead_clause(tmp_path):
         clauses = {name for name in found if name.startswith("rule_can_apply:score@")}
         assert len(clauses) == 2, clauses  # then/else of `bonus == 1` only
         assert all(found[c].status == PROVED for c in clauses)
+
+
+def test_games_stop_after_a_round_that_finds_no_new_rule():
+    from rulespec.check.dead import play
+    game = rulespec.load("tic_tac_toe")
+    smt = compile_smt(game.spec, game.interpretation)
+    rounds = play(game, smt, 64, rounds_of=4)
+    assert 8 <= rounds.games < 64  # every rule runs within a few games: then it stops
+    again = play(game, smt, rounds.games)
+    assert (rounds.taken, rounds.ran, rounds.finals) == (again.taken, again.ran, again.finals)
+    assert play(game, smt, 64, rounds_of=4) == rounds  # the same games every time
+
+
+def test_running_effects_on_a_concrete_state_reports_the_branches_the_terms_do():
+    """``run_concrete`` (what the games use) sees exactly the branches that
+    ``apply_checked`` on the same concrete state does, building no term."""
+    import random
+    game = rulespec.load("hawaii")
+    smt = compile_smt(game.spec, game.interpretation)
+    rng = random.Random(3)
+    state = game.initial_state(3)
+    branches = set()
+    for _ in range(60):
+        legal = game.legal_actions(state)
+        if not legal:
+            break
+        action = rng.choice(legal)
+        key = action.key
+        seen: list[set] = [set(), set()]
+        for k, run in enumerate((
+                lambda: smt.run_concrete(key[0], state.values, key[1:]),
+                lambda: smt.apply_checked(key[0], smt.concrete_state(state.values),
+                                          list(key[1:])))):
+            smt.branch_seen = lambda st, side, k=k: seen[k].add((id(st), side))
+            try:
+                run()
+            finally:
+                smt.branch_seen = None
+        assert seen[0] == seen[1]
+        branches |= seen[0]
+        state = game.apply(state, action)
+    assert len(branches) > 10  # the steps ran many branches both ways

@@ -130,3 +130,25 @@ def test_bounds_are_implied_cell_by_cell_but_not_for_an_empty_seat():
     assert ("bounds", "round_total") not in four.origins  # never its own bounds
     five = ImpliedBounds(smt, 5, Budget()).of("round_total")
     assert five is not None and five.cells == frozenset(range(5))
+
+
+def test_an_action_is_split_only_on_a_parameter_that_matters_to_the_goal():
+    """A residual that mentions a parameter splits on it; one that reads a cell only the
+    legality ties to a parameter splits on that one; one neither touches is not split at
+    all (each value would ask the same question again: MOTU's placements split on 64
+    rows and columns for goals about card counts)."""
+    model = rulespec.load("tic_tac_toe")
+    prover, smt, _ = _prover(model, "mark")
+    s, (r, c) = prover.p.state, prover.symbolic
+    legal = smt.legal(prover.a_idx, s, prover.symbolic)
+    names = smt.cell_names()
+    corner = s[names.index("board[0,0]")]
+    moves = s[names.index("moves")]
+    assert prover._split_on({}, z3.And(r >= 0, moves >= 0), legal) == 0
+    assert prover._split_on({0: 1}, c + moves >= 0, legal) == 1
+    # the legality asks for an empty destination: the board's cells depend on (r, c)
+    assert prover._split_on({}, corner >= 0, legal) in (0, 1)
+    assert prover._split_on({0: 0}, corner >= 0, legal) == 1
+    # nothing ties the move count to the destination: asked once, not split
+    assert prover._split_on({}, moves >= 0, legal) is None
+    assert prover._split_on({0: 0, 1: 0}, corner >= 0, legal) is None

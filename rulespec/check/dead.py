@@ -60,13 +60,17 @@ def dead_rules(smt: SmtGame, rlimit: int = DEFAULT_RLIMIT, model: Any = None,
             + score_rules(smt, played, rlimit))
 
 
-def play(model: Any, smt: SmtGame, games: int) -> Played:
+def play(model: Any, smt: SmtGame, games: int, rounds_of: int | None = None) -> Played:
     """The actions taken, the branches run, the final states and a reached state per step
-    case of ``games`` seeded random games (the Z3 backend evaluates each step on its
-    concrete state: every branch is decided)."""
+    case of ``games`` seeded random games (the Z3 backend runs each step's effects on its
+    concrete state: every branch is decided). With ``rounds_of``, the games are played in
+    rounds of that many, and a round that takes no new action and runs no new branch is
+    the last: each game costs far less than a witness query, but once the games stop
+    finding rules, more of them only cost (the same games whatever the machine)."""
     from ..runtime.play import seeded_chooser
     taken: set[int] = set()
     seen_ids: set[tuple[int, bool]] = set()
+    played = 0
     finals: list[tuple] = []
     reached: dict[tuple, tuple] = {}
 
@@ -75,7 +79,12 @@ def play(model: Any, smt: SmtGame, games: int) -> Played:
     smt.branch_seen = seen
     try:
         cases = sorted({fixed for _, fixed in step_cases(smt)})
+        news = (0, 0)
         for g in range(games):
+            if rounds_of and g and g % rounds_of == 0:
+                if (len(taken), len(seen_ids)) == news:
+                    break  # the last round found nothing new
+                news = (len(taken), len(seen_ids))
             rng = random.Random(g)
             chance = seeded_chooser(model, rng)
             n = model.min_players + g % (model.max_players - model.min_players + 1)
@@ -90,10 +99,11 @@ def play(model: Any, smt: SmtGame, games: int) -> Played:
                 action = _pick(model, state, legal, rng, chance)
                 key = action.key
                 taken.add(key[0])
-                smt.apply_checked(key[0], smt.concrete_state(state.values), list(key[1:]))
+                smt.run_concrete(key[0], state.values, key[1:])
                 state = model.apply(state, action)
             if model.is_terminal(state):
                 finals.append(state.values)
+            played = g + 1
     except Unsupported:  # no Z3 encoding: the queries say so, rule by rule
         pass
     finally:
@@ -106,7 +116,7 @@ def play(model: Any, smt: SmtGame, games: int) -> Played:
         except Unsupported:
             continue
         ran.update((a, label) for st, side, label, _ in branches if (id(st), side) in seen_ids)
-    return Played(games, frozenset(taken), frozenset(ran), tuple(finals),
+    return Played(played, frozenset(taken), frozenset(ran), tuple(finals),
                   tuple(sorted(reached.items())))
 
 

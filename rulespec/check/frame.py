@@ -108,12 +108,25 @@ def unchanged(before: Any, after: Any) -> Any:
     return z3.Sum([k * u for k, u in delta]) == 0
 
 
-def free_constants(t: Any) -> set[str]:
-    """Names of the uninterpreted constants in ``t`` (a DAG walk, each node once)."""
+def const_name(t: Any) -> str:
+    """The name of an uninterpreted constant (``str(t)`` without Z3's pretty printer,
+    which is slow).
+
+    >>> const_name(z3.Int("s.round[2]"))
+    's.round[2]'
+    """
+    ctx = t.ctx_ref()
+    decl = z3.Z3_get_app_decl(ctx, t.as_ast())
+    return z3.Z3_get_symbol_string(ctx, z3.Z3_get_decl_name(ctx, decl))
+
+
+def free_constants(t: Any, *more: Any) -> set[str]:
+    """Names of the uninterpreted constants in ``t`` and ``more`` (one DAG walk over them
+    all, each node once: terms that share parts are cheaper together)."""
     ctx = t.ctx_ref()
     seen: set[int] = set()
     names: set[str] = set()
-    stack = [t.as_ast()]
+    stack = [t.as_ast(), *(m.as_ast() for m in more)]
     while stack:
         a = stack.pop()
         i = z3.Z3_get_ast_id(ctx, a)

@@ -39,8 +39,11 @@ from .solvers import DEFAULT_RLIMIT, Budget, check, limited, simple_solver
 from .steps import (BOUNDS, ActionProver, Case, ImpliedBounds, ImpliedTotals, Lessons, Premises,
                     goals_of, remember_totals, step_cases)
 
-#: random games played for dead-rule witnesses before any solver query
-DEAD_RULE_GAMES = 8
+#: random games played for dead-rule witnesses before any solver query, at most: in rounds
+#: of DEAD_RULE_ROUND, until a round finds no new rule (dead.play). A Hawaii game costs a
+#: twentieth of a witness query: 32 games leave 44 of its 353 rules to Z3, 8 left 88
+DEAD_RULE_GAMES = 32
+DEAD_RULE_ROUND = 8
 #: actions (sharing one set of pinned flow values) proved together in one job: they share
 #: premises and what they learn (:class:`.steps.Lessons`); a count, so jobs never depend
 #: on the number of workers
@@ -137,14 +140,17 @@ def _steps_job(model: Model, smt: SmtGame, cases: Sequence[Case], budget: Budget
     totals: dict[int, ImpliedTotals] = {}
     lessons = Lessons()
     out = []
+    def premises_of(fixed: tuple) -> Premises:
+        if fixed not in premises:
+            premises[fixed] = Premises(smt, dict(fixed))
+        return premises[fixed]
     try:
         for a_idx, fixed in cases:
-            if fixed not in premises:
-                premises[fixed] = Premises(smt, dict(fixed))
+            premises_of(fixed)
             n = dict(fixed)[0]
-            if n not in implied:
-                implied[n] = ImpliedBounds(smt, n, budget)
-                totals[n] = ImpliedTotals(smt, n, budget)
+            if n not in implied:  # one set of premises per player count (with the cases')
+                implied[n] = ImpliedBounds(smt, n, budget, lambda n=n: premises_of(((0, n),)))
+                totals[n] = ImpliedTotals(smt, n, budget, implied[n])
             asked = list(implied[n].stats)
             summed = list(totals[n].stats)
             prover = ActionProver(model, smt, premises[fixed], a_idx, goals, budget, lessons,
@@ -185,7 +191,7 @@ def _bmc_job(model: Model, smt: SmtGame, depth: int, rlimit: int, names: set[str
 
 def _played_job(model: Model, smt: SmtGame, games: int) -> Any:
     from .dead import play
-    return play(model, smt, games)
+    return play(model, smt, games, DEAD_RULE_ROUND)
 
 
 def _dead_job(model: Model, smt: SmtGame, actions: Sequence[int], played: Any,

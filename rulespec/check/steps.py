@@ -28,7 +28,7 @@ from ..compile.smt_backend import SmtGame
 from ..ir.nodes import BOOL
 from ..ir.walk import fields_read
 from ..runtime.model import Model, State
-from .frame import conjuncts, free_constants, holds_by_intervals, unchanged
+from .frame import conjuncts, const_name, free_constants, holds_by_intervals, unchanged
 from .results import PROVED, UNKNOWN, VIOLATED
 from .solvers import Budget, check, limited, simple_solver, spent
 
@@ -189,11 +189,12 @@ class Premises:
             got = self._reads[g.name] = frozenset(free_constants(t))
         return got
 
-    def about(self, t: Any) -> list[int]:
+    def about(self, t: Any, names: set[str] | None = None) -> list[int]:
         """The premises (by index) that share a constant with ``t`` (one step of the cone
-        of influence), and the bounds of every constant those premises mention."""
+        of influence), and the bounds of every constant those premises mention
+        (``names``: the constants of ``t``, if known)."""
         picked: set[int] = set()
-        for name in free_constants(t):
+        for name in free_constants(t) if names is None else names:
             picked.update(self._mentions.get(name, ()))
         for k in list(picked):
             for name in self._names[k]:
@@ -202,12 +203,12 @@ class Premises:
 
     def mentioned_beyond(self, cell: Any, origin: tuple) -> bool:
         """Whether a premise not from ``origin`` mentions the cell (a constant)."""
-        return any(self.keys[k][0] != origin for k in self._mentions.get(str(cell), ()))
+        return any(self.keys[k][0] != origin for k in self._mentions.get(const_name(cell), ()))
 
     def bounds_of(self, terms: Sequence[Any]) -> set[tuple]:
         """The origins of the declared bounds of every cell in ``terms`` (what interval
         reasoning about them relies on)."""
-        names = set().union(*(free_constants(t) for t in terms)) if terms else set()
+        names = free_constants(*terms) if terms else set()
         return {self.keys[k][0] for n in names for k in self._bounds.get(n, ())}
 
     def having(self, keys: set[tuple]) -> list[int]:
@@ -289,16 +290,23 @@ class _Implications:
     """What follows from the premises alone in every state with ``players`` players: the
     premises and their solver, made on the first question and kept for the next."""
 
-    def __init__(self, smt: SmtGame, players: int, budget: Budget) -> None:
+    def __init__(self, smt: SmtGame, players: int, budget: Budget,
+                 share: "_Implications | Callable[[], Premises] | None" = None) -> None:
         self.smt, self.players, self.budget = smt, players, budget
         self._premises: Premises | None = None
         self._refuter: Refuter | None = None
+        #: another question-asker's premises and solver (the same ones: one set of terms
+        #: per job), or where to get the premises (a job's cache), or None: made here
+        self._share = share
         #: implication queries asked, and the resource units they spent (to measure)
         self.stats = [0, 0]
 
     def _solver(self) -> tuple[Premises, Refuter]:
+        if isinstance(self._share, _Implications):
+            return self._share._solver()
         if self._premises is None or self._refuter is None:
-            self._premises = Premises(self.smt, {0: self.players})
+            self._premises = (Premises(self.smt, {0: self.players}) if self._share is None
+                              else self._share())
             self._refuter = Refuter(self._premises, z3.BoolVal(True))
         return self._premises, self._refuter
 
@@ -322,8 +330,9 @@ class ImpliedBounds(_Implications):
     cell found implied before it, nor a law (a law is proved within every field's bounds).
     """
 
-    def __init__(self, smt: SmtGame, players: int, budget: Budget) -> None:
-        super().__init__(smt, players, budget)
+    def __init__(self, smt: SmtGame, players: int, budget: Budget,
+                 share: "_Implications | Callable[[], Premises] | None" = None) -> None:
+        super().__init__(smt, players, budget, share)
         self._known: dict[str, Implied | None] = {}
         self._implied: list[str] = []  # in the order found (their bounds are not premises)
 
@@ -380,8 +389,9 @@ class ImpliedTotals(_Implications):
     implied in turn) are used: no cycle. What the implication used is recorded.
     """
 
-    def __init__(self, smt: SmtGame, players: int, budget: Budget) -> None:
-        super().__init__(smt, players, budget)
+    def __init__(self, smt: SmtGame, players: int, budget: Budget,
+                 share: "_Implications | Callable[[], Premises] | None" = None) -> None:
+        super().__init__(smt, players, budget, share)
         self._known: dict[int, set[Origin] | None] = {}
 
     def known(self, k: int) -> set[Origin] | None:
@@ -579,9 +589,13 @@ class ActionProver:
         self._meter: z3.Solver | None = None  # any solver of the context: its count
         self._started = 0  # the context's resource count at the first query
         self.symbolic = smt.params(a_idx, f"p.{a_idx}")
+        self._param_names = [const_name(v) for v in self.symbolic]
         self.verdicts = {g.name: Verdict(used=own_origin(g)) for g in self.goals}
         #: per bounds goal, its residual conjuncts by cell (see :meth:`_bounds_left`)
         self._cells: dict[str, dict[int, list[Any]]] = {}
+        #: per legality term (by id): the term, and what its conjuncts tie each parameter to
+        self._ties: dict[int, tuple[Any, dict[str, set[str]]]] = {}
+        self._names: dict[int, tuple[Any, set[str]]] = {}  # see _constants
         self.queries = 0
         #: per kind of query: [queries, resource units, unsat, sat, unknown] (to measure)
         self.stats: dict[str, list[int]] = {}
@@ -679,7 +693,7 @@ class ActionProver:
         # a goal reads the cells that are constants in its term; a cell this case fixed to
         # a value is folded away, so if the action writes one, every goal may change
         frame = not any(z3.is_int_value(c) for c in moved)
-        changed = {str(c) for c in moved}
+        changed = {const_name(c) for c in moved}
         left: dict[str, Any] = {}
         for g in self.goals:
             if g.kind == "conserved" and self.totals is not None:
@@ -741,7 +755,8 @@ class ActionProver:
                 undecided.append(name)  # another case of this action had to split it
                 continue
             core = lessons.core(self.p, name)
-            if not fixed and core is None and self._split_like_before(by_name[name], r):
+            if not fixed and core is None and self._split_like_before(by_name[name], r,
+                                                                      terms.legal):
                 undecided.append(name)
                 continue
             if core is not None:
@@ -753,7 +768,7 @@ class ActionProver:
             if name in lessons.needs_all:
                 verdict = z3.sat  # a slice could not show it before
             else:
-                verdict = ask(name, r, self.p.about(r), self.budget.slice, "slice")
+                verdict = ask(name, r, self.p.about(r, self._constants(r)), self.budget.slice, "slice")
                 if verdict == z3.unsat:
                     continue
             if by_name[name].kind == "conserved" and self.totals is not None:
@@ -771,13 +786,13 @@ class ActionProver:
                         continue  # every cell it writes is implied
                     if rest is not r:  # fewer cells: the slice again, on what is left
                         r = rest
-                        verdict = ask(name, r, self.p.about(r), self.budget.slice, "slice")
+                        verdict = ask(name, r, self.p.about(r, self._constants(r)), self.budget.slice, "slice")
                         if verdict == z3.unsat:
                             continue
             if verdict == z3.sat:
                 lessons.needs_all.add(name)
                 pending[name] = r
-            elif self._split_on(fixed, r) is None:
+            elif self._split_on(fixed, r, terms.legal) is None:
                 pending[name] = r
             else:
                 undecided.append(name)
@@ -841,7 +856,7 @@ class ActionProver:
                               f"{self.budget.query:,} resource units) ran out")
                 continue
             r = terms.left[g.name]
-            i = self._split_on(fixed, r)
+            i = self._split_on(fixed, r, terms.legal)
             if i is None:
                 verdict = self._ask(solver(), r, self.budget.query, params, g.name,
                                     terms.error, "last")
@@ -860,12 +875,15 @@ class ActionProver:
             for v in range(d.lo, d.max_hi):
                 self._case({**fixed, i: v}, gs, top)
 
-    def _split_like_before(self, g: Goal, r: Any) -> bool:
+    def _split_like_before(self, g: Goal, r: Any, legal: Any) -> bool:
         """A goal nothing was learned about, of a kind that an earlier action had to split
         on the parameter this one would split on (each purchase's own tile count, say):
         split at once, without the slice that would spend its budget first."""
-        i = self._split_on({}, r)
-        return i is not None and (g.kind, self.action.params[i].name) in self.lessons.split_kinds
+        kinds = self.lessons.split_kinds
+        if not any((g.kind, p.name) in kinds for p in self.action.params):
+            return False  # no parameter of this action was split for such a goal
+        i = self._split_on({}, r, legal)
+        return i is not None and (g.kind, self.action.params[i].name) in kinds
 
     def _count(self, kind: str, units: int, verdict: Any) -> None:
         row = self.stats.setdefault(kind, [0, 0, 0, 0, 0])
@@ -882,19 +900,53 @@ class ActionProver:
         split into many values would otherwise go on asking each one)."""
         return self._spent() > ACTION_BUDGET * self.budget.query
 
-    def _split_on(self, fixed: dict[int, int], residual: Any) -> int | None:
-        """The open parameter the residual mentions with the fewest values (or, if it
-        mentions none, any open parameter with the fewest values)."""
+    def _split_on(self, fixed: dict[int, int], residual: Any, legal: Any) -> int | None:
+        """The open parameter the residual mentions with the fewest values; if it mentions
+        none, the one with the fewest values that a conjunct of the legality ``legal``
+        ties to a cell the residual reads (a precondition on the destination's cells, for
+        a goal about them). None when no parameter matters to the residual: a split would
+        ask the same question once per value, so the goal is asked once, with the full
+        budget, instead (MOTU's placements split on the row and column for goals about
+        the card counts: 64 cases, each as hard as the whole)."""
         open_ = [i for i in range(len(self.symbolic)) if i not in fixed]
         if not open_:
             return None
-        names = free_constants(residual)
-        mentioned = [i for i in open_ if str(self.symbolic[i]) in names] or open_
+        names = self._constants(residual)
+        mentioned = [i for i in open_ if self._param_names[i] in names]
+        if not mentioned:
+            tied = self._tied(legal)
+            mentioned = [i for i in open_ if tied.get(self._param_names[i], set()) & names]
+        if not mentioned:
+            return None
 
         def size(i: int) -> int:
             d = self.action.params[i].domain
             return d.max_hi - d.lo
         return min(mentioned, key=size)
+
+    def _constants(self, t: Any) -> set[str]:
+        """``free_constants(t)``, remembered for the last terms asked (a residual's are
+        asked for its slice, its split and its lessons)."""
+        got = self._names.get(t.get_id())
+        if got is None:
+            if len(self._names) > 64:
+                self._names.clear()
+            got = self._names[t.get_id()] = (t, free_constants(t))  # the term keeps its id
+        return got[1]
+
+    def _tied(self, legal: Any) -> dict[str, set[str]]:
+        """For each parameter (by name), the other constants that the conjuncts of the
+        legality mentioning it mention (per legality term: each case has its own)."""
+        got = self._ties.get(legal.get_id())
+        if got is None:
+            params = set(self._param_names)
+            tied: dict[str, set[str]] = {}
+            for c in conjuncts(legal):
+                names = free_constants(c)
+                for n in names & params:
+                    tied.setdefault(n, set()).update(names - params)
+            got = self._ties[legal.get_id()] = (legal, tied)  # the term keeps its id
+        return got[1]
 
     # --- outcomes ------------------------------------------------------------------------
     def _fail(self, name: str, description: str, fixed: dict[int, int]) -> None:

@@ -303,6 +303,17 @@ class SmtGame:
             return Checked([T.term(v) for v in sc.state], _bool(T.or_(sc.errors)))
         return self._memo(("apply", action), state, params, compute)
 
+    def run_concrete(self, action: int, values: Sequence[Any], params: Sequence[int]) -> None:
+        """Run the action's effects on a concrete state (the Python backend's flat tuple)
+        for what they report to :attr:`branch_seen`, building no term: the cells stay
+        Python values, so every condition folds (what ``apply_checked`` on
+        ``concrete_state(values)`` would see, at a fraction of its cost)."""
+        a = self.spec.actions[action]
+        self._require_encodable(a.effects, statement_exprs(a.effects))
+        self._check_len(values)
+        cells = [T.lower(v, b) for v, b in zip(values, self._is_bool)]
+        self._block(a.effects, _Scope(cells, self._param_names(a, params), (), []))
+
     def apply(self, action: int, state: Sequence[Val], params: Sequence[Val]) -> list[z3.ExprRef]:
         """The successor cells (unspecified where ``apply_checked(...).error`` holds)."""
         return self.apply_checked(action, state, params).value
