@@ -67,7 +67,7 @@ def main() -> None:
     if wanted == {"none"}:
         wanted = set()
     rows = []
-    print(f"| point | against | random: parts; winner changes | mcts: parts; winner changes |")
+    print("| point | against | random: parts; winner changes | mcts: parts; winner changes |")
     print("|---|---|---|---|")
     for point in base.spec.interpretations:
         if wanted is not None and point.name not in wanted:

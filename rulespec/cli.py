@@ -19,7 +19,7 @@ from rich.markup import escape
 
 from .check.budget import DEFAULT_RLIMIT, RLIMIT_PER_SECOND
 from .check.progress import Progress
-from .console import Out, counts, results_table, summarise, width, wrap
+from .console import Out, counts, results_table, summarise, width
 from .ir.errors import SpecError
 from .runtime.model import Model
 from .runtime.trace import TraceError

@@ -8,7 +8,6 @@ traceback is printed. The trace and scenario loaders are also fuzzed with Hypoth
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path

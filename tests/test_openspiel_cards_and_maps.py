@@ -13,7 +13,6 @@ under Hypothesis, and whole seeded random games (Hypothesis favours short ones).
 
 from __future__ import annotations
 
-import random
 import re
 from typing import Any, Callable
 

@@ -25,7 +25,7 @@ the effects still to carry out are counts per effect kind.
 from types import SimpleNamespace
 
 from rulespec.spec import (PLAYERS, Game, all_of, any_of, count, exists, forall, if_, implies,
-                           lookup, min_, not_, option, ordinal, sum_of, to_int, view)
+                           lookup, min_, not_, option, ordinal, sum_of, view)
 from rulespec.spec.kit import Deck, Hands, Pile, Row
 
 SEED = "002_50b4d45ccb25edcc.txt"

@@ -31,7 +31,7 @@ import attrs
 from ...ir.english import statements_to_english, to_english
 from ...ir.location import Location
 from ...ir.nodes import INT, Expr, Printed, Table
-from ...ir.statements import Assign, ForEach, If, Let
+from ...ir.statements import If, Let
 from ...ir.walk import walk
 from ...spec.elements import GameSpec
 from .rewrite import Place, map_spec, rule_exprs, rule_statements, statement_exprs_of
