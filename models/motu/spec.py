@@ -1406,6 +1406,11 @@ game.invariant("each_source_is_scored_once_per_scoring_share",
                    triangle(scorings))),
                source=src(SCORING, "128-134"),
                doc="1, then 1 + 2, then all 6 sources per player; the scorer is part-way")
+game.invariant("the_scorer_has_a_source_left_to_choose",
+               implies(phase == Phase.scoring, all_of(choices >= 1, choices <= scorings + 1)),
+               source=src(SCORING, "128-130"),
+               doc="during a scoring the scorer still chooses 1 to (scorings done + 1) "
+                   "sources: 1 after deck A, 2 after B, 3 after C")
 game.invariant("only_scored_sources_have_points",
                forall(SEATED, lambda p: forall(Source, lambda s: implies(
                    not_(scored[p, s]), sheet[p, s] == 0))),
@@ -1500,9 +1505,12 @@ game.invariant("players_take_cards_in_turn",
                    "number of cards in the rounds completed, plus one for the seats before "
                    "the player to move, and the player to move's own once taken")
 game.invariant("players_plus_one_fate_cards_are_turned_up",
-               all_of(fates_shown <= N + 1, implies(phase == Phase.fates, fates_shown <= N)),
+               all_of(fates_shown <= N + 1, implies(phase == Phase.fates, fates_shown <= N),
+                      implies(phase.is_one_of(Phase.villages, Phase.row, Phase.travellers),
+                              fates_shown == 0)),
                source=src(SETUP, 19, "プレイヤーの数に1を加えた数だけ選択します"),
-               doc="the setup turns up fate cards until there are players + 1")
+               doc="the setup turns up fate cards until there are players + 1 (after the "
+                   "villages, the row and the travellers)")
 game.invariant("the_chosen_card_is_affordable",
                implies(phase == Phase.pay, coconuts[to_move] >= chosen),
                source=src(TAKE, 56, "カウンターが足りない場合は、このカードを取ることができず"),
