@@ -130,6 +130,15 @@ def _tie_law(game):
     return result
 
 
+def _planted(tmp_path, old, new):
+    """Aquatica's spec with one planted change (``old`` must be in it), loaded."""
+    text = (models_dir() / "aquatica" / "spec.py").read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "spec.py"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return rulespec.load(path)
+
+
 @pytest.mark.parametrize("kings", ["dealt", "none"])
 def test_the_tie_break_leaves_one_winner_is_proved_in_both_modes(kings):
     assert _tie_law(rulespec.load("aquatica", {"kings": kings})).status == PROVED
@@ -137,13 +146,9 @@ def test_the_tie_break_leaves_one_winner_is_proved_in_both_modes(kings):
 
 def test_a_tie_break_without_the_last_step_is_caught(tmp_path):
     # misreading: no King / seat step, so two players tied on points and reserve share
-    text = (models_dir() / "aquatica" / "spec.py").read_text(encoding="utf-8")
-    old = "    return if_(kings.is_(\"dealt\"), 0 - p, p)"
-    assert old in text
-    path = tmp_path / "spec.py"
-    path.write_text(text.replace(old, "    return if_(kings.is_(\"dealt\"), 0, 0)"),
-                    encoding="utf-8")
-    assert _tie_law(rulespec.load(path)).status == VIOLATED
+    game = _planted(tmp_path, "    return if_(kings.is_(\"dealt\"), 0 - p, p)",
+                    "    return if_(kings.is_(\"dealt\"), 0, 0)")
+    assert _tie_law(game).status == VIOLATED
 
 
 def _draw_location_step(game, goals):
@@ -171,13 +176,10 @@ def test_a_location_draw_keeps_every_location_in_one_place():
 
 
 def test_a_location_drawn_into_nowhere_is_violated_by_the_step_proof(tmp_path):
-    text = (models_dir() / "aquatica" / "spec.py").read_text(encoding="utf-8")
-    refill = "    loc_deck.draw(rule, card)\n    lower.refill(rule, card)\n"
-    assert refill in text  # the drawn location goes into the row ...
-    path = tmp_path / "spec.py"
-    path.write_text(text.replace(refill, "    loc_deck.draw(rule, card)\n"),  # ... not any more
-                    encoding="utf-8")
-    verdicts, smt = _draw_location_step(rulespec.load(path), LOCATION_GOALS)
+    # the drawn location goes into the row ... not any more
+    game = _planted(tmp_path, "    loc_deck.draw(rule, card)\n    lower.refill(rule, card)\n",
+                    "    loc_deck.draw(rule, card)\n")
+    verdicts, smt = _draw_location_step(game, LOCATION_GOALS)
     assert verdicts["locations_are_conserved_per_card"].status == VIOLATED
     # the total is still implied by the per-card invariant, but only through it: the
     # induction (prove's z3-induction) fails with the invariant it used
@@ -217,13 +219,9 @@ def test_matrona_stays_in_the_hand_by_a_fact_of_the_rules():
 def test_a_matrona_left_in_the_deck_is_caught_by_play(tmp_path):
     # planted: the Matronas of empty seats stay in the deck instead of the box, so one can
     # be drawn, recruited and end up as a second Matrona in a hand
-    text = (models_dir() / "aquatica" / "spec.py").read_text(encoding="utf-8")
-    boxed = "            with rule.otherwise():\n                char_box.put(rule, c)\n"
-    assert boxed in text
-    path = tmp_path / "spec.py"
-    path.write_text(text.replace(boxed, "            with rule.otherwise():\n"
-                                        "                char_deck.put(rule, c)\n"),
-                    encoding="utf-8")
-    bad = check_game(rulespec.load(path), examples=10, trace_dir=tmp_path,
+    game = _planted(tmp_path,
+                    "            with rule.otherwise():\n                char_box.put(rule, c)\n",
+                    "            with rule.otherwise():\n                char_deck.put(rule, c)\n")
+    bad = check_game(game, examples=10, trace_dir=tmp_path,
                      property_names=["matrona_is_only_in_hands_or_the_box"])
     assert [r.status for r in bad] == [VIOLATED]
