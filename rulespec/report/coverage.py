@@ -60,8 +60,7 @@ def branch_runs(model: Model, start: State, actions: Sequence[str]) -> set[tuple
     try:
         for text in actions:
             action = model.action_from_str(state, text)
-            smt.apply_checked(action.key[0], smt.concrete_state(state.values),
-                              list(action.key[1:]))
+            smt.run_concrete(action.key[0], state.values, action.key[1:])
             state = model.apply(state, action)
     finally:
         smt.branch_seen = None
@@ -71,7 +70,7 @@ def branch_runs(model: Model, start: State, actions: Sequence[str]) -> set[tuple
 
 def _observe(smt: Any, taken: list[int], action: Any, state: State) -> None:
     taken[action.key[0]] += 1
-    smt.apply_checked(action.key[0], smt.concrete_state(state.values), list(action.key[1:]))
+    smt.run_concrete(action.key[0], state.values, action.key[1:])
 
 
 def _play(model: Model, n: int, rng: random.Random,
