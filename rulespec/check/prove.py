@@ -140,20 +140,21 @@ def _steps_job(model: Model, smt: SmtGame, cases: Sequence[Case], budget: Budget
     totals: dict[int, ImpliedTotals] = {}
     lessons = Lessons()
     out = []
+
     def premises_of(fixed: tuple) -> Premises:
         if fixed not in premises:
             premises[fixed] = Premises(smt, dict(fixed))
         return premises[fixed]
     try:
         for a_idx, fixed in cases:
-            premises_of(fixed)
+            case_premises = premises_of(fixed)
             n = dict(fixed)[0]
             if n not in implied:  # one set of premises per player count (with the cases')
                 implied[n] = ImpliedBounds(smt, n, budget, lambda n=n: premises_of(((0, n),)))
                 totals[n] = ImpliedTotals(smt, n, budget, implied[n])
             asked = list(implied[n].stats)
             summed = list(totals[n].stats)
-            prover = ActionProver(model, smt, premises[fixed], a_idx, goals, budget, lessons,
+            prover = ActionProver(model, smt, case_premises, a_idx, goals, budget, lessons,
                                   implied[n], totals[n])
             verdicts = prover.run()
             stats = dict(prover.stats)
