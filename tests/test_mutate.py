@@ -147,6 +147,41 @@ def test_the_small_bundled_games_score_100_percent(game):
     assert report.score() == 1.0, [r for r in report.results if r.status != KILLED]
 
 
+HAWAII_SCENARIOS = Path(__file__).resolve().parents[1] / "models" / "hawaii" / "scenarios"
+# One mutant per Hawaii scenario file written from `rulespec mutate hawaii`'s survivors
+# (docs/games/hawaii.md, "Mutation testing"): the file kills it, the unmutated spec passes it.
+HAWAII_KILLS = {
+    "islands": "constant_plus_one@island_vp_4",
+    "trips": "drop_effect@959:12",
+    "purchases": "drop_effect@1162:12",
+    "tracks": "constant_plus_one@kahuna_spot_shells_3",
+    "round_end": "drop_effect@1412:12",
+    "end_scoring": "constant_minus_one@kahuna_vp_by_row_3",
+    "setup": "constant_plus_one@start_fruit_by_seat_5",
+}
+
+
+def test_hawaii_scenarios_written_from_its_survivors_kill_them():
+    from rulespec.check.scenario import PASSED, load_scenario_file, run_scenario
+    from rulespec.runtime.model import Model
+    spec = rulespec.load("hawaii").spec
+    by_id = {m.id: m for m in mutants(spec)}
+    for name, mid in HAWAII_KILLS.items():
+        sf = load_scenario_file(HAWAII_SCENARIOS / f"{name}.toml")
+        mut = by_id[mid].make(spec)
+        for s in (spec, mut):
+            models = {}
+
+            def model(i, s=s, models=models):
+                key = tuple(sorted(i.items()))
+                if key not in models:
+                    models[key] = Model(s, i)
+                return models[key]
+            failed = [sc.name for sc in sf.scenarios
+                      if run_scenario(sf, sc, model).status != PASSED]
+            assert (failed == []) is (s is spec), (name, mid, failed)
+
+
 def test_operators_and_groups_are_selected_by_name():
     assert select_operators(["comparison"]) == ("negate_comparison", "weaken_comparison",
                                                 "strengthen_comparison")
