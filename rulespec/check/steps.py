@@ -28,7 +28,8 @@ from ..compile.smt_backend import SmtGame
 from ..ir.nodes import BOOL
 from ..ir.walk import fields_read
 from ..runtime.model import Model, State
-from .frame import conjuncts, const_name, free_constants, holds_by_intervals, unchanged
+from .frame import (conjuncts, const_name, equation_deltas, fixed_to, free_constants,
+                    holds_by_intervals, index_cell, unchanged)
 from .results import PROVED, UNKNOWN, VIOLATED
 from .solvers import Budget, check, limited, simple_solver, spent
 
@@ -173,6 +174,10 @@ class Premises:
             for t in s[slot.offset:slot.offset + f.size]:
                 if not z3.is_int_value(t):
                     self.intervals[t.get_id()] = (f.lo, hi)
+
+    def invariant(self, k: int) -> Any:
+        """Invariant ``k`` on this state (a premise unless left to play)."""
+        return self._invariants[k]
 
     def reads(self, g: "Goal") -> frozenset[str]:
         """The cells (constant names) goal ``g`` reads in this state."""
@@ -610,8 +615,10 @@ class ActionProver:
             return self._left(g, z3.Not(after.error))
         if g.kind == "bounds":
             return self._bounds_left(g, smt.cell_bounds(g.field, t))
-        if g.kind == "invariant":
-            return self._left(g, smt.invariant_checked(g.index, t).holds())
+        if g.kind == "invariant":  # an equation less its twin before: summands cancel
+            return self._left(g, z3.And(*equation_deltas(
+                conjuncts(smt.invariant_checked(g.index, t).holds()),
+                conjuncts(self.p.invariant(g.index)))))
         before, now = smt.conserved_checked(g.index, s), smt.conserved_checked(g.index, t)
         left = self._left(g, z3.And(z3.Not(before.error), z3.Not(now.error)))
         same = unchanged(before.value, now.value)
@@ -857,6 +864,8 @@ class ActionProver:
                 continue
             r = terms.left[g.name]
             i = self._split_on(fixed, r, terms.legal)
+            if i is None and self._split_cell(fixed, g, r, solver, params, terms):
+                continue
             if i is None:
                 verdict = self._ask(solver(), r, self.budget.query, params, g.name,
                                     terms.error, "last")
@@ -874,6 +883,47 @@ class ActionProver:
             d = self.action.params[i].domain
             for v in range(d.lo, d.max_hi):
                 self._case({**fixed, i: v}, gs, top)
+
+    def _split_cell(self, fixed: dict[int, int], g: Goal, r: Any,
+                    solver: Callable[[], z3.Solver], params: list[Any], terms: "_Terms"
+                    ) -> bool:
+        """No parameter to split on: a cell the residual uses as an index (the card in
+        hand, the chosen slot), fixed to each value of its declared bounds, folds the
+        residual to a few summands (:func:`.frame.index_cell`). Each value is one query
+        ``cell == v -> residual[cell := v]``; together they cover the cell's bounds (a
+        premise). False (nothing asked) when no cell helps."""
+        got = index_cell(r, self.p.intervals, set(self._param_names))
+        if got is None:
+            return False
+        cell, lo, hi = got
+        self._uses(g.name, self.p.bounds_of([cell]))
+        small = Refuter(self.p, terms.legal)
+        for v in range(lo, hi + 1):
+            rv = fixed_to(r, cell, v)
+            if z3.is_true(rv):
+                continue
+            if self._over_budget():
+                self._unknown(g.name, fixed, f"the action's budget ({ACTION_BUDGET} x "
+                              f"{self.budget.query:,} resource units) ran out")
+                return True
+            # first the premises that share a cell with the folded residual (a few)
+            self.queries += 1
+            shown, core = small.refute(self.p.about(rv), [cell == v, z3.Not(rv),
+                                                          z3.Not(terms.error)], self.budget.slice)
+            self._count("cell", small.solver.rulespec_spent, shown)
+            if shown == z3.unsat:
+                self._uses(g.name, {self.p.keys[k][0] for k in core or []})
+                continue
+            verdict = self._ask(solver(), z3.Implies(cell == v, rv), self.budget.quick, params,
+                                g.name, terms.error, "cell")
+            if verdict == "unknown":
+                self._unknown(g.name, fixed, f"undecided within {self.budget.quick:,} resource "
+                              f"units with {const_name(cell)} = {v}")
+                return True
+            if verdict != "unsat":
+                self._fail(g.name, verdict, fixed)
+                return True
+        return True
 
     def _split_like_before(self, g: Goal, r: Any, legal: Any) -> bool:
         """A goal nothing was learned about, of a kind that an earlier action had to split
