@@ -799,8 +799,9 @@ class ActionProver:
             if verdict == z3.sat:
                 lessons.needs_all.add(name)
                 pending[name] = r
-            elif self._split_on(fixed, r, terms.legal) is None:
-                pending[name] = r
+            elif self._split_on(fixed, r, terms.legal) is None and (
+                    index_cell(r, self.p.intervals, set(self._param_names)) is None):
+                pending[name] = r  # (an index cell to split on: straight to the split)
             else:
                 undecided.append(name)
         every = range(len(self.p.terms))
@@ -864,7 +865,12 @@ class ActionProver:
                 continue
             r = terms.left[g.name]
             i = self._split_on(fixed, r, terms.legal)
-            if i is None and self._split_cell(fixed, g, r, solver, params, terms):
+            # a parameter the residual does not mention (only tied to it by the legality:
+            # a placement's row and column) splits into cases each as hard as the whole:
+            # an index cell first
+            names = self._constants(r)
+            direct = i is not None and self._param_names[i] in names
+            if not direct and self._split_cell(fixed, g, r, solver, params, terms):
                 continue
             if i is None:
                 verdict = self._ask(solver(), r, self.budget.query, params, g.name,
