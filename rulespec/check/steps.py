@@ -913,17 +913,29 @@ class ActionProver:
                               f"{self.budget.query:,} resource units) ran out")
                 return True
             # first the premises that share a cell with the folded residual (a few)
-            self.queries += 1
-            shown, core = small.refute(self.p.about(rv), [cell == v, z3.Not(rv),
-                                                          z3.Not(terms.error)], self.budget.slice)
-            self._count("cell", small.solver.rulespec_spent, shown)
+            # then every premise, tracked (its core names what the induction needs); the
+            # untracked solver only to describe a counterexample
+            extra = [cell == v, z3.Not(rv)] + ([] if g.name == RULE_ERRORS
+                                               else [z3.Not(terms.error)])
+            shown = z3.unknown
+            for picked, rlimit in ((self.p.about(rv), self.budget.slice),
+                                   (range(len(self.p.terms)), self.budget.query)):
+                self.queries += 1
+                shown, core = small.refute(picked, extra, rlimit)
+                self._count("cell", small.solver.rulespec_spent, shown)
+                if shown == z3.unsat:
+                    self._uses(g.name, {self.p.keys[k][0] for k in core or []})
+                    break
             if shown == z3.unsat:
-                self._uses(g.name, {self.p.keys[k][0] for k in core or []})
                 continue
-            verdict = self._ask(solver(), z3.Implies(cell == v, rv), self.budget.quick, params,
+            if shown != z3.sat:
+                self._unknown(g.name, fixed, f"undecided within {self.budget.query:,} resource "
+                              f"units with {const_name(cell)} = {v}")
+                return True
+            verdict = self._ask(solver(), z3.Implies(cell == v, rv), self.budget.query, params,
                                 g.name, terms.error, "cell")
             if verdict == "unknown":
-                self._unknown(g.name, fixed, f"undecided within {self.budget.quick:,} resource "
+                self._unknown(g.name, fixed, f"undecided within {self.budget.query:,} resource "
                               f"units with {const_name(cell)} = {v}")
                 return True
             if verdict != "unsat":
