@@ -130,3 +130,20 @@ def test_setting_aside_a_second_card_uncounted_is_refuted(tmp_path):
     verdicts = _steps(game, {"set_aside"}, {"aside_size_counts_its_cards"}, players=2,
                       budget=QUICK)
     assert set(verdicts.values()) == {VIOLATED}
+
+
+def test_the_split_on_the_chosen_slot_names_the_premises_it_used():
+    # the induction needs them: a proof that stood for "every premise" would need the
+    # invariants left to play too, and the per-card law would never be proved by induction
+    game = rulespec.load("motu")
+    smt = compile_smt(game.spec, game.interpretation)
+    goals = [g for g in goals_of(smt) if g.name == "island_cards_are_conserved_per_card"]
+    pay = next(c for c in step_cases(smt)
+               if game.spec.actions[c[0]].name == "pay" and dict(c[1])[0] == 2)
+    prover = ActionProver(game, smt, Premises(smt, dict(pay[1])), pay[0], goals, QUICK,
+                          Lessons())
+    verdict = prover.run()["island_cards_are_conserved_per_card"]
+    assert verdict.status == PROVED and prover.stats["cell"][0] >= 4
+    left = {("invariant", k) for k, inv in enumerate(game.spec.invariants)
+            if inv.name in game.spec.left_to_play}
+    assert verdict.used is not None and not verdict.used & left
