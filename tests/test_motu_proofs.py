@@ -45,7 +45,7 @@ def test_a_fate_card_that_ignores_ties_is_refuted(tmp_path):
     assert results["fate_canoes_4_adds_or_subtracts_its_value"].status == VIOLATED
 
 
-def _steps(game, actions, names, players=None):
+def _steps(game, actions, names, players=None, budget=None):
     """Step verdicts of the goals ``names`` for each case of ``actions`` (of one player
     count, or every one)."""
     smt = compile_smt(game.spec, game.interpretation)
@@ -54,7 +54,7 @@ def _steps(game, actions, names, players=None):
     for a_idx, fixed in step_cases(smt):
         if game.spec.actions[a_idx].name in actions and players in (None, dict(fixed)[0]):
             prover = ActionProver(game, smt, Premises(smt, dict(fixed)), a_idx, goals,
-                                  Budget(), Lessons())
+                                  budget or Budget(), Lessons())
             for name, verdict in prover.run().items():
                 out[(game.spec.actions[a_idx].name, fixed, name)] = verdict.status
     return out
@@ -100,3 +100,50 @@ def test_a_payment_that_creates_a_coconut_is_refuted(tmp_path):
     game = _planted(tmp_path, "rule.add(coconuts[p], 0 - k)", "rule.add(coconuts[p], 1 - k)")
     verdicts = _coconut_steps(game, {"pay"})
     assert len(verdicts) == 3 and set(verdicts.values()) == {VIOLATED}
+
+
+QUICK = Budget(10_000_000)  # the report's quick budget (rulespec/report/budget.py)
+CARDS = {"island_cards_are_conserved_per_card", "aside_size_counts_its_cards"}
+
+
+def test_paying_and_setting_aside_keep_the_cards_in_step_at_the_quick_budget():
+    # pay slides the row from the chosen slot, set_aside writes the card in hand: both are
+    # split on that cell (one case per value), each equation less its twin before the step
+    verdicts = _steps(rulespec.load("motu"), {"pay", "set_aside"}, CARDS, players=2,
+                      budget=QUICK)
+    assert len(verdicts) == 4 and set(verdicts.values()) == {PROVED}
+
+
+def test_a_payment_that_takes_the_first_card_whatever_was_chosen_is_refuted(tmp_path):
+    # planted: the taker gets the first card while the chosen one slides away
+    game = _planted(tmp_path, 'rule.set(taken, got["card"])', "rule.set(taken, row[0])")
+    verdicts = _steps(game, {"pay"}, {"island_cards_are_conserved_per_card"}, players=2,
+                      budget=QUICK)
+    assert set(verdicts.values()) == {VIOLATED}
+
+
+def test_setting_aside_a_second_card_uncounted_is_refuted(tmp_path):
+    # planted: one more card lands aside with the taken one, the size counts only one
+    game = _planted(tmp_path, "    aside.put(rule, taken, of=to_move)\n",
+                    "    aside.put(rule, taken, of=to_move)\n"
+                    "    rule.set(aside.cells[to_move, Card.I05], True)\n")
+    verdicts = _steps(game, {"set_aside"}, {"aside_size_counts_its_cards"}, players=2,
+                      budget=QUICK)
+    assert set(verdicts.values()) == {VIOLATED}
+
+
+def test_the_split_on_the_chosen_slot_names_the_premises_it_used():
+    # the induction needs them: a proof that stood for "every premise" would need the
+    # invariants left to play too, and the per-card law would never be proved by induction
+    game = rulespec.load("motu")
+    smt = compile_smt(game.spec, game.interpretation)
+    goals = [g for g in goals_of(smt) if g.name == "island_cards_are_conserved_per_card"]
+    pay = next(c for c in step_cases(smt)
+               if game.spec.actions[c[0]].name == "pay" and dict(c[1])[0] == 2)
+    prover = ActionProver(game, smt, Premises(smt, dict(pay[1])), pay[0], goals, QUICK,
+                          Lessons())
+    verdict = prover.run()["island_cards_are_conserved_per_card"]
+    assert verdict.status == PROVED and prover.stats["cell"][0] >= 4
+    left = {("invariant", k) for k, inv in enumerate(game.spec.invariants)
+            if inv.name in game.spec.left_to_play}
+    assert verdict.used is not None and not verdict.used & left

@@ -13,8 +13,16 @@ ids). Two syntactic rules then shrink the question before any solver sees it:
   sides (same id) cancels. Only the summands over written cells are left: for a tile
   count over every village of every player, the few cells a purchase may write.
 
-Both rules are exact rewrites (nothing is assumed that the premises do not say), so the
+* **equations** -- an invariant's conjunct ``a(t) == b(t)`` (a deck's count per card, a
+  pile's size) whose premise twin ``a(s) == b(s)`` holds is equivalent to
+  ``(a(t) - b(t)) - (a(s) - b(s)) == 0``: the summands the step left alone cancel, as in
+  a conserved total (:func:`equation_deltas`).
+
+These rules are exact rewrites (nothing is assumed that the premises do not say), so the
 residual obligation is equivalent to the goal under the premises; it is just smaller.
+A residual that is still hard often reads a cell used as an index (the card in hand, the
+chosen slot): fixed to each value of its bounds, the residual folds to a few summands
+(:func:`index_cell`, :func:`fixed_to`); the values together cover the cell's bounds.
 
 >>> import z3
 >>> x, y, z = z3.Ints("x y z")
@@ -26,6 +34,7 @@ residual obligation is equivalent to the goal under the premises; it is just sma
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Any, Iterable
 
@@ -98,6 +107,131 @@ def sum_delta(before: Any, after: Any) -> list[tuple[int, Any]]:
         coeff[i] += sg
         term[i] = u
     return [(coeff[i], term[i]) for i in sorted(coeff) if coeff[i]]
+
+
+def _is_int_eq(ref: Any, a: Any) -> bool:
+    if _op(ref, a) != z3.Z3_OP_EQ:
+        return False
+    lhs = z3.Z3_get_app_arg(ref, a, 0)
+    return z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, lhs)) == z3.Z3_INT_SORT
+
+
+def equation_deltas(after: list, before: list) -> list:
+    """``after`` (a goal's conjuncts after the step), each Int equation ``a == b`` whose
+    twin at the same place of ``before`` (the same goal's conjuncts before the step, which
+    the premises assert) is one too, written as ``a - b - (a' - b') == 0`` over the
+    summands that do not cancel (``True`` if all do). Exact whenever the ``before``
+    conjunct holds, whichever it is; the twin only makes the summands cancel. Conjunct
+    lists of different lengths are returned as they are.
+
+    >>> x, y, n, m = z3.Ints("x y n m")
+    >>> [str(c) for c in equation_deltas([n + 1 == x + y + 1], [n == x + y])]
+    ['True']
+    >>> [str(c) for c in equation_deltas([m == x + y], [n == x + y])]
+    ['-1*n + 1*m == 0']
+    """
+    if len(after) != len(before):
+        return list(after)
+    out = []
+    for t, s in zip(after, before):
+        ref = t.ctx_ref()
+        if t.get_id() == s.get_id() or not (_is_int_eq(ref, t.as_ast())
+                                            and _is_int_eq(ref, s.as_ast())):
+            out.append(t)
+            continue
+        parts: list[tuple[int, Any]] = []
+        for term, sign in ((t.arg(0), 1), (t.arg(1), -1), (s.arg(0), -1), (s.arg(1), 1)):
+            _summands(term, sign, parts)
+        out.append(_sum_zero(parts))
+    return out
+
+
+def _sum_zero(parts: list[tuple[int, Any]]) -> Any:
+    coeff: Counter[int] = Counter()
+    term: dict[int, Any] = {}
+    for sg, u in parts:
+        i = u.get_id()
+        coeff[i] += sg
+        term[i] = u
+    delta = [(coeff[i], term[i]) for i in sorted(coeff) if coeff[i]]
+    if not delta:
+        return z3.BoolVal(True)
+    return z3.Sum([k * u for k, u in delta]) == 0
+
+
+#: a cell is split on (one case per value) only if its bounds have at most this many values
+SPLIT_VALUES = 64
+
+
+def fixed_to(t: Any, cell: Any, value: int) -> Any:
+    """``t`` with ``cell`` (a constant) replaced by ``value``, folded by Z3's simplifier
+    (like summands cancel: a residual over 59 cards leaves the one in hand)."""
+    return z3.simplify(z3.substitute(t, (cell, z3.IntVal(value))))
+
+
+def term_size(t: Any) -> int:
+    """Distinct nodes of ``t`` (a DAG walk)."""
+    ref = t.ctx_ref()
+    seen: set[int] = set()
+    stack = [t.as_ast()]
+    while stack:
+        a = stack.pop()
+        i = z3.Z3_get_ast_id(ref, a)
+        if i in seen:
+            continue
+        seen.add(i)
+        if z3.Z3_get_ast_kind(ref, a) == z3.Z3_APP_AST:
+            stack.extend(z3.Z3_get_app_arg(ref, a, k)
+                         for k in range(z3.Z3_get_app_num_args(ref, a)))
+    return len(seen)
+
+
+def index_cell(t: Any, bounds: dict[int, tuple[float, float]], barred: set[str] = frozenset()
+               ) -> tuple[Any, int, int] | None:
+    """The cell to split ``t`` on, with its bounds: of the constants ``t`` compares with a
+    number by ``==`` (an index: a write at the card in hand tests ``taken == c`` for every
+    card), with at most :data:`SPLIT_VALUES` values in ``bounds`` (by id) and not named in
+    ``barred``, the one that leaves the smallest term when fixed to its middle value.
+    None when there is none, or fixing none of them makes ``t`` smaller.
+
+    >>> x, k, a = z3.Ints("x k a")
+    >>> t = z3.If(k == 1, a, 0) + z3.If(k == 2, a, 0) + z3.If(x == 0, 1, 0) == a
+    >>> str(index_cell(t, {x.get_id(): (0, 1), k.get_id(): (0, 3)})[0])
+    'k'
+    """
+    ref = t.ctx_ref()
+    seen: set[int] = set()
+    found: dict[int, Any] = {}
+    stack = [t.as_ast()]
+    while stack:
+        a = stack.pop()
+        i = z3.Z3_get_ast_id(ref, a)
+        if i in seen or z3.Z3_get_ast_kind(ref, a) != z3.Z3_APP_AST:
+            continue
+        seen.add(i)
+        n = z3.Z3_get_app_num_args(ref, a)
+        if _op(ref, a) == z3.Z3_OP_EQ and n == 2:
+            x, k = z3.Z3_get_app_arg(ref, a, 0), z3.Z3_get_app_arg(ref, a, 1)
+            if z3.Z3_get_ast_kind(ref, x) == z3.Z3_NUMERAL_AST:
+                x, k = k, x
+            if (z3.Z3_get_ast_kind(ref, k) == z3.Z3_NUMERAL_AST
+                    and z3.Z3_get_ast_kind(ref, x) == z3.Z3_APP_AST
+                    and z3.Z3_get_app_num_args(ref, x) == 0):
+                found.setdefault(z3.Z3_get_ast_id(ref, x), x)
+        stack.extend(z3.Z3_get_app_arg(ref, a, j) for j in range(n))
+    size = term_size(t)
+    best: tuple[int, int, Any, int, int] | None = None
+    for key in sorted(found):
+        lo, hi = bounds.get(key, (-math.inf, math.inf))
+        if not (math.isfinite(lo) and math.isfinite(hi)) or hi - lo + 1 > SPLIT_VALUES:
+            continue
+        cell = z3.ArithRef(found[key], t.ctx)
+        if const_name(cell) in barred:
+            continue
+        left = term_size(fixed_to(t, cell, int(lo + hi) // 2))
+        if left < size and (best is None or (left, key) < best[:2]):
+            best = (left, key, cell, int(lo), int(hi))
+    return None if best is None else best[2:]
 
 
 def unchanged(before: Any, after: Any) -> Any:

@@ -28,7 +28,8 @@ from ..compile.smt_backend import SmtGame
 from ..ir.nodes import BOOL
 from ..ir.walk import fields_read
 from ..runtime.model import Model, State
-from .frame import conjuncts, const_name, free_constants, holds_by_intervals, unchanged
+from .frame import (conjuncts, const_name, equation_deltas, fixed_to, free_constants,
+                    holds_by_intervals, index_cell, unchanged)
 from .results import PROVED, UNKNOWN, VIOLATED
 from .solvers import Budget, check, limited, simple_solver, spent
 
@@ -173,6 +174,10 @@ class Premises:
             for t in s[slot.offset:slot.offset + f.size]:
                 if not z3.is_int_value(t):
                     self.intervals[t.get_id()] = (f.lo, hi)
+
+    def invariant(self, k: int) -> Any:
+        """Invariant ``k`` on this state (a premise unless left to play)."""
+        return self._invariants[k]
 
     def reads(self, g: "Goal") -> frozenset[str]:
         """The cells (constant names) goal ``g`` reads in this state."""
@@ -610,8 +615,10 @@ class ActionProver:
             return self._left(g, z3.Not(after.error))
         if g.kind == "bounds":
             return self._bounds_left(g, smt.cell_bounds(g.field, t))
-        if g.kind == "invariant":
-            return self._left(g, smt.invariant_checked(g.index, t).holds())
+        if g.kind == "invariant":  # an equation less its twin before: summands cancel
+            return self._left(g, z3.And(*equation_deltas(
+                conjuncts(smt.invariant_checked(g.index, t).holds()),
+                conjuncts(self.p.invariant(g.index)))))
         before, now = smt.conserved_checked(g.index, s), smt.conserved_checked(g.index, t)
         left = self._left(g, z3.And(z3.Not(before.error), z3.Not(now.error)))
         same = unchanged(before.value, now.value)
@@ -792,8 +799,9 @@ class ActionProver:
             if verdict == z3.sat:
                 lessons.needs_all.add(name)
                 pending[name] = r
-            elif self._split_on(fixed, r, terms.legal) is None:
-                pending[name] = r
+            elif self._split_on(fixed, r, terms.legal) is None and (
+                    index_cell(r, self.p.intervals, set(self._param_names)) is None):
+                pending[name] = r  # (an index cell to split on: straight to the split)
             else:
                 undecided.append(name)
         every = range(len(self.p.terms))
@@ -857,6 +865,13 @@ class ActionProver:
                 continue
             r = terms.left[g.name]
             i = self._split_on(fixed, r, terms.legal)
+            # a parameter the residual does not mention (only tied to it by the legality:
+            # a placement's row and column) splits into cases each as hard as the whole:
+            # an index cell first
+            names = self._constants(r)
+            direct = i is not None and self._param_names[i] in names
+            if not direct and self._split_cell(fixed, g, r, solver, params, terms):
+                continue
             if i is None:
                 verdict = self._ask(solver(), r, self.budget.query, params, g.name,
                                     terms.error, "last")
@@ -874,6 +889,59 @@ class ActionProver:
             d = self.action.params[i].domain
             for v in range(d.lo, d.max_hi):
                 self._case({**fixed, i: v}, gs, top)
+
+    def _split_cell(self, fixed: dict[int, int], g: Goal, r: Any,
+                    solver: Callable[[], z3.Solver], params: list[Any], terms: "_Terms"
+                    ) -> bool:
+        """No parameter to split on: a cell the residual uses as an index (the card in
+        hand, the chosen slot), fixed to each value of its declared bounds, folds the
+        residual to a few summands (:func:`.frame.index_cell`). Each value is one query
+        ``cell == v -> residual[cell := v]``; together they cover the cell's bounds (a
+        premise). False (nothing asked) when no cell helps."""
+        got = index_cell(r, self.p.intervals, set(self._param_names))
+        if got is None:
+            return False
+        cell, lo, hi = got
+        self._uses(g.name, self.p.bounds_of([cell]))
+        small = Refuter(self.p, terms.legal)
+        for v in range(lo, hi + 1):
+            rv = fixed_to(r, cell, v)
+            if z3.is_true(rv):
+                continue
+            if self._over_budget():
+                self._unknown(g.name, fixed, f"the action's budget ({ACTION_BUDGET} x "
+                              f"{self.budget.query:,} resource units) ran out")
+                return True
+            # first the premises that share a cell with the folded residual (a few)
+            # then every premise, tracked (its core names what the induction needs); the
+            # untracked solver only to describe a counterexample
+            extra = [cell == v, z3.Not(rv)] + ([] if g.name == RULE_ERRORS
+                                               else [z3.Not(terms.error)])
+            shown = z3.unknown
+            for picked, rlimit in ((self.p.about(rv), self.budget.slice),
+                                   (range(len(self.p.terms)), self.budget.query)):
+                self.queries += 1
+                shown, core = small.refute(picked, extra, rlimit)
+                self._count("cell", small.solver.rulespec_spent, shown)
+                if shown == z3.unsat:
+                    self._uses(g.name, {self.p.keys[k][0] for k in core or []})
+                    break
+            if shown == z3.unsat:
+                continue
+            if shown != z3.sat:
+                self._unknown(g.name, fixed, f"undecided within {self.budget.query:,} resource "
+                              f"units with {const_name(cell)} = {v}")
+                return True
+            verdict = self._ask(solver(), z3.Implies(cell == v, rv), self.budget.query, params,
+                                g.name, terms.error, "cell")
+            if verdict == "unknown":
+                self._unknown(g.name, fixed, f"undecided within {self.budget.query:,} resource "
+                              f"units with {const_name(cell)} = {v}")
+                return True
+            if verdict != "unsat":
+                self._fail(g.name, verdict, fixed)
+                return True
+        return True
 
     def _split_like_before(self, g: Goal, r: Any, legal: Any) -> bool:
         """A goal nothing was learned about, of a kind that an earlier action had to split
