@@ -6,7 +6,7 @@ import pytest
 
 import rulespec
 from rulespec.check.diff import complexity, diff, point_changes
-from rulespec.check.impact import impact, wilson
+from rulespec.check.impact import impact, lockstep, wilson
 from rulespec.check.results import PROVED, VIOLATED
 from rulespec.check.scenario import load_scenario_file, run_scenario_file
 from rulespec.cli import main
@@ -58,6 +58,21 @@ def test_impact_of_identical_readings_is_nothing_and_counts_the_games():
     im = impact(m, m, 6, seed=3)
     assert (im.games, im.seed, im.parted.count, im.winner_changed.count) == (6, 3, 0, 0)
     assert im.parted.high < 0.5
+
+
+def test_lockstep_games_shared_across_options_give_the_same_figures():
+    """The defaults' own games are played once for several options (``paths``): each
+    option's figures are what a lockstep of its own gives, and they differ by option."""
+    m = rulespec.load("hawaii")
+    paths: dict = {}
+    seen = []
+    for point, option in (("beach_return", "forbidden"), ("final_tie", "resources"),
+                          ("combine_boats", "any")):
+        other = rulespec.load("hawaii", {point: option})
+        shared = lockstep(m, other, 6, 1, paths=paths)
+        assert shared == lockstep(m, other, 6, 1)
+        seen.append(shared[0].parted.count)
+    assert len(paths) == 3 and len(set(seen)) > 1
 
 
 def test_simpler_parameter_values_rank_lower():

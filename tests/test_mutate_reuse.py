@@ -1,5 +1,6 @@
-"""A mutant compiled from the spec's functions plus the ones its change reaches plays
-exactly as the mutant compiled whole (``compile_python(..., like=, only=)``).
+"""A game compiled from another compiled game's functions plus the ones that differ plays
+exactly as the game compiled whole (``compile_python(..., like=, only=)``): a mutant from
+its spec, and a reading from another reading (``rulespec.load`` does that).
 
 ``rulespec mutate`` generates only the functions a mutant changes (:func:`regenerated`)
 and takes the others from the spec's compiled model. Here every mutant of tic-tac-toe,
@@ -21,6 +22,9 @@ import rulespec
 from rulespec.check.mutate import mutants
 from rulespec.check.mutate.judge import BUDGETS, Judges, _Models, regenerated
 from rulespec.compile.python_backend import CHANCE, compile_python
+from rulespec.compile.reuse import functions_reading
+from rulespec.runtime import registry
+from rulespec.runtime.model import Model
 from rulespec.ir.errors import SpecError
 
 
@@ -60,6 +64,11 @@ def _differences(whole: Any, reused: Any, players: range, games: int, steps: int
                         a = _outcome(whole.tie_keys[k], v, p)
                         if a != _outcome(reused.tie_keys[k], v, p):
                             out.append(f"tie key {k}")
+                for name in ("invariants", "conserved"):
+                    for k, (fw, fr) in enumerate(zip(getattr(whole, name),
+                                                     getattr(reused, name))):
+                        if _outcome(fw, v) != _outcome(fr, v):
+                            out.append(f"{name} {k}")
                 cw = same("chance_weights", "chance_weights", v)
                 legal = same("legal", "legal", v)
                 if out or legal[0] != "=" or not legal[1]:
@@ -175,3 +184,78 @@ def test_compile_python_wants_like_and_only_together():
     model = rulespec.load("tic_tac_toe")
     with pytest.raises(ValueError):
         compile_python(model.spec, model.interpretation, like=model.compiled)
+
+
+# --- a reading compiled from another ---------------------------------------------------
+
+@pytest.mark.parametrize("game,every", [("hawaii", 1), ("aquatica", 1), ("motu", 2),
+                                        ("hex", 1), ("crazy_eights", 1)])
+def test_every_reading_loaded_from_another_plays_as_compiled_whole(game, every):
+    """``load`` under one other option, after the defaults: only the functions that read
+    that point are new; the game plays as when compiled whole."""
+    base = rulespec.load(game)
+    spec = base.spec
+    others = [(p.name, o) for p in spec.interpretations for o in p.options if o != p.default]
+    for point, option in others[::every]:
+        loaded = rulespec.load(game, {point: option})
+        new = functions_reading(spec, [point])
+        assert new is not None
+        assert (loaded.compiled.legal is base.compiled.legal) == ("legal" not in new)
+        assert (loaded.compiled.scores is base.compiled.scores) == ("scores" not in new)
+        whole = Model(spec, dict(loaded.interpretation)).compiled
+        found = _differences(whole, loaded.compiled, range(spec.min_players,
+                             spec.max_players + 1), 1, 300, seed=len(point),
+                             keys_per_state=20)
+        assert not found, (point, option, sorted(new), found[:3])
+
+
+def test_a_reading_that_skips_a_function_it_changes_is_noticed():
+    """The comparison can fail: Hawaii's ``price_cap`` changes the price action, which a
+    model reusing every function of the defaults misses."""
+    base = rulespec.load("hawaii")
+    chosen = {**base.interpretation, "price_cap": "below"}
+    whole = Model(base.spec, chosen).compiled
+    stale = compile_python(base.spec, chosen, like=base.compiled, only=frozenset())
+    assert _differences(whole, stale, range(2, 6), 4, 400, seed=0, keys_per_state=20)
+
+
+FLOW_SPEC = """
+from rulespec.spec import Game
+
+SRC = "fixture: a counter whose end is a reading"
+game = Game("flow_reading", title="Flow reading", players=1, source=SRC)
+pos = game.field("pos", range(0, 5), source=SRC)
+end = game.interpretation("end", question="Where does it end?",
+                          options={"three": "at 3", "four": "at 4"}, default="three",
+                          source=SRC)
+
+
+@game.action(source=SRC)
+def step(rule):
+    rule.require(pos < 4, "not at the end", source=SRC)
+    rule.set(pos, pos + 1)
+
+
+game.current_player(0, source=SRC)
+game.terminal((pos >= 3) & end.is_("three") | (pos >= 4), source=SRC)
+game.max_steps(5, source=SRC)
+game.score(lambda p: pos, source=SRC)
+
+SPEC = game.build()
+"""
+
+
+def test_a_reading_of_the_turn_or_end_rules_compiles_whole(tmp_path):
+    """Every function writes the end rule inline: a point it reads changes them all."""
+    path = tmp_path / "spec.py"
+    path.write_text(FLOW_SPEC)
+    three = registry.load(str(path))
+    four = registry.load(str(path), {"end": "four"})
+    assert functions_reading(three.spec, ["end"]) is None
+    assert four.compiled.legal is not three.compiled.legal
+    for model, steps in ((three, 3), (four, 4)):
+        s = model.initial_state(1)
+        for _ in range(steps):
+            assert not model.is_terminal(s)
+            s = model.apply(s, model.legal_actions(s)[0])
+        assert model.is_terminal(s) and model.scores(s) == [steps]

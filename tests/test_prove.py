@@ -169,6 +169,24 @@ def test_the_safety_limit_stops_the_run_and_says_so(tmp_path):
     assert any("safety limit" in r.detail for r in run.results if r.status == UNKNOWN)
 
 
+def _a_query(model, smt):
+    import z3
+    solver = z3.Solver()
+    x = z3.Int("x")
+    solver.add(x * x == 2)
+    return str(solver.check())
+
+
+def test_jobs_stopped_early_still_count_the_units_of_those_that_finished():
+    """At the safety limit the run stops; what the finished jobs spent is still spent."""
+    from rulespec.check.jobs import Jobs
+    with Jobs(rulespec.load("tic_tac_toe"), workers=1) as jobs:
+        jobs.submit("one query", _a_query)
+        assert jobs.rlimit == 0        # done here at once, not yet waited for
+        jobs.stop()
+        assert jobs.rlimit > 0 and list(jobs.units) == ["one query"]
+
+
 def test_the_safety_limit_does_not_wait_for_the_jobs_still_running(tmp_path):
     # Hawaii's step jobs run for minutes: at the limit the workers are killed, not awaited
     # (a hang detector, like the Ctrl-C tests: the bound is far above the expected time)

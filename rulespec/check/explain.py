@@ -8,6 +8,7 @@ Everything here reads the spec's IR; nothing is specific to a game.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Iterable
 
 import attrs
@@ -42,13 +43,20 @@ def _lets_read(e: Expr) -> set[str]:
 
 def action_points(action: Action) -> set[str]:
     """Every point an action reads: in a precondition, an effect, its weight."""
-    found: set[str] = set()
-    for pre in action.preconditions:
-        found |= points_read(pre.cond)
-    found |= points_read(action.weight)
-    for _, ref in dependent_effects(action):
-        found |= set(ref.points)
-    return found
+    found = _ACTION_POINTS.get(action)
+    if found is None:   # a diff asks for every action once per option: walked once
+        read: set[str] = set()
+        for pre in action.preconditions:
+            read |= points_read(pre.cond)
+        read |= points_read(action.weight)
+        for _, ref in dependent_effects(action):
+            read |= set(ref.points)
+        found = _ACTION_POINTS[action] = frozenset(read)
+    return set(found)
+
+
+_ACTION_POINTS: "weakref.WeakKeyDictionary[Action, frozenset[str]]" = (
+    weakref.WeakKeyDictionary())
 
 
 def global_points(spec: GameSpec) -> set[str]:

@@ -90,9 +90,14 @@ def impact(ma: Model, mb: Model, games: int, seed: int, policy: Policy | None = 
 
 
 def lockstep(ma: Model, mb: Model, games: int, seed: int, progress: Any = None,
-             policy: Policy | None = None) -> tuple[Impact, tuple[int, tuple] | None]:
+             policy: Policy | None = None, paths: dict | None = None
+             ) -> tuple[Impact, tuple[int, tuple] | None]:
     """:func:`impact`, and the earliest parting seen: (players, the action keys from setup
-    up to the state where the readings first part), or None."""
+    up to the state where the readings first part), or None.
+
+    ``paths``: a dict kept across calls with the same ``ma``, seed and policy (one reading
+    against each of several others): reading A's own games, which do not depend on the
+    reading that shadows them, are then played once."""
     if policy is not None and policy.name == "random":
         policy = None  # the fast path draws exactly as RandomPolicy does
     counts = []
@@ -105,8 +110,16 @@ def lockstep(ma: Model, mb: Model, games: int, seed: int, progress: Any = None,
         n = ma.min_players + g % span
         counts.append(n)
         rng = random.Random(f"{seed}:{g}")
+        own = random.Random(rng.random())   # the shadow's choices once it cannot follow
         driver, shadow = (ma, mb) if g % 2 == 0 else (mb, ma)
-        history, wd, ws = _game(driver, shadow, n, rng, policy)
+        if g % 2 == 0 and paths is not None:
+            key = (id(ma), seed, g, n)
+            path = paths.get(key)
+            if path is None:
+                path = paths[key] = _path(driver, n, rng, policy)
+        else:
+            path = _path(driver, n, rng, policy)
+        history, wd, ws = _game(driver, shadow, n, path, own, policy)
         if history is not None:
             parted += 1
             if first is None or len(history) < len(first[1]):
@@ -118,30 +131,54 @@ def lockstep(ma: Model, mb: Model, games: int, seed: int, progress: Any = None,
                    RANDOM_DESCRIPTION if policy is None else policy.describe()), first)
 
 
-def _game(driver: Model, shadow: Model, n: int, rng: random.Random, policy: Policy | None
-          ) -> tuple[tuple | None, list[int], list[int]]:
-    """One game on the compiled functions (no Action objects): returns the action keys
-    from setup to where the readings parted (None if they never did) and both readings'
-    final winners."""
-    cd, cs = driver.compiled, shadow.compiled
-    own = random.Random(rng.random())   # the shadow's choices once it cannot follow
+@attrs.frozen
+class _Path:
+    """The driver's game: at each step its state, its legal actions and the one chosen
+    (None where none is legal); then the final state and its winners."""
+
+    steps: list[tuple[tuple, list[tuple], tuple | None]]
+    final: tuple
+    winners: list[int]
+
+
+def _path(driver: Model, n: int, rng: random.Random, policy: Policy | None) -> _Path:
+    cd = driver.compiled
     vd = cd.initial(n)
+    steps: list[tuple[tuple, list[tuple], tuple | None]] = []
+    for _ in range(driver.spec.max_steps + 1):
+        ld = _legal(cd, vd, rng)
+        if not ld:
+            steps.append((vd, ld, None))
+            break
+        key = _choose(driver, vd, ld, rng, policy)
+        steps.append((vd, ld, key))
+        vd = cd.apply[key[0]](vd, *key[1:])
+    return _Path(steps, vd, driver.winners(_state(driver, vd)))
+
+
+def _game(driver: Model, shadow: Model, n: int, path: _Path, own: random.Random,
+          policy: Policy | None) -> tuple[tuple | None, list[int], list[int]]:
+    """The shadow follows the driver's game on the compiled functions (no Action
+    objects): returns the action keys from setup to where the readings parted (None if
+    they never did) and both readings' final winners."""
+    cd, cs = driver.compiled, shadow.compiled
+    # readings compiled one from the other share the functions a point does not reach:
+    # the same functions on the same state give the same moves
+    same_moves = cs.legal is cd.legal and cs.terminal is cd.terminal
     vs = cs.initial(n)
     part_at: int | None = None
     history: list[tuple] = []
-    for step in range(driver.spec.max_steps + 1):
-        ld = _legal(cd, vd, rng)
+    for step, (vd, ld, key) in enumerate(path.steps):
         if part_at is None:
             if vd != vs:          # the last action had different effects
                 part_at = step - 1
-            elif ld != _legal(cs, vs, None) or cd.terminal(vd) != cs.terminal(vs):
+            elif not same_moves and (ld != _legal(cs, vs, None)
+                                     or cd.terminal(vd) != cs.terminal(vs)):
                 part_at = step
-        if not ld:
+        if key is None:
             break
-        key = _choose(driver, vd, ld, rng, policy)
         if part_at is None:
             history.append(key)
-        vd = cd.apply[key[0]](vd, *key[1:])
         if cs.terminal(vs) or cs.current_player(vs) == TERMINAL:
             continue
         ls = ld if part_at is None else _legal(cs, vs, None)
@@ -150,7 +187,8 @@ def _game(driver: Model, shadow: Model, n: int, rng: random.Random, policy: Poli
         elif ls:
             vs = cs.apply[(k := _choose(shadow, vs, ls, own, policy))[0]](vs, *k[1:])
     vs = _finish(shadow, vs, own, policy)
-    wd, ws = driver.winners(_state(driver, vd)), shadow.winners(_state(shadow, vs))
+    vd, wd = path.final, path.winners
+    ws = shadow.winners(_state(shadow, vs))
     if part_at is None and (cd.scores(vd) != cs.scores(vs) or wd != ws):
         part_at = len(history)  # the same end, scored or tie-broken differently
     return (None if part_at is None else tuple(history[:part_at])), wd, ws

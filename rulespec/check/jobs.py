@@ -190,7 +190,11 @@ class Jobs:
 
     def stop(self) -> None:
         """Kill the workers now: the jobs still running are not waited for (leaving the
-        ``with`` block would otherwise wait for each of them to end)."""
+        ``with`` block would otherwise wait for each of them to end). The units of the
+        jobs that did finish still count."""
+        for f in list(self._labels):
+            if f.done() and not f.cancelled():
+                self._finished(f)
         if self._pool is not None:
             from .workers import kill_workers
             kill_workers(self._pool)

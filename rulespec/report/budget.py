@@ -61,7 +61,7 @@ class Budget:
 
 QUICK = Budget("quick", examples_share=0.25, seed=0, solver_rlimit=10_000_000, bmc_depth=4,
                workers=2, diff_depth=4, diff_setups=4, diff_games=40, diff_nodes=4_000,
-               coverage_games=10, prove_safety_s=300.0)
+               coverage_games=10, prove_safety_s=1200.0)
 FULL = Budget("full", examples_share=1.0, seed=0, solver_rlimit=DEFAULT_RLIMIT, bmc_depth=None,
               workers=2, diff_depth=6, diff_setups=8, diff_games=200, diff_nodes=20_000,
               coverage_games=40)

@@ -139,8 +139,10 @@ def _diffs(model: Model, game_ref: str, budget: Budget, trace_dir: Path
     from ..check.policy import policy_named
     policy = policy_named(budget.diff_policy)
     out = []
+    paths: dict = {}   # the defaults' own lockstep games, the same against every option
+    files = _scenario_files_parsed(model, game_ref)
     for point in model.spec.interpretations:
-        starts = pinning_scenarios(game_ref, model, point.name)
+        starts = pinning_scenarios(game_ref, model, point.name, files)
         for opt in point.options:
             if opt == point.default:
                 continue
@@ -149,7 +151,7 @@ def _diffs(model: Model, game_ref: str, budget: Budget, trace_dir: Path
                 chosen = None
                 # the impact games are the same whatever the start: played once
                 played = (lockstep(model, other, budget.diff_games, budget.seed,
-                                   policy=policy) if budget.diff_games else None)
+                                   policy=policy, paths=paths) if budget.diff_games else None)
                 for start in [None, *starts]:
                     found = diff(model, other, depth=budget.diff_depth,
                                  setups=budget.diff_setups, games=budget.diff_games,
@@ -170,18 +172,26 @@ def _diffs(model: Model, game_ref: str, budget: Budget, trace_dir: Path
     return out
 
 
-def pinning_scenarios(game_ref: str, model: Model, point: str) -> list[str]:
+def pinning_scenarios(game_ref: str, model: Model, point: str,
+                      files: list[tuple[Path, ScenarioFile]] | None = None) -> list[str]:
     """``FILE#NAME`` of each scenario of the game that names ``point`` in its
-    interpretation: its given situation is where that point's readings are meant to part."""
-    refs = []
+    interpretation: its given situation is where that point's readings are meant to part.
+    ``files``: the game's scenario files already read (else they are read here)."""
+    if files is None:
+        files = _scenario_files_parsed(model, game_ref)
+    return [f"{path}#{sc.name}" for path, sf in files for sc in sf.scenarios
+            if point in sc.interpretation and (sc.given.actions or sc.given.edits)]
+
+
+def _scenario_files_parsed(model: Model, game_ref: str) -> list[tuple[Path, ScenarioFile]]:
+    """The game's scenario files that read without error (_scenarios reports the others)."""
+    out = []
     for path in scenario_files(model, game_ref):
         try:
-            sf = load_scenario_file(path)
+            out.append((path, load_scenario_file(path)))
         except Exception:  # noqa: BLE001 - a broken file is reported by _scenarios
             continue
-        refs += [f"{path}#{sc.name}" for sc in sf.scenarios
-                 if point in sc.interpretation and (sc.given.actions or sc.given.edits)]
-    return refs
+    return out
 
 
 def _scenarios(model: Model, game_ref: str

@@ -13,6 +13,8 @@ from typing import Mapping
 
 import attrs
 
+from ..compile.python_backend import compile_python
+from ..compile.reuse import functions_reading
 from ..ir.errors import SpecError
 from ..ir.location import Location
 from ..spec.elements import GameSpec
@@ -153,9 +155,24 @@ def load(name_or_path: str | os.PathLike, interpretation: Mapping[str, str] | st
     key = (str(spec_path(name_or_path)), tuple(sorted(chosen.items())))
     model = _MODEL_CACHE.get(key)
     if model is None:
-        model = Model(spec, chosen)
-        _MODEL_CACHE[key] = model
+        model = _MODEL_CACHE[key] = _compile(spec, chosen, key[0])
     return model
+
+
+def _compile(spec: GameSpec, chosen: dict[str, str], path: str) -> Model:
+    """The spec under ``chosen``; from the closest reading already compiled when there is
+    one: only the functions that read a point the two set differently are generated."""
+    best = None
+    for (p, items), other in _MODEL_CACHE.items():
+        if p != path or other.spec is not spec:
+            continue
+        differ = [k for k, v in items if chosen[k] != v]
+        if best is None or len(differ) < len(best[1]):
+            best = (other, differ)
+    only = None if best is None else functions_reading(spec, best[1])
+    if best is None or only is None:
+        return Model(spec, chosen)
+    return Model(spec, chosen, compile_python(spec, chosen, like=best[0].compiled, only=only))
 
 
 def _rel(path: str) -> str:
