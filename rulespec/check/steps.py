@@ -788,13 +788,17 @@ class ActionProver:
             if not fixed and name in lessons.splits.get(self.a_idx, ()):
                 undecided.append(name)  # another case of this action had to split it
                 continue
-            leaf = self._split_on(fixed, r, terms.legal) is None
-            if not leaf and name in lessons.to_the_mover.get(self.a_idx, ()):
-                undecided.append(name)  # another case split it down to the player to move
-                continue
-            if leaf and (self.a_idx, name) in lessons.by_conjunct:
-                if self._by_conjunct(name, r, ask):
-                    continue  # another case showed it conjunct by conjunct: so here
+            # (the split is looked at only where a lesson may apply: a residual asked about
+            # is kept alive, and Z3's term ids, and so its search, depend on that)
+            if fixed and (name in lessons.to_the_mover.get(self.a_idx, ())
+                          or (self.a_idx, name) in lessons.by_conjunct):
+                leaf = self._split_on(fixed, r, terms.legal) is None
+                if not leaf and name in lessons.to_the_mover.get(self.a_idx, ()):
+                    undecided.append(name)  # another case split it down to the player to move
+                    continue
+                if leaf and (self.a_idx, name) in lessons.by_conjunct:
+                    if self._by_conjunct(name, r, ask):
+                        continue  # another case showed it conjunct by conjunct: so here
             core = lessons.core(self.p, name)
             if not fixed and core is None and self._split_like_before(by_name[name], r,
                                                                       terms.legal):
@@ -830,11 +834,11 @@ class ActionProver:
                         verdict = ask(name, r, self.p.about(r, self._constants(r)), self.budget.slice, "slice")
                         if verdict == z3.unsat:
                             continue
-            leaf = self._split_on(fixed, r, terms.legal) is None
-            if verdict == z3.sat and not (leaf and name in lessons.by_conjunct_goals):
+            if verdict == z3.sat and not (name in lessons.by_conjunct_goals and
+                                          self._split_on(fixed, r, terms.legal) is None):
                 lessons.needs_all.add(name)
                 pending[name] = r
-            elif leaf:
+            elif self._split_on(fixed, r, terms.legal) is None:
                 if (self.a_idx, name) not in lessons.by_conjunct and \
                         self._by_conjunct(name, r, ask):
                     lessons.by_conjunct.add((self.a_idx, name))
@@ -1019,6 +1023,9 @@ class ActionProver:
         budget, instead (MOTU's placements split on the row and column for goals about
         the card counts: 64 cases, each as hard as the whole)."""
         open_ = [i for i in range(len(self.symbolic)) if i not in fixed]
+        m = len(self.symbolic)
+        if not open_ and (self._mover is None or m in fixed):
+            return None
         names = self._constants(residual)
         mentioned = [i for i in open_ if self._param_names[i] in names]
         if open_ and not mentioned:
@@ -1030,7 +1037,6 @@ class ActionProver:
             # 20 cells of 4 players), and each player's case folds those to the 5 cells
             # of one player -- none of the 15 location cards' counts was decided in 60M
             # units with it open, each in 0.2M with it set
-            m = len(self.symbolic)
             if self._mover is not None and m not in fixed and self._param_names[m] in names:
                 return m
             return None
