@@ -8,7 +8,8 @@ import rulespec
 from rulespec.check.steps import step_cases
 from rulespec.check.results import PROVED, VIOLATED
 from rulespec.check.solvers import Budget
-from rulespec.check.steps import ActionProver, ImpliedBounds, Lessons, Premises, Refuter, goals_of
+from rulespec.check.steps import (ActionProver, ImpliedBounds, Lessons, Premises, Refuter,
+                                  _Terms, goals_of)
 from rulespec.compile.smt_backend import compile_smt
 from rulespec.runtime.registry import models_dir
 
@@ -152,3 +153,83 @@ def test_an_action_is_split_only_on_a_parameter_that_matters_to_the_goal():
     # nothing ties the move count to the destination: asked once, not split
     assert prover._split_on({}, moves >= 0, legal) is None
     assert prover._split_on({0: 0, 1: 0}, corner >= 0, legal) is None
+
+
+def test_with_no_parameter_left_a_case_splits_on_the_player_to_move():
+    """A residual that reads the player to move's cell, once every parameter is set,
+    splits on that cell (one case per value of its field); one that does not, is not."""
+    model = rulespec.load("tic_tac_toe")
+    prover, smt, _ = _prover(model, "mark")
+    s = prover.p.state
+    legal = smt.legal(prover.a_idx, s, prover.symbolic)
+    names = smt.cell_names()
+    mover = s[names.index("to_move")]
+    m = len(prover.symbolic)
+    assert prover._split_on({0: 0, 1: 0}, mover >= 0, legal) == m
+    assert prover._domain(m) == (0, 2)  # range(0, 2): both players
+    assert prover._split_on({0: 0}, mover + prover.symbolic[1] >= 0, legal) == 1  # params first
+    assert prover._split_on({0: 0, 1: 0, m: 1}, mover >= 0, legal) is None  # already set
+    assert prover._case_text({0: 1, 1: 2, m: 1}).endswith("with to_move=1")
+
+
+def _aquatica_leaf(game, action, goal, fixed, players=2):
+    """One leaf case of an Aquatica step (every parameter and the player to move set):
+    the prover after asking it, and the goal's verdict."""
+    smt = compile_smt(game.spec, game.interpretation)
+    a_idx = next(i for i, a in enumerate(game.spec.actions) if a.name == action)
+    (case,) = [f for a, f in step_cases(smt) if a == a_idx and dict(f)[0] == players]
+    goals = [g for g in goals_of(smt) if g.name == goal]
+    prover = ActionProver(game, smt, Premises(smt, dict(case)), a_idx, goals,
+                          Budget(10_000_000))
+    after = smt.apply_checked(a_idx, prover.p.state, prover.symbolic)
+    top = _Terms(smt.legal(a_idx, prover.p.state, prover.symbolic), after.error,
+                 {goal: z3.And(*prover.residual(goals[0], after))})
+    prover._case(fixed, goals, top)
+    return prover, prover.verdicts[goal]
+
+
+def test_a_purchase_keeps_each_card_count_conjunct_by_conjunct():
+    """Aquatica's purchase with every parameter and the player to move set: the 15
+    location cards' counts together are undecided within the slice budget, each alone is
+    shown at once (so the full-premise queries are never asked)."""
+    game = rulespec.load("aquatica")
+    prover, verdict = _aquatica_leaf(game, "buy", "locations_are_conserved_per_card",
+                                     {0: 0, 1: 2, 2: 1})  # lower row, slot 2, player 1
+    assert verdict.status == PROVED, verdict.detail
+    queries, units, unsat, sat, unknown = prover.stats["conjunct"]
+    assert unsat >= 15 and unknown == 0
+    assert "tracked" not in prover.stats and "full" not in prover.stats
+    assert ("invariant", next(k for k, i in enumerate(game.spec.invariants)
+                              if i.name == "locations_are_conserved_per_card")) in verdict.used
+
+
+def test_a_card_lost_only_on_one_players_purchase_is_found(tmp_path):
+    """The split on the player to move stays sound: a planted purchase that loses the
+    card when player 1 buys is VIOLATED in player 1's case, and only there."""
+    text = (models_dir() / "aquatica" / "spec.py").read_text(encoding="utf-8")
+    old = '    rule.set(board[me, s], loc, source="assumption board_slot")'
+    assert old in text
+    path = tmp_path / "spec.py"
+    path.write_text(text.replace(old, '    rule.set(board[me, s], if_(me == 1, Loc.none, loc), '
+                                      'source="assumption board_slot")'), encoding="utf-8")
+    game = rulespec.load(path)
+    goal = "locations_are_conserved_per_card"
+    _, kept = _aquatica_leaf(game, "buy", goal, {0: 0, 1: 2, 2: 0})
+    assert kept.status == PROVED, kept.detail
+    _, lost = _aquatica_leaf(game, "buy", goal, {0: 0, 1: 2, 2: 1})
+    assert lost.status == VIOLATED
+    assert "to_move=1" in lost.detail
+
+
+def test_a_seat_beyond_the_player_count_is_not_a_case():
+    """With 2 players, Aquatica's premises leave no state with player 2 or 3 to move (the
+    seat invariant): those values of the split are skipped, citing it; 0 and 1 are not."""
+    game = rulespec.load("aquatica")
+    prover, _ = _aquatica_leaf(game, "buy", "locations_are_conserved_per_card",
+                               {0: 1, 1: 5, 2: 0})  # the upper row has no slot 5: no step
+    assert prover.queries == 0
+    seated = next(k for k, i in enumerate(game.spec.invariants)
+                  if i.name == "the_player_on_turn_is_seated")
+    assert ("invariant", seated) in prover._no_such_mover(2)
+    assert prover._no_such_mover(3) is not None
+    assert prover._no_such_mover(1) is None and prover._no_such_mover(0) is None

@@ -9,7 +9,10 @@ the ones it used for the next case.
 
 When a query is undecided within the quick budget, the action is split on a parameter
 the goal's residual mentions (a placement rule splits on the destination row, say): each
-value is a smaller case, proved on its own. A goal is PROVED when every case is; a
+value is a smaller case, proved on its own; with no parameter left, on the player to
+move, if the residual reads that cell (each player's case with its own action budget);
+at a leaf, a goal of several conjuncts is asked conjunct by conjunct before it goes to
+every premise. A goal is PROVED when every case is; a
 counterexample in any case makes it VIOLATED for this step (not yet a reachable bug:
 bounded model checking decides that); a case that no split can decide within the full
 budget (resource units) makes it UNKNOWN.
@@ -252,6 +255,12 @@ class Lessons:
         self.splits: dict[int, set[str]] = {}  # action -> goals it split
         #: (goal kind, parameter name): a goal of that kind was split on that parameter
         self.split_kinds: set[tuple[str, str]] = set()
+        #: action -> goals it split down to the player to move: its other cases split them
+        #: at once, without the slices that every parameter's split would spend first
+        self.to_the_mover: dict[int, set[str]] = {}
+        #: (action, goal): goals a case of that action showed conjunct by conjunct only
+        self.by_conjunct: set[tuple[int, str]] = set()
+        self.by_conjunct_goals: set[str] = set()  # the goals of those, for any action
         #: per goal, how often its learned premises fell short and how often they sufficed
         self.misses: dict[str, int] = {}
         self.hits: dict[str, int] = {}
@@ -526,6 +535,19 @@ def _ruled_out(smt: SmtGame, a: int, s: list, preconditions: list[int]) -> bool:
                for j in preconditions)
 
 
+def mover_cell(smt: SmtGame, state: Sequence[Any]) -> tuple[str, Any, int, int] | None:
+    """The cell of the player to move, if a case may be split on it: the one scalar
+    bounded int field the current-player rule reads (``to_move``), still open in
+    ``state``. As its field, its term, its lowest and highest value; None otherwise."""
+    fields = [f for f in fields_read([smt.spec.current_player.expr])
+              if not f.dims and f.type != BOOL and f.hi is not None]
+    if len(fields) != 1:
+        return None
+    f = fields[0]
+    cell = state[smt.layout.slots[f.name].offset]
+    return None if z3.is_int_value(cell) else (f.name, cell, f.lo, f.hi)
+
+
 @attrs.frozen
 class _Terms:
     """An action case's terms: its legality, its error flag, each goal's residual."""
@@ -594,7 +616,12 @@ class ActionProver:
         self._meter: z3.Solver | None = None  # any solver of the context: its count
         self._started = 0  # the context's resource count at the first query
         self.symbolic = smt.params(a_idx, f"p.{a_idx}")
-        self._param_names = [const_name(v) for v in self.symbolic]
+        #: what a case may be split on: each parameter, then the cell of the player to move
+        #: (when the case leaves it open): index len(symbolic) in ``fixed``
+        self._mover = mover_cell(smt, premises.state)
+        self._splits = [*self.symbolic] + ([self._mover[1]] if self._mover else [])
+        self._param_names = [const_name(v) for v in self._splits]
+        self._movers: dict[int, set[Origin] | None] = {}  # see _no_such_mover
         self.verdicts = {g.name: Verdict(used=own_origin(g)) for g in self.goals}
         #: per bounds goal, its residual conjuncts by cell (see :meth:`_bounds_left`)
         self._cells: dict[str, dict[int, list[Any]]] = {}
@@ -667,7 +694,7 @@ class ActionProver:
         top.left[g.name] = rest
         if fixed:
             rest = z3.simplify(z3.substitute(
-                rest, *[(self.symbolic[i], z3.IntVal(v)) for i, v in fixed.items()]))
+                rest, *[(self._splits[i], z3.IntVal(v)) for i, v in fixed.items()]))
         terms.left[g.name] = rest
         return rest
 
@@ -725,8 +752,15 @@ class ActionProver:
         return [z3.IntVal(fixed[i]) if i in fixed else v for i, v in enumerate(self.symbolic)]
 
     def _case(self, fixed: dict[int, int], goals: list[Goal], top: "_Terms") -> None:
-        terms = top.fixing([(self.symbolic[i], z3.IntVal(v)) for i, v in fixed.items()],
+        terms = top.fixing([(self._splits[i], z3.IntVal(v)) for i, v in fixed.items()],
                            [g.name for g in goals])
+        if z3.is_false(terms.legal):
+            return  # no step in this case (the upper row's missing slots): nothing to keep
+        m = len(self.symbolic)
+        if m in fixed:  # the player to move is set: the premises, which still read its cell
+            assert self._mover is not None  # (unsubstituted), learn its value with the legality
+            terms = attrs.evolve(terms, legal=z3.And(terms.legal,
+                                                     self._mover[1] == fixed[m]))
         params = self._params(fixed)
         by_name = {g.name: g for g in goals}
         # First each goal with the premises that showed it in an earlier case, if any;
@@ -761,6 +795,17 @@ class ActionProver:
             if not fixed and name in lessons.splits.get(self.a_idx, ()):
                 undecided.append(name)  # another case of this action had to split it
                 continue
+            # (the split is looked at only where a lesson may apply: a residual asked about
+            # is kept alive, and Z3's term ids, and so its search, depend on that)
+            if fixed and (name in lessons.to_the_mover.get(self.a_idx, ())
+                          or (self.a_idx, name) in lessons.by_conjunct):
+                leaf = self._split_on(fixed, r, terms.legal) is None
+                if not leaf and name in lessons.to_the_mover.get(self.a_idx, ()):
+                    undecided.append(name)  # another case split it down to the player to move
+                    continue
+                if leaf and (self.a_idx, name) in lessons.by_conjunct:
+                    if self._by_conjunct(name, r, ask):
+                        continue  # another case showed it conjunct by conjunct: so here
             core = lessons.core(self.p, name)
             if not fixed and core is None and self._split_like_before(by_name[name], r,
                                                                       terms.legal):
@@ -796,12 +841,21 @@ class ActionProver:
                         verdict = ask(name, r, self.p.about(r, self._constants(r)), self.budget.slice, "slice")
                         if verdict == z3.unsat:
                             continue
-            if verdict == z3.sat:
+            if verdict == z3.sat and not (name in lessons.by_conjunct_goals and
+                                          self._split_on(fixed, r, terms.legal) is None):
                 lessons.needs_all.add(name)
                 pending[name] = r
-            elif self._split_on(fixed, r, terms.legal) is None and (
-                    index_cell(r, self.p.intervals, set(self._param_names)) is None):
-                pending[name] = r  # (an index cell to split on: straight to the split)
+            elif self._split_on(fixed, r, terms.legal) is None:
+                if index_cell(r, self.p.intervals, set(self._param_names)) is not None:
+                    undecided.append(name)  # an index cell to split on: straight to the split
+                    continue
+                # a leaf: nothing left to split
+                if (self.a_idx, name) not in lessons.by_conjunct and \
+                        self._by_conjunct(name, r, ask):
+                    lessons.by_conjunct.add((self.a_idx, name))
+                    lessons.by_conjunct_goals.add(name)
+                    continue
+                pending[name] = r
             else:
                 undecided.append(name)
         every = range(len(self.p.terms))
@@ -824,6 +878,25 @@ class ActionProver:
             elif verdict != "unsat":
                 self._fail(name, verdict, fixed)
         self._split(fixed, [by_name[n] for n in undecided], solver, params, terms, top)
+
+    def _by_conjunct(self, name: str, r: Any, ask: Callable[..., Any]) -> bool:
+        """Whether every conjunct of the residual ``r`` is shown on its own, each with the
+        premises that showed the goal before, else with its slice (both within the slice
+        budget). A residual of many conjuncts (one per location card) can be too hard as
+        one query, whose negation is a disjunction, yet easy piece by piece: Aquatica's
+        purchase with every parameter and the player to move set, 15 cards' counts in
+        0.2M units each, and undecided within 3M together."""
+        parts = conjuncts(r)
+        if len(parts) < 2:
+            return False
+        for c in parts:
+            core = self.lessons.core(self.p, name)
+            if core is not None and ask(name, c, core, self.budget.slice, "conjunct") == z3.unsat:
+                continue
+            if ask(name, c, self.p.about(c, self._constants(c)), self.budget.slice,
+                   "conjunct") != z3.unsat:
+                return False
+        return True
 
     def _ask(self, solver: z3.Solver, obligation: Any, rlimit: int,
              params: list[Any], name: str, error: Any, kind: str) -> str:
@@ -884,11 +957,55 @@ class ActionProver:
                 groups.setdefault(i, []).append(g)
                 if not fixed:
                     self.lessons.splits.setdefault(self.a_idx, set()).add(g.name)
-                    self.lessons.split_kinds.add((g.kind, self.action.params[i].name))
+                    self.lessons.split_kinds.add((g.kind, self._split_label(i)))
+                if i == len(self.symbolic):
+                    assert self._mover is not None
+                    # the values cover the cell's declared bounds: the proof assumes them
+                    self._uses(g.name, {("bounds", self._mover[0])})
+                    self.lessons.to_the_mover.setdefault(self.a_idx, set()).add(g.name)
         for i, gs in groups.items():
+            lo, hi = self._domain(i)
+            for v in range(lo, hi):
+                if i == len(self.symbolic):
+                    excluded = self._no_such_mover(v)
+                    if excluded is not None:  # no state of the premises has this player
+                        for g in gs:         # to move (a seat beyond the player count)
+                            self._uses(g.name, excluded)
+                        continue
+                    self._restart_budget()  # each player's case is an action case of its
+                self._case({**fixed, i: v}, gs, top)  # own (as each player count is)
+
+    def _no_such_mover(self, v: int) -> set[Origin] | None:
+        """The premises (by origin) that no state has player ``v`` to move in, or None if
+        some may (asked once per value, with the premises about that cell)."""
+        if v not in self._movers:
+            assert self._mover is not None
+            cell = self._mover[1]
+            refuter = Refuter(self.p, cell == v)
+            verdict, core = refuter.refute(self.p.about(cell), [], self.budget.slice)
+            self._count("mover", refuter.solver.rulespec_spent, verdict)
+            self._movers[v] = ({self.p.keys[k][0] for k in core or []}
+                               if verdict == z3.unsat else None)
+        return self._movers[v]
+
+    def _split_label(self, i: int) -> str:
+        """The name of what split ``i`` fixes: a parameter, or the player to move's field."""
+        if i < len(self.symbolic):
+            return self.action.params[i].name
+        assert self._mover is not None
+        return self._mover[0]
+
+    def _domain(self, i: int) -> tuple[int, int]:
+        """The values split ``i`` takes, as ``range`` bounds."""
+        if i < len(self.symbolic):
             d = self.action.params[i].domain
-            for v in range(d.lo, d.max_hi):
-                self._case({**fixed, i: v}, gs, top)
+            return d.lo, d.max_hi
+        assert self._mover is not None
+        return self._mover[2], self._mover[3] + 1
+
+    def _restart_budget(self) -> None:
+        if self._meter is not None:
+            self._started = spent(self._meter)
 
     def _split_cell(self, fixed: dict[int, int], g: Goal, r: Any,
                     solver: Callable[[], z3.Solver], params: list[Any], terms: "_Terms"
@@ -948,10 +1065,10 @@ class ActionProver:
         on the parameter this one would split on (each purchase's own tile count, say):
         split at once, without the slice that would spend its budget first."""
         kinds = self.lessons.split_kinds
-        if not any((g.kind, p.name) in kinds for p in self.action.params):
-            return False  # no parameter of this action was split for such a goal
+        if not any((g.kind, self._split_label(i)) in kinds for i in range(len(self._splits))):
+            return False  # nothing this action could split on was split for such a goal
         i = self._split_on({}, r, legal)
-        return i is not None and (g.kind, self.action.params[i].name) in kinds
+        return i is not None and (g.kind, self._split_label(i)) in kinds
 
     def _count(self, kind: str, units: int, verdict: Any) -> None:
         row = self.stats.setdefault(kind, [0, 0, 0, 0, 0])
@@ -977,19 +1094,27 @@ class ActionProver:
         budget, instead (MOTU's placements split on the row and column for goals about
         the card counts: 64 cases, each as hard as the whole)."""
         open_ = [i for i in range(len(self.symbolic)) if i not in fixed]
-        if not open_:
+        m = len(self.symbolic)
+        if not open_ and (self._mover is None or m in fixed):
             return None
         names = self._constants(residual)
         mentioned = [i for i in open_ if self._param_names[i] in names]
-        if not mentioned:
+        if open_ and not mentioned:
             tied = self._tied(legal)
             mentioned = [i for i in open_ if tied.get(self._param_names[i], set()) & names]
         if not mentioned:
+            # last, the player to move, if the residual reads its cell: an action on "my"
+            # board writes each player's cells under a test of it (Aquatica's purchases:
+            # 20 cells of 4 players), and each player's case folds those to the 5 cells
+            # of one player -- none of the 15 location cards' counts was decided in 60M
+            # units with it open, each in 0.2M with it set
+            if self._mover is not None and m not in fixed and self._param_names[m] in names:
+                return m
             return None
 
         def size(i: int) -> int:
-            d = self.action.params[i].domain
-            return d.max_hi - d.lo
+            lo, hi = self._domain(i)
+            return hi - lo
         return min(mentioned, key=size)
 
     def _constants(self, t: Any) -> set[str]:
@@ -1007,7 +1132,7 @@ class ActionProver:
         legality mentioning it mention (per legality term: each case has its own)."""
         got = self._ties.get(legal.get_id())
         if got is None:
-            params = set(self._param_names)
+            params = set(self._param_names[:len(self.symbolic)])
             tied: dict[str, set[str]] = {}
             for c in conjuncts(legal):
                 names = free_constants(c)
@@ -1029,10 +1154,13 @@ class ActionProver:
 
     def _case_text(self, fixed: dict[int, int]) -> str:
         a = self.action
-        if len(fixed) == len(a.params):
-            return self.model._text((self.a_idx, *(fixed[i] for i in range(len(a.params)))))
-        shown = ", ".join(f"{a.params[i].name}={fixed[i]}" for i in sorted(fixed))
-        return f"{a.name}({shown}{', ' if shown else ''}...)"
+        m = len(self.symbolic)
+        mover = "" if m not in fixed else f" with {self._split_label(m)}={fixed[m]}"
+        if all(i in fixed for i in range(len(a.params))):
+            return self.model._text((self.a_idx, *(fixed[i] for i in range(len(a.params))))
+                                    ) + mover
+        shown = ", ".join(f"{a.params[i].name}={fixed[i]}" for i in sorted(fixed) if i < m)
+        return f"{a.name}({shown}{', ' if shown else ''}...){mover}"
 
     def _cti(self, values: tuple, key: tuple, goal: str | None = None) -> str:
         """A counterexample to induction: the action and a few fields of the state."""
