@@ -100,6 +100,11 @@ def sum_delta(before: Any, after: Any) -> list[tuple[int, Any]]:
     parts: list[tuple[int, Any]] = []
     _summands(after, 1, parts)
     _summands(z3.IntVal(0) if isinstance(before, int) else before, -1, parts)
+    return _cancel(parts)
+
+
+def _cancel(parts: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
+    """Signed summands added up by term: (coefficient, summand), none zero, by term id."""
     coeff: Counter[int] = Counter()
     term: dict[int, Any] = {}
     for sg, u in parts:
@@ -150,13 +155,7 @@ def equation_deltas(after: list, before: list) -> list:
 
 
 def _sum_zero(parts: list[tuple[int, Any]]) -> Any:
-    coeff: Counter[int] = Counter()
-    term: dict[int, Any] = {}
-    for sg, u in parts:
-        i = u.get_id()
-        coeff[i] += sg
-        term[i] = u
-    delta = [(coeff[i], term[i]) for i in sorted(coeff) if coeff[i]]
+    delta = _cancel(parts)
     if not delta:
         return z3.BoolVal(True)
     return z3.Sum([k * u for k, u in delta]) == 0
