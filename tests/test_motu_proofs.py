@@ -3,6 +3,8 @@ within bounds, and coconut conservation step by step for the actions that move c
 each with a planted misreading that Z3 must refute; the turn's flow invariants step by step
 on the refill, with a planted miscount."""
 
+from typing import Any
+
 import pytest
 
 import rulespec
@@ -114,6 +116,34 @@ def test_paying_and_setting_aside_keep_the_cards_in_step_at_the_quick_budget():
     assert len(verdicts) == 4 and set(verdicts.values()) == {PROVED}
 
 
+def _per_card_prover(action: str) -> tuple[ActionProver, Any]:
+    game = rulespec.load("motu")
+    smt = compile_smt(game.spec, game.interpretation)
+    goals = [g for g in goals_of(smt) if g.name == "island_cards_are_conserved_per_card"]
+    a_idx, case = next(c for c in step_cases(smt)
+                       if game.spec.actions[c[0]].name == action and dict(c[1])[0] == 2)
+    prover = ActionProver(game, smt, Premises(smt, dict(case)), a_idx, goals, QUICK,
+                          Lessons())
+    return prover, prover.run()["island_cards_are_conserved_per_card"]
+
+
+def test_card_by_card_gives_up_within_one_slice_then_the_card_cell_is_split():
+    # setting a card aside: 58 cards' counts one by one would cost about ten slices; the
+    # try stops after one slice's units and the split on the card in hand proves it
+    prover, verdict = _per_card_prover("set_aside")
+    assert verdict.status == PROVED, verdict.detail
+    queries, units, unsat, sat, unknown = prover.stats["conjunct"]
+    assert units <= QUICK.slice * 1.01 and unsat < 58
+    assert prover.stats["cell"][2] >= 50  # a value of the card cell per query, shown
+
+
+def test_a_payment_keeps_each_card_count_card_by_card():
+    # the row slides from the chosen slot: each card's count alone needs few premises
+    prover, verdict = _per_card_prover("pay")
+    assert verdict.status == PROVED, verdict.detail
+    assert prover.stats["conjunct"][2] >= 50 and "cell" not in prover.stats
+
+
 def test_a_payment_that_takes_the_first_card_whatever_was_chosen_is_refuted(tmp_path):
     # planted: the taker gets the first card while the chosen one slides away
     game = _planted(tmp_path, 'rule.set(taken, got["card"])', "rule.set(taken, row[0])")
@@ -132,18 +162,12 @@ def test_setting_aside_a_second_card_uncounted_is_refuted(tmp_path):
     assert set(verdicts.values()) == {VIOLATED}
 
 
-def test_the_split_on_the_chosen_slot_names_the_premises_it_used():
+def test_the_proof_of_a_payment_names_the_premises_it_used():
     # the induction needs them: a proof that stood for "every premise" would need the
     # invariants left to play too, and the per-card law would never be proved by induction
-    game = rulespec.load("motu")
-    smt = compile_smt(game.spec, game.interpretation)
-    goals = [g for g in goals_of(smt) if g.name == "island_cards_are_conserved_per_card"]
-    pay = next(c for c in step_cases(smt)
-               if game.spec.actions[c[0]].name == "pay" and dict(c[1])[0] == 2)
-    prover = ActionProver(game, smt, Premises(smt, dict(pay[1])), pay[0], goals, QUICK,
-                          Lessons())
-    verdict = prover.run()["island_cards_are_conserved_per_card"]
-    assert verdict.status == PROVED and prover.stats["cell"][0] >= 4
-    left = {("invariant", k) for k, inv in enumerate(game.spec.invariants)
-            if inv.name in game.spec.left_to_play}
+    prover, verdict = _per_card_prover("pay")
+    assert verdict.status == PROVED
+    invariants = prover.model.spec.invariants
+    left = {("invariant", k) for k, inv in enumerate(invariants)
+            if inv.name in prover.model.spec.left_to_play}
     assert verdict.used is not None and not verdict.used & left

@@ -251,7 +251,8 @@ class Lessons:
 
     def __init__(self) -> None:
         self.cores: dict[str, set[tuple]] = {}  # goal -> premise keys (Premises.keys)
-        self.needs_all: set[str] = set()  # goals a slice could not show: skip the slice
+        #: (action, goal): a slice could not show it in a case of that action: skip the slice
+        self.needs_all: set[tuple[int, str]] = set()
         self.splits: dict[int, set[str]] = {}  # action -> goals it split
         #: (goal kind, parameter name): a goal of that kind was split on that parameter
         self.split_kinds: set[tuple[str, str]] = set()
@@ -261,6 +262,8 @@ class Lessons:
         #: (action, goal): goals a case of that action showed conjunct by conjunct only
         self.by_conjunct: set[tuple[int, str]] = set()
         self.by_conjunct_goals: set[str] = set()  # the goals of those, for any action
+        #: (action, goal): a case of that action could not show it conjunct by conjunct
+        self.not_by_conjunct: set[tuple[int, str]] = set()
         #: per goal, how often its learned premises fell short and how often they sufficed
         self.misses: dict[str, int] = {}
         self.hits: dict[str, int] = {}
@@ -817,7 +820,7 @@ class ActionProver:
                 tally[name] = tally.get(name, 0) + 1
                 if shown:
                     continue
-            if name in lessons.needs_all:
+            if (self.a_idx, name) in lessons.needs_all:
                 verdict = z3.sat  # a slice could not show it before
             else:
                 verdict = ask(name, r, self.p.about(r, self._constants(r)), self.budget.slice, "slice")
@@ -843,17 +846,19 @@ class ActionProver:
                             continue
             if verdict == z3.sat and not (name in lessons.by_conjunct_goals and
                                           self._split_on(fixed, r, terms.legal) is None):
-                lessons.needs_all.add(name)
+                lessons.needs_all.add((self.a_idx, name))
                 pending[name] = r
             elif self._split_on(fixed, r, terms.legal) is None:
+                # a leaf: nothing left to split
+                tried = (self.a_idx, name)
+                if tried not in lessons.by_conjunct and tried not in lessons.not_by_conjunct:
+                    if self._by_conjunct(name, r, ask):
+                        lessons.by_conjunct.add(tried)
+                        lessons.by_conjunct_goals.add(name)
+                        continue
+                    lessons.not_by_conjunct.add(tried)
                 if index_cell(r, self.p.intervals, set(self._param_names)) is not None:
                     undecided.append(name)  # an index cell to split on: straight to the split
-                    continue
-                # a leaf: nothing left to split
-                if (self.a_idx, name) not in lessons.by_conjunct and \
-                        self._by_conjunct(name, r, ask):
-                    lessons.by_conjunct.add((self.a_idx, name))
-                    lessons.by_conjunct_goals.add(name)
                     continue
                 pending[name] = r
             else:
@@ -885,16 +890,26 @@ class ActionProver:
         budget). A residual of many conjuncts (one per location card) can be too hard as
         one query, whose negation is a disjunction, yet easy piece by piece: Aquatica's
         purchase with every parameter and the player to move set, 15 cards' counts in
-        0.2M units each, and undecided within 3M together."""
+        0.2M units each, and undecided within 3M together.
+
+        Tried before an index cell's split (whose every value is a query of its own) but
+        within one slice's budget in all, and once per action and goal if it fails: on
+        Aquatica the split cost 2.4G units where the conjuncts cost 0.1G; MOTU's 58-card
+        counts after setting a card aside are the other way round, and give up early."""
         parts = conjuncts(r)
         if len(parts) < 2:
             return False
+        end = self._spent() + self.budget.slice  # all of them within one slice's budget
+
+        def shown(c: Any, picked: Sequence[int]) -> bool:
+            left = end - self._spent()
+            return left > 0 and ask(name, c, picked, min(left, self.budget.slice),
+                                    "conjunct") == z3.unsat
         for c in parts:
             core = self.lessons.core(self.p, name)
-            if core is not None and ask(name, c, core, self.budget.slice, "conjunct") == z3.unsat:
+            if core is not None and shown(c, core):
                 continue
-            if ask(name, c, self.p.about(c, self._constants(c)), self.budget.slice,
-                   "conjunct") != z3.unsat:
+            if not shown(c, self.p.about(c, self._constants(c))):
                 return False
         return True
 
