@@ -573,3 +573,38 @@ def test_an_effect_without_an_encoding_raises_unsupported_even_on_a_concrete_sta
     with pytest.raises(Unsupported, match="distance"):
         g.apply(PEEK, g.concrete_state(STATE), (0,))
     assert T.value(g.terminal(g.concrete_state(STATE))) is False  # the rest still works
+
+
+def _unmemoised(smt: SmtGame) -> SmtGame:
+    """``smt`` evaluating every expression node afresh (no :class:`_Pure` memo)."""
+    def plain_eval(e: Expr, state: Any, names: dict) -> Any:
+        from rulespec.compile.smt_backend import Checked, _bool
+        sc = smt._scope(state, names)
+        v = smt._expr(e, sc)
+        return Checked(T.term(v), _bool(T.or_(sc.errors)))
+    smt._eval = plain_eval  # type: ignore[method-assign]
+    return smt
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_pure_memo_builds_the_same_terms_and_errors(players):
+    # MOTU's preconditions read village cells at the player to move (a symbolic index,
+    # which can be out of range) once per position and side of a card, under different
+    # path conditions: the memo builds each read once, and every error condition still
+    game = rulespec.load("motu")
+    memo = compile_smt(game.spec, game.interpretation)
+    plain = _unmemoised(compile_smt(game.spec, game.interpretation))
+    state = memo.fresh_state("s")
+    state[0] = z3.IntVal(players)
+    names = {"choose", "choose_unplaceable", "set_aside", "pay", "buy_fate"}
+    checked = 0
+    for a, action in enumerate(game.spec.actions):
+        if action.name not in names:
+            continue
+        params = memo.params(a, f"p{a}")
+        for j in range(len(action.preconditions)):
+            got = memo.precondition_checked(a, j, state, params)
+            want = plain.precondition_checked(a, j, state, params)
+            assert got.value.eq(want.value) and got.error.eq(want.error), (action.name, j)
+            checked += not z3.is_false(z3.simplify(want.error))
+    assert checked  # some of them can raise: their error conditions were compared too

@@ -124,10 +124,73 @@ class _Scope:
         """Python raises here where ``cond`` holds (and this point is reached)."""
         if T.known(cond) and not cond:
             return
+        _Pure.raised += 1
         g = T.and_((*self.guard, cond))
         if T.known(g) and not g:
             return
         self.errors.append(g)
+
+
+class _Pure:
+    """What one side-effect-free evaluation (:meth:`SmtGame._eval`) already built: an
+    expression node's value by the values of the names it reads. The body of a binder is
+    evaluated once per value of its variable, and a part of it that does not read the
+    variable (the card's shape, looked up for every cell a placement may cover) would be
+    built again each time: the same terms, in Python, over and over.
+
+    Only a value whose evaluation could raise nowhere is kept (``raised`` did not move):
+    its error conditions would depend on the path to it, the value never does."""
+
+    raised = 0  # fail() calls with a condition not known to be false, ever (a counter)
+    #: operations cheaper to evaluate than to look up
+    LEAVES = frozenset({"const", "param", "var", "num_players", "interp"})
+
+    def __init__(self) -> None:
+        self.values: dict[tuple, tuple[Val, tuple]] = {}
+        #: a field read by its indices: the cell's value, and the indices kept alive
+        self.reads: dict[tuple, tuple[Val, list[Val]]] = {}
+        #: (symbolic index, size): the index out of range, and the index kept alive
+        self.outside: dict[tuple[int, int], tuple[Val, Val]] = {}
+
+    def read(self, g: "SmtGame", e: Expr, sc: _Scope) -> Val:
+        """A field read with indices, as :meth:`SmtGame._dims` and :func:`_select` build
+        it (the same terms, the same error conditions in the same order), each cell's
+        term built once: a placement rule reads each village cell once per position and
+        side of the card that covers it."""
+        f: Field = e.args[0]
+        slot = g.layout.slots[f.name]
+        ixs = []
+        for d, ix in zip(f.dims, e.args[1:]):
+            v = g._expr(ix, sc)
+            if T.known(v):
+                if not 0 <= v < d.size:  # type: ignore[operator]
+                    sc.fail(True)
+                    v = min(max(v, 0), d.size - 1)  # type: ignore[type-var, call-overload]
+            else:
+                got = self.outside.get((id(v), d.size))
+                if got is None:
+                    got = self.outside[(id(v), d.size)] = (
+                        T.or_([T.lt(v, 0), T.ge(v, d.size)]), v)
+                sc.fail(got[0])
+            ixs.append(v)
+        key = (f.name, *(v if T.known(v) else ("t", id(v)) for v in ixs))
+        hit = self.reads.get(key)
+        if hit is None:
+            choices = [[(True, v * stride)] if T.known(v)  # type: ignore[operator]
+                       else [(T.eq(v, k), k * stride) for k in range(d.size)]
+                       for d, stride, v in zip(f.dims, slot.strides, ixs)]
+            hit = self.reads[key] = (_select(sc.state, choices, slot.offset), ixs)
+        return hit[0]
+
+    @staticmethod
+    def names_read(e: Expr, cache: dict[int, tuple[Expr, tuple[str, ...]]]) -> tuple[str, ...]:
+        """Every name a ``var`` or ``param`` node under ``e`` reads (bound below or not:
+        more names than needed only costs hits)."""
+        got = cache.get(id(e))
+        if got is None:
+            names = sorted({n.args[0] for n in walk(e) if n.op in ("var", "param")})
+            got = cache[id(e)] = (e, tuple(names))  # keeps e alive: its id stays its own
+        return got[1]
 
 
 _RECENT_STATES = 4
@@ -173,6 +236,8 @@ class SmtGame:
         self.branch_seen: Callable[[If, bool], None] | None = None
         self._recent: list[_Lowered] = []  # the last few states queried, most recent first
         self._pinned: tuple[Expr, int] | None = None  # (target read, its cell) while assigning
+        self._pure: _Pure | None = None  # while evaluating an expression (see _Pure)
+        self._read: dict[int, tuple[Expr, tuple[str, ...]]] = {}  # see _Pure.names_read
 
     # --- states and parameters ---------------------------------------------------------
     def cell_names(self) -> list[str]:
@@ -420,7 +485,20 @@ class SmtGame:
         enc = SMT_TABLE.get(e.op)
         if enc is None:
             raise Unsupported(e.op)
-        return enc(self, e, sc)
+        pure = self._pure
+        if pure is None or e.op in _Pure.LEAVES:
+            return enc(self, e, sc)
+        read = tuple(sc.names.get(n, _Pure) for n in _Pure.names_read(e, self._read))
+        key = (id(e), *(v if isinstance(v, (int, bool)) and not isinstance(v, z3.AstRef)
+                        else id(v) for v in read))
+        hit = pure.values.get(key)
+        if hit is not None:
+            return hit[0]
+        raised = _Pure.raised
+        v = enc(self, e, sc)
+        if _Pure.raised == raised:
+            pure.values[key] = (v, read)  # the names' values stay alive: their ids hold
+        return v
 
     def _require_encodable(self, key: Any, exprs: Iterable[Expr]) -> None:
         """Raise :class:`Unsupported` for any operation without an encoding, before folding
@@ -436,7 +514,11 @@ class SmtGame:
     def _eval(self, e: Expr, state: Sequence[Val], names: dict[str, Val]) -> Checked:
         self._require_encodable(e, (e,))
         sc = self._scope(state, names)
-        v = self._expr(e, sc)
+        outer, self._pure = self._pure, _Pure()  # an expression changes no cell
+        try:
+            v = self._expr(e, sc)
+        finally:
+            self._pure = outer
         return Checked(T.term(v), _bool(T.or_(sc.errors)))
 
     def _lowered(self, state: Sequence[Val]) -> "_Lowered":
@@ -598,17 +680,23 @@ def _field(g: SmtGame, e: Expr, sc: _Scope) -> Val:
     pinned = g._pinned
     if pinned is not None and e is pinned[0]:
         return sc.state[pinned[1]]  # the cell being assigned (see _assign_each)
+    pure = g._pure
+    if pure is not None and len(e.args) > 1:  # the cells do not change: a read is a read
+        return pure.read(g, e, sc)
     base, choices = g._dims(e, sc)
 
-    def select(dims: list[list[tuple[Val, int]]], off: int) -> Val:
-        if not dims:
-            return sc.state[off]
-        options = [(c, select(dims[1:], off + o)) for c, o in dims[0]]
-        acc = options[-1][1]  # also what a bad index reads (unspecified; flagged)
-        for c, v in reversed(options[:-1]):
-            acc = T.ite(c, v, acc)
-        return acc
-    return select(choices, base)
+    return _select(sc.state, choices, base)
+
+
+def _select(state: Sequence[Val], dims: list[list[tuple[Val, int]]], off: int) -> Val:
+    """The cell the (condition, offset) choices of each dimension pick, from ``off``."""
+    if not dims:
+        return state[off]
+    options = [(c, _select(state, dims[1:], off + o)) for c, o in dims[0]]
+    acc = options[-1][1]  # also what a bad index reads (unspecified; flagged)
+    for c, v in reversed(options[:-1]):
+        acc = T.ite(c, v, acc)
+    return acc
 
 
 def _name(g: SmtGame, e: Expr, sc: _Scope) -> Val:
