@@ -140,6 +140,35 @@ def test_verdicts_and_work_do_not_depend_on_the_workers(tmp_path):
     assert one.rlimit == two.rlimit and one.rlimit > 0
 
 
+def test_a_job_for_fewer_players_starts_from_what_the_most_players_job_learned(
+        tmp_path, monkeypatch):
+    """Crazy Eights (2-5 players): the 3-, 4- and 2-player jobs of an action set start from
+    the lessons of its 5-player job. Same verdicts and work in this process (each pupil
+    on a copy) as in workers (each on what was pickled to it), and less work than with
+    every job starting afresh."""
+    import rulespec.check.prove as prove_module
+    game = rulespec.load("crazy_eights")
+    one = prove(game, trace_dir=tmp_path, workers=1)
+    two = prove(game, trace_dir=tmp_path, workers=2)
+    assert [r.to_json() for r in one.results] == [r.to_json() for r in two.results]
+    assert one.rlimit == two.rlimit
+    monkeypatch.setattr(prove_module, "_teachers", lambda groups: [None] * len(groups))
+    afresh = prove(game, trace_dir=tmp_path, workers=2)
+    assert [r.status for r in afresh.results] == [r.status for r in one.results]
+    assert one.rlimit < afresh.rlimit
+
+
+def test_the_teacher_of_each_step_job_is_its_action_sets_most_players_job():
+    from rulespec.check.prove import _teachers
+    a, b = 0, 1  # (cell 0: the player count; cell 7: a pinned phase)
+    groups = [[(a, ((0, 4), (7, 1))), (b, ((0, 4), (7, 1)))],
+              [(a, ((0, 5), (7, 1))), (b, ((0, 5), (7, 1)))],
+              [(a, ((0, 5), (7, 2)))],  # another pin: an action set of its own
+              [(a, ((0, 2), (7, 1))), (b, ((0, 2), (7, 1)))],
+              [(a, ((0, 3),))]]  # no pins: another action set, alone
+    assert _teachers(groups) == [1, None, None, 1, None]
+
+
 def test_verdicts_and_work_do_not_depend_on_the_hash_seed(tmp_path):
     # the set orders of a Python process change with its hash seed; the Z3 work must not
     docs = []

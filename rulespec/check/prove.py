@@ -22,6 +22,7 @@ machine; the work runs as jobs (:mod:`.jobs`), each on a Z3 context of its own.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import copy
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -131,14 +132,19 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
 
 
 # --- the jobs (module level: they run in worker processes) -----------------------------
-def _steps_job(model: Model, smt: SmtGame, cases: Sequence[Case], budget: Budget
-               ) -> list[tuple[Case, dict[str, tuple[str, str]], int, dict]] | str:
-    """Step proofs of some action cases (sharing premises and lessons), or why not."""
+def _steps_job(model: Model, smt: SmtGame, cases: Sequence[Case], budget: Budget,
+               taught: Lessons | None = None
+               ) -> tuple[list[tuple[Case, dict[str, tuple[str, str]], int, dict]],
+                          Lessons] | str:
+    """Step proofs of some action cases (sharing premises and lessons, starting from a
+    copy of what another job ``taught``): their verdicts and what they learned, or why
+    not."""
     goals = goals_of(smt)
     premises: dict[tuple, Premises] = {}
     implied: dict[int, ImpliedBounds] = {}
     totals: dict[int, ImpliedTotals] = {}
-    lessons = Lessons()
+    # a copy: in this process another job may be taught the same lessons
+    lessons = Lessons() if taught is None else copy.deepcopy(taught)
     out = []
 
     def premises_of(fixed: tuple) -> Premises:
@@ -169,7 +175,7 @@ def _steps_job(model: Model, smt: SmtGame, cases: Sequence[Case], budget: Budget
                         prover.queries, stats))
     except Unsupported as err:
         return f"no Z3 encoding: {err}"
-    return out
+    return out, lessons
 
 
 def _base_and_laws_job(model: Model, smt: SmtGame, budget: Budget, wanted: set[str] | None
@@ -237,20 +243,30 @@ class _Run:
     def go(self, jobs: Jobs, cases: list[Case] | str) -> None:
         model = self.model
         steps: list[cf.Future] = []
+        pupils: dict[cf.Future, list[list[Case]]] = {}  # a job -> those it teaches
+
+        def submit_steps(group: list[Case], taught: Lessons | None = None) -> cf.Future:
+            fixed = dict(group[0][1])
+            pins = {f for _, f in group}
+            what = ", ".join([f"{fixed[0]} players"] + (
+                [f"{self.cells[c]}={v}" for c, v in fixed.items() if c] if len(pins) == 1
+                else [f"{len(pins)} cases"]))
+            names = [model.spec.actions[a].name for a, _ in group]
+            f = jobs.submit(f"steps ({what}): {names[0]}" + (
+                f" and {len(names) - 1} more" if len(names) > 1 else ""), _steps_job, group,
+                self.budget, taught)
+            steps.append(f)
+            return f
         if isinstance(cases, str):
             self.step_skipped = cases
         else:
-            for group in _step_groups(model, cases):
-                fixed = dict(group[0][1])
-                pins = {f for _, f in group}
-                what = ", ".join([f"{fixed[0]} players"] + (
-                    [f"{self.cells[c]}={v}" for c, v in fixed.items() if c] if len(pins) == 1
-                    else [f"{len(pins)} cases"]))
-                names = [model.spec.actions[a].name for a, _ in group]
-                steps.append(jobs.submit(f"steps ({what}): {names[0]}"
-                                         + (f" and {len(names) - 1} more" if len(names) > 1
-                                            else ""), _steps_job, group, self.budget))
-        self.step_jobs = len(steps)
+            groups = _step_groups(model, cases)
+            teachers = _teachers(groups)
+            for i, group in enumerate(groups):
+                if teachers[i] is None:
+                    pupils[submit_steps(group)] = [groups[j] for j, t in enumerate(teachers)
+                                                   if t == i]
+            self.step_jobs = len(groups)
         base = jobs.submit("base case and laws", _base_and_laws_job, self.budget, self.wanted)
         dead_all = self.wanted is None
         played = jobs.submit("random games for dead rules", _played_job,
@@ -283,9 +299,12 @@ class _Run:
             elif isinstance(out, str):
                 self.step_skipped = out
                 self.step_jobs_done += 1
+                pending += [submit_steps(g) for g in pupils.pop(f, [])]
             else:
-                self.step_runs += out
+                runs, learned = out
+                self.step_runs += runs
                 self.step_jobs_done += 1
+                pending += [submit_steps(g, learned) for g in pupils.pop(f, [])]
             if f in steps or f is base:
                 self._bounded_model_checking(jobs, steps, base, pending)
 
@@ -512,6 +531,30 @@ def _step_groups(model: Model, cases: list[Case]) -> list[list[Case]]:
         if bucket:
             out.append(bucket)
     return sorted(out, key=size, reverse=True)
+
+
+def _teachers(groups: list[list[Case]]) -> list[int | None]:
+    """For each step job, the job whose lessons it starts from (None: it starts afresh).
+
+    The jobs that prove the same actions with the same pinned flow values for another
+    number of players learn the same things: which premises show a goal, which goals a
+    slice cannot show, which must be split. The one with the most players (the most
+    premises, so what it learns serves the others) runs first and teaches the others,
+    which start once it has answered: at the quick budget (``--rlimit 10000000``) prove
+    spent 17% fewer resource units so on Aquatica, 15% on Hawaii and 14% on MOTU. Fixed
+    by the spec alone: the verdicts do not depend on the number of workers."""
+    def family(group: list[Case]) -> frozenset:
+        return frozenset((a, tuple(c for c in fixed if c[0] != 0)) for a, fixed in group)
+
+    def players(group: list[Case]) -> int:
+        return dict(group[0][1])[0]
+    first: dict[frozenset, int] = {}
+    for i, group in enumerate(groups):
+        j = first.setdefault(family(group), i)
+        if players(group) > players(groups[j]):
+            first[family(group)] = i
+    return [None if first[family(g)] == i else first[family(g)]
+            for i, g in enumerate(groups)]
 
 
 def _instances(model: Model, a: int) -> int:

@@ -247,6 +247,8 @@ class Lessons:
     Only shortcuts, never verdicts: which premises showed a goal (its unsat core, tried
     first next time: any subset of the premises is sound), which goals a slice of the
     premises could not show, and which goals an action had to split on a parameter.
+    Plain data (premises by key, not by term), so a job can hand what it learned to
+    another job, for another number of players (see ``prove``).
     """
 
     def __init__(self) -> None:
@@ -270,6 +272,16 @@ class Lessons:
         # per premise set and goal: (how many keys it was mapped for, the indices)
         self._indices: "weakref.WeakKeyDictionary[Premises, dict[str, tuple[int, list[int]]]]" = \
             weakref.WeakKeyDictionary()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything but the per-premise-set index cache (weak keys: not data)."""
+        state = dict(self.__dict__)
+        del state["_indices"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._indices = weakref.WeakKeyDictionary()
 
     def learn(self, p: Premises, goal: str, core: list[int]) -> None:
         """Premises ``core`` of ``p`` showed ``goal`` for one action: the union grows as
