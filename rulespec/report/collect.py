@@ -76,16 +76,18 @@ def collect(game_ref: str, budget: Budget, trace_dir: str | Path,
     check = timed("check", lambda: _guard(budget.check_mode, lambda: check_game(
         model, examples=examples, seed=budget.seed, trace_dir=trace_dir,
         mode=budget.check_mode)))
+    diffs = timed("diff", lambda: _diffs(model, game_ref, budget, trace_dir))
+    scenarios, errors = timed("scenarios", lambda: _scenarios(model, game_ref))
+    coverage = timed("coverage", lambda: play_coverage(model, budget.coverage_games,
+                                                       budget.seed))
+    # the proofs last: they run in budget.workers processes, the rest in this one; when
+    # games are reported side by side, the last one's end keeps every core busy
     run = timed("prove", lambda: _guard_run(lambda: prove(
         model, rlimit=budget.solver_rlimit, depth=budget.depth(model.spec.bmc_depth),
         trace_dir=trace_dir, workers=budget.workers, timeout=budget.prove_safety_s))
     ) if budget.prove else None
     prove_results = run.results if run is not None else [Result(
         "z3_proofs", SKIPPED, "z3", f"the {budget.name} budget runs no proofs")]
-    diffs = timed("diff", lambda: _diffs(model, game_ref, budget, trace_dir))
-    scenarios, errors = timed("scenarios", lambda: _scenarios(model, game_ref))
-    coverage = timed("coverage", lambda: play_coverage(model, budget.coverage_games,
-                                                       budget.seed))
     solver = {"rlimit": budget.solver_rlimit,
               "bmc_depth": budget.depth(model.spec.bmc_depth),
               "dead_rule_games": DEAD_RULE_GAMES,
