@@ -137,6 +137,39 @@ def test_card_by_card_gives_up_within_one_slice_then_the_card_cell_is_split():
     assert prover.stats["cell"][2] >= 50  # a value of the card cell per query, shown
 
 
+def _case_prover(action: str, goal: str, players: int, lessons: Lessons) -> ActionProver:
+    game = rulespec.load("motu")
+    smt = compile_smt(game.spec, game.interpretation)
+    a_idx, case = next(c for c in step_cases(smt)
+                       if game.spec.actions[c[0]].name == action and dict(c[1])[0] == players)
+    return ActionProver(game, smt, Premises(smt, dict(case)), a_idx,
+                        [g for g in goals_of(smt) if g.name == goal], QUICK, lessons)
+
+
+@pytest.mark.parametrize("action, goal, skipped, asked, learned", [
+    # every premise shows the traveller points' bound only on the untracked solver: the
+    # slice and the tracked query (13M units) spend their budgets undecided first
+    ("reveal_traveller", "fields_within_bounds[traveller_points]", {"slice", "tracked"},
+     "full", "untracked"),
+    # setting a card aside: the slice is undecided, the card in hand is split on
+    ("set_aside", "aside_size_counts_its_cards", {"slice"}, "cell", "splits"),
+])
+def test_a_case_for_fewer_players_skips_the_queries_that_failed_for_more(
+        action, goal, skipped, asked, learned):
+    import copy
+    lessons = Lessons()
+    four = _case_prover(action, goal, 4, lessons)
+    assert four.run()[goal].status == PROVED
+    assert skipped <= set(four.stats)  # the teacher asked them, undecided
+    a_idx = four.a_idx
+    assert goal in (lessons.splits.get(a_idx, set()) if learned == "splits" else
+                    {n for a, n in lessons.untracked if a == a_idx})
+    three = _case_prover(action, goal, 3, copy.deepcopy(lessons))
+    verdict = three.run()[goal]
+    assert verdict.status == PROVED, verdict.detail
+    assert not skipped & set(three.stats) and three.stats[asked][2] >= 1
+
+
 def test_a_payment_keeps_each_card_count_card_by_card():
     # the row slides from the chosen slot: each card's count alone needs few premises
     prover, verdict = _per_card_prover("pay")

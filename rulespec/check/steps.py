@@ -266,6 +266,9 @@ class Lessons:
         self.by_conjunct_goals: set[str] = set()  # the goals of those, for any action
         #: (action, goal): a case of that action could not show it conjunct by conjunct
         self.not_by_conjunct: set[tuple[int, str]] = set()
+        #: (action, goal): every premise showed it only untracked (the tracked query, on a
+        #: solver without preprocessing, spent its budget): its other cases go there at once
+        self.untracked: set[tuple[int, str]] = set()
         #: per goal, how often its learned premises fell short and how often they sufficed
         self.misses: dict[str, int] = {}
         self.hits: dict[str, int] = {}
@@ -807,6 +810,9 @@ class ActionProver:
         for name, r in list(terms.left.items()):
             if z3.is_true(r):
                 continue
+            if (self.a_idx, name) in lessons.untracked:
+                pending[name] = r  # straight to every premise, untracked (below)
+                continue
             if not fixed and name in lessons.splits.get(self.a_idx, ()):
                 undecided.append(name)  # another case of this action had to split it
                 continue
@@ -877,6 +883,8 @@ class ActionProver:
                 undecided.append(name)
         every = range(len(self.p.terms))
         for name in list(pending):  # every premise, tracked: its core serves later actions
+            if (self.a_idx, name) in lessons.untracked:
+                continue
             if ask(name, pending[name], every, self.budget.quick, "tracked") == z3.unsat:
                 del pending[name]
         full: list[z3.Solver] = []
@@ -894,6 +902,8 @@ class ActionProver:
                 undecided.append(name)
             elif verdict != "unsat":
                 self._fail(name, verdict, fixed)
+            else:  # the tracked query spent its budget, this one did not
+                lessons.untracked.add((self.a_idx, name))
         self._split(fixed, [by_name[n] for n in undecided], solver, params, terms, top)
 
     def _by_conjunct(self, name: str, r: Any, ask: Callable[..., Any]) -> bool:
@@ -971,6 +981,8 @@ class ActionProver:
             names = self._constants(r)
             direct = i is not None and self._param_names[i] in names
             if not direct and self._split_cell(fixed, g, r, solver, params, terms):
+                if not fixed:  # its other cases split it at once, without the slice
+                    self.lessons.splits.setdefault(self.a_idx, set()).add(g.name)
                 continue
             if i is None:
                 verdict = self._ask(solver(), r, self.budget.query, params, g.name,
