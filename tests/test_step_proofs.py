@@ -235,3 +235,22 @@ def test_a_seat_beyond_the_player_count_is_not_a_case():
     assert ("invariant", seated) in prover._no_such_mover(2)
     assert prover._no_such_mover(3) is not None
     assert prover._no_such_mover(1) is None and prover._no_such_mover(0) is None
+
+
+def test_a_sibling_case_splits_at_once_what_the_first_one_had_to_split():
+    """Aquatica's claim (4 players): the trained mantas' total is undecided in a slice with
+    the claim's first parameter set to 0, and split on the next one. Its siblings (the
+    parameter set to 1, 2, 3) split at once: two undecided slices in all (the top case
+    and the first sibling), not five."""
+    game = rulespec.load("aquatica")
+    smt = compile_smt(game.spec, game.interpretation)
+    a_idx, case = next(c for c in step_cases(smt) if game.spec.actions[c[0]].name == "claim"
+                       and dict(c[1])[0] == 4)
+    goals = [g for g in goals_of(smt) if g.name == "trained_mantas_are_conserved"]
+    prover = ActionProver(game, smt, Premises(smt, dict(case)), a_idx, goals,
+                          Budget(10_000_000), Lessons())
+    assert prover.run()["trained_mantas_are_conserved"].status == PROVED
+    assert (a_idx, "trained_mantas_are_conserved", frozenset({0})) in \
+        prover.lessons.split_levels
+    queries, units, unsat, sat, unknown = prover.stats["slice"]
+    assert unknown == 2

@@ -266,6 +266,9 @@ class Lessons:
         self.by_conjunct_goals: set[str] = set()  # the goals of those, for any action
         #: (action, goal): a case of that action could not show it conjunct by conjunct
         self.not_by_conjunct: set[tuple[int, str]] = set()
+        #: (action, goal, the splits set): a case of that action with those parameters (by
+        #: index) set had to split the goal further: its sibling cases split it at once
+        self.split_levels: set[tuple[int, str, frozenset[int]]] = set()
         #: (action, goal): every premise showed it only untracked (the tracked query, on a
         #: solver without preprocessing, spent its budget): its other cases go there at once
         self.untracked: set[tuple[int, str]] = set()
@@ -827,6 +830,9 @@ class ActionProver:
                 if leaf and (self.a_idx, name) in lessons.by_conjunct:
                     if self._by_conjunct(name, r, ask):
                         continue  # another case showed it conjunct by conjunct: so here
+            if fixed and (self.a_idx, name, frozenset(fixed)) in lessons.split_levels:
+                undecided.append(name)  # a sibling case had to split it further
+                continue
             core = lessons.core(self.p, name)
             if not fixed and core is None and self._split_like_before(by_name[name], r,
                                                                       terms.legal):
@@ -981,8 +987,7 @@ class ActionProver:
             names = self._constants(r)
             direct = i is not None and self._param_names[i] in names
             if not direct and self._split_cell(fixed, g, r, solver, params, terms):
-                if not fixed:  # its other cases split it at once, without the slice
-                    self.lessons.splits.setdefault(self.a_idx, set()).add(g.name)
+                self._learn_split(fixed, g)
                 continue
             if i is None:
                 verdict = self._ask(solver(), r, self.budget.query, params, g.name,
@@ -994,8 +999,8 @@ class ActionProver:
                     self._fail(g.name, verdict, fixed)
             else:
                 groups.setdefault(i, []).append(g)
+                self._learn_split(fixed, g)
                 if not fixed:
-                    self.lessons.splits.setdefault(self.a_idx, set()).add(g.name)
                     self.lessons.split_kinds.add((g.kind, self._split_label(i)))
                 if i == len(self.symbolic):
                     assert self._mover is not None
@@ -1013,6 +1018,15 @@ class ActionProver:
                         continue
                     self._restart_budget()  # each player's case is an action case of its
                 self._case({**fixed, i: v}, gs, top)  # own (as each player count is)
+
+    def _learn_split(self, fixed: dict[int, int], g: Goal) -> None:
+        """The goal is split further in this case: its other cases at this level (the
+        action's other player counts at the top, the sibling cases below) skip the
+        queries that fell short here and split it at once."""
+        if fixed:
+            self.lessons.split_levels.add((self.a_idx, g.name, frozenset(fixed)))
+        else:
+            self.lessons.splits.setdefault(self.a_idx, set()).add(g.name)
 
     def _no_such_mover(self, v: int) -> set[Origin] | None:
         """The premises (by origin) that no state has player ``v`` to move in, or None if
