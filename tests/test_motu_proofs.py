@@ -162,8 +162,8 @@ def test_a_case_for_fewer_players_skips_the_queries_that_failed_for_more(
     assert four.run()[goal].status == PROVED
     assert skipped <= set(four.stats)  # the teacher asked them, undecided
     a_idx = four.a_idx
-    assert goal in (lessons.splits.get(a_idx, set()) if learned == "splits" else
-                    {n for a, n in lessons.untracked if a == a_idx})
+    assert ((a_idx, goal, frozenset()) in lessons.split_levels if learned == "splits" else
+            (a_idx, goal) in lessons.untracked)
     three = _case_prover(action, goal, 3, copy.deepcopy(lessons))
     verdict = three.run()[goal]
     assert verdict.status == PROVED, verdict.detail

@@ -255,7 +255,6 @@ class Lessons:
         self.cores: dict[str, set[tuple]] = {}  # goal -> premise keys (Premises.keys)
         #: (action, goal): a slice could not show it in a case of that action: skip the slice
         self.needs_all: set[tuple[int, str]] = set()
-        self.splits: dict[int, set[str]] = {}  # action -> goals it split
         #: (goal kind, parameter name): a goal of that kind was split on that parameter
         self.split_kinds: set[tuple[str, str]] = set()
         #: action -> goals it split down to the player to move: its other cases split them
@@ -267,7 +266,8 @@ class Lessons:
         #: (action, goal): a case of that action could not show it conjunct by conjunct
         self.not_by_conjunct: set[tuple[int, str]] = set()
         #: (action, goal, the splits set): a case of that action with those parameters (by
-        #: index) set had to split the goal further: its sibling cases split it at once
+        #: index) set had to split the goal further: its other cases at that level (another
+        #: player count's at the top, the siblings below) split it at once
         self.split_levels: set[tuple[int, str, frozenset[int]]] = set()
         #: (action, goal): every premise showed it only untracked (the tracked query, on a
         #: solver without preprocessing, spent its budget): its other cases go there at once
@@ -816,9 +816,6 @@ class ActionProver:
             if (self.a_idx, name) in lessons.untracked:
                 pending[name] = r  # straight to every premise, untracked (below)
                 continue
-            if not fixed and name in lessons.splits.get(self.a_idx, ()):
-                undecided.append(name)  # another case of this action had to split it
-                continue
             # (the split is looked at only where a lesson may apply: a residual asked about
             # is kept alive, and Z3's term ids, and so its search, depend on that)
             if fixed and (name in lessons.to_the_mover.get(self.a_idx, ())
@@ -830,8 +827,8 @@ class ActionProver:
                 if leaf and (self.a_idx, name) in lessons.by_conjunct:
                     if self._by_conjunct(name, r, ask):
                         continue  # another case showed it conjunct by conjunct: so here
-            if fixed and (self.a_idx, name, frozenset(fixed)) in lessons.split_levels:
-                undecided.append(name)  # a sibling case had to split it further
+            if (self.a_idx, name, frozenset(fixed)) in lessons.split_levels:
+                undecided.append(name)  # another case at this level had to split it
                 continue
             core = lessons.core(self.p, name)
             if not fixed and core is None and self._split_like_before(by_name[name], r,
@@ -1023,10 +1020,7 @@ class ActionProver:
         """The goal is split further in this case: its other cases at this level (the
         action's other player counts at the top, the sibling cases below) skip the
         queries that fell short here and split it at once."""
-        if fixed:
-            self.lessons.split_levels.add((self.a_idx, g.name, frozenset(fixed)))
-        else:
-            self.lessons.splits.setdefault(self.a_idx, set()).add(g.name)
+        self.lessons.split_levels.add((self.a_idx, g.name, frozenset(fixed)))
 
     def _no_such_mover(self, v: int) -> set[Origin] | None:
         """The premises (by origin) that no state has player ``v`` to move in, or None if
