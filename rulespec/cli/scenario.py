@@ -1,0 +1,102 @@
+"""`rulespec scenario`: given/when/then scenario files."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Sequence
+
+import click
+from rich.markup import escape
+
+from ..check.progress import Progress
+from .options import BadInput, Command, emit_json, out, quiet_option, verbose_option
+
+def _scenario_files(files: Sequence[str]) -> list[str]:
+    """The files to run: a bundled game's name stands for all of its scenario files."""
+    from ..runtime.registry import available_games, models_dir
+    expanded: list[str] = []
+    for f in files:
+        if f in available_games() and not Path(f).exists():
+            found = sorted(str(p) for p in (models_dir() / f / "scenarios").glob("*.toml"))
+            if not found:
+                raise BadInput(f"{f} has no scenario files (none in its scenarios/ folder); "
+                               "give scenario .toml files")
+            expanded += found
+        else:
+            expanded.append(f)
+    return expanded
+
+
+@click.command(cls=Command)
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.option("--trace-dir", default="traces", show_default=True,
+              help="Where a failed scenario's actions are saved as a trace.")
+@click.option("--states", is_flag=True,
+              help="With --json: include each scenario's start and final states.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
+@quiet_option
+@verbose_option
+def scenario(files: Sequence[str], trace_dir: str, states: bool, as_json: bool, quiet: bool,
+             verbose: bool) -> None:
+    """Run given/when/then scenario files (TOML; see docs/scenarios.md). A bundled game's
+    name stands for all of its scenario files."""
+    from ..check.scenario import ScenarioFileError, load_scenario_file, run_scenario
+    from ..runtime.trace import TraceWriteError, save_trace
+    expanded = _scenario_files(files)
+    loaded = []
+    for f in expanded:
+        try:
+            loaded.append(load_scenario_file(f))
+        except ScenarioFileError as e:
+            raise BadInput(str(e)) from None
+    all_results = []
+    total = sum(len(sf.scenarios) for sf in loaded)
+    with Progress("scenarios", total=total, quiet=quiet) as progress:
+        for f, sf in zip(expanded, loaded):
+            rs = []
+            for sc in sf.scenarios:
+                progress.note(sc.name[:40])
+                try:
+                    rs.append(run_scenario(sf, sc))
+                except ScenarioFileError as e:
+                    raise BadInput(str(e)) from None
+                progress.advance()
+            all_results.append((f, rs))
+    saved: dict[int, str] = {}
+    unsaved: dict[int, str] = {}
+    for _, rs in all_results:
+        for r in rs:
+            trace = r.to_trace() if r.status != "PASSED" else None
+            if trace is not None:
+                slug = "".join(ch if ch.isalnum() else "-" for ch in r.name)[:60]
+                try:
+                    saved[id(r)] = str(save_trace(
+                        trace, Path(trace_dir) / f"{r.game}-scenario-{slug}.json"))
+                except TraceWriteError as e:
+                    unsaved[id(r)] = str(e)
+    failed = sum(1 for _, rs in all_results for r in rs if r.status != "PASSED")
+    code = 1 if failed else 0
+    if as_json:
+        emit_json({"files": [{"file": f, "scenarios": [
+            {**r.to_dict(states=states), "trace_path": saved.get(id(r)),
+             **({"trace_error": unsaved[id(r)]} if id(r) in unsaved else {})} for r in rs]}
+            for f, rs in all_results], "passed": total - failed, "failed": failed})
+        sys.exit(code)
+    for f, rs in all_results:
+        bad = [r for r in rs if r.status != "PASSED"]
+        out.para(f"{f}: {len(rs) - len(bad)} passed, {len(bad)} failed", style="bold")
+        for r in rs:
+            if r.status == "PASSED" and not verbose:
+                continue
+            colour = "green" if r.status == "PASSED" else "bold red"
+            out.print(f"  [{colour}]{r.status}[/] {escape(r.name)}")
+            for msg in r.failures:
+                out.para(msg, indent=6)
+            if id(r) in saved:
+                out.para(f"trace saved to {saved[id(r)]}", indent=6)
+            if id(r) in unsaved:
+                out.para(f"trace not saved: {unsaved[id(r)]}", indent=6, style="yellow")
+    out.print(f"{total - failed} passed, {failed} failed")
+    sys.exit(code)
+
