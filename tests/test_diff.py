@@ -7,7 +7,7 @@ import pytest
 import rulespec
 from rulespec.check.diff import complexity, diff, point_changes
 from rulespec.check.impact import impact, lockstep, wilson
-from rulespec.check.results import PROVED, VIOLATED
+from rulespec.check.results import DIFFER, SAME
 from rulespec.check.scenario import load_scenario_file, run_scenario_file
 from rulespec.cli import main
 
@@ -18,7 +18,7 @@ def test_finds_the_one_step_difference_and_saves_a_passing_scenario(tmp_path):
     ma = rulespec.load(FIXTURE, {"step_size": "one"})
     mb = rulespec.load(FIXTURE, {"step_size": "two"})
     report = diff(ma, mb, games=10, scenario_dir=tmp_path)
-    assert report.status == VIOLATED
+    assert report.status == DIFFER
     d = report.difference
     assert d.actions == ("step",) and d.kind == "effect" and d.action == "step"
     assert d.cells == {"pos": (0, 1, 2)}
@@ -38,10 +38,15 @@ def test_finds_the_one_step_difference_and_saves_a_passing_scenario(tmp_path):
     json.dumps(report.to_json())  # everything is JSON-able
 
 
-def test_a_reading_against_itself_is_proved_equivalent(tmp_path):
+def test_a_reading_against_itself_is_the_same_within_an_exhaustive_bound(tmp_path):
     m = rulespec.load("tic_tac_toe")
     report = diff(m, m, depth=3, games=5, scenario_dir=tmp_path)
-    assert report.status == PROVED and report.difference is None
+    assert report.status == SAME and report.difference is None
+    b = report.bound
+    assert (b.depth, b.start, b.players, b.exhaustive, b.games) == (3, "setup", (2, 2), True, 5)
+    assert report.detail == ("no difference within 3 actions of any setup, 2 players (every "
+                             "choice and chance outcome expanded); nor in 5 lockstep games")
+    assert report.to_json()["bound"]["exhaustive"] is True
     assert report.impact.parted.count == 0 and report.impact.winner_changed.count == 0
 
 
@@ -99,12 +104,32 @@ def test_diff_cli(capsys, tmp_path):
               "step_size=two", "--games", "3", "--out-dir", str(tmp_path), "--json"])
     assert done.value.code == 1
     doc = json.loads(capsys.readouterr().out)
-    assert doc["status"] == "VIOLATED" and doc["difference"]["steps"] == ["step"]
+    assert doc["status"] == "DIFFER" and doc["difference"]["steps"] == ["step"]
     assert doc["impact"]["games"] == 3 and "low" in doc["impact"]["parted"]
     with pytest.raises(SystemExit) as done:
         main(["diff", FIXTURE, "--interpretation", "step_size=one", "--against",
               "step_size=one"])
     assert done.value.code == 2
+
+
+def test_diff_cli_says_differ_or_same_never_violated(capsys, tmp_path):
+    with pytest.raises(SystemExit) as done:
+        main(["diff", FIXTURE, "--interpretation", "step_size=one", "--against",
+              "step_size=two", "--games", "2", "--out-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert done.value.code == 1   # they differ
+    assert "DIFFER: the readings differ 1 action(s) after setup" in out
+    assert "VIOLATED" not in out
+    # Hawaii's final tie needs a finished game: one action from setup parts nothing
+    with pytest.raises(SystemExit) as done:
+        main(["diff", "hawaii", "--interpretation", "final_tie=shared", "--against",
+              "final_tie=resources", "--depth", "1", "--setups", "1", "--games", "2",
+              "--out-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert done.value.code == 0
+    assert ("SAME: no difference within 1 actions of any setup, 2-5 players (not exhaustive: "
+            "1 sampled setup(s) per player count)") in " ".join(out.split())
+    assert "VIOLATED" not in out and not list(tmp_path.glob("hawaii-*.toml"))
 
 
 def test_diff_cli_between_rulesets_lists_every_differing_point(capsys, tmp_path):
@@ -127,7 +152,7 @@ def test_hawaii_beach_return_is_explained_as_a_cost_within_three_actions(tmp_pat
     free = rulespec.load("hawaii", {"beach_return": "free"})
     forbidden = rulespec.load("hawaii", {"beach_return": "forbidden"})
     report = diff(free, forbidden, setups=1, games=0, scenario_dir=tmp_path)
-    assert report.status == VIOLATED
+    assert report.status == DIFFER
     d = report.difference
     assert d.start == "setup" and len(d.steps) <= 3
     # the same purchase costs different feet: an effect, not a list of legal variants

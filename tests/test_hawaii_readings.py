@@ -8,7 +8,7 @@ import pytest
 
 import rulespec
 from rulespec.check.diff import diff
-from rulespec.check.results import VIOLATED
+from rulespec.check.results import DIFFER
 from rulespec.check.scenario import load_scenario_file, run_scenario
 from rulespec.cli import main
 from rulespec.runtime.registry import models_dir
@@ -81,7 +81,7 @@ def test_diff_explains_each_reading_within_three_actions(point, option, tmp_path
     start = STARTS[(point, option)]
     report = diff(ma, mb, setups=1, games=2, scenario_dir=tmp_path,
                   start=None if start is None else str(SCENARIOS / start))
-    assert report.status == VIOLATED
+    assert report.status == DIFFER
     d = report.difference
     assert d.found_by == "search" and 1 <= len(d.steps) <= 3
     assert point in d.points

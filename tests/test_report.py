@@ -176,7 +176,7 @@ def test_an_open_question_shows_where_the_readings_part(reports):
     (q,) = docs[TWO_READINGS]["questions"]
     assert q["name"] == "step_size" and q["default"] == "one"
     (d,) = q["differences"]
-    assert d["status"] == "VIOLATED"
+    assert d["status"] == "DIFFER"
     assert d["difference"]["pictures"] and all(p in docs[TWO_READINGS]["pictures"]
                                                for p in d["difference"]["pictures"])
     only = {a["reading"]: a["only_here"] for a in d["difference"]["allows"]}
@@ -196,7 +196,7 @@ def test_a_reading_that_parts_late_is_shown_from_the_scenario_that_pins_it(repor
     (q,) = docs[LATE]["questions"]
     (d,) = q["differences"]
     x = d["difference"]
-    assert d["status"] == "VIOLATED" and "after the scenario" in d["detail"]
+    assert d["status"] == "DIFFER" and "after the scenario" in d["detail"]
     assert x["start"] == "last_step.toml#one: the last step scores 1"
     assert x["edits"] == [{"field": "pos", "value": 11}]
     assert [s["action"] for s in x["steps"]] == ["step"]

@@ -31,12 +31,13 @@ import attrs
 
 from ..runtime.model import CHANCE, Action, Model, State
 from ..runtime.trace import spec_identity, write_atomically
-from .difference import Difference, PointChange, _apply_b, describe, explain  # noqa: F401
+from .difference import (KIND_WORDS, Bound, Difference, PointChange, _apply_b,  # noqa: F401
+                         describe, explain)
 from .explain import action_points, global_points
 from .impact import Impact, lockstep
 from .policy import Policy
 from .progress import QUIET, Progress
-from .results import PASSED, PROVED, UNKNOWN, VIOLATED
+from .results import DIFFER, SAME, UNKNOWN
 
 #: chance nodes with at most this many outcomes are expanded completely
 FULL_CHANCE = 12
@@ -58,7 +59,7 @@ class DiffReport:
     a_label: str                    # "ruleset rulebook", "beach_return=free", ...
     b_label: str
     points: tuple[PointChange, ...]
-    status: str                     # VIOLATED (they differ), PROVED/PASSED equivalent, UNKNOWN
+    status: str                     # DIFFER, SAME (within ``bound``) or UNKNOWN (results.py)
     detail: str
     difference: Difference | None
     impact: Impact | None
@@ -69,6 +70,8 @@ class DiffReport:
     start: str = "setup"
     #: why the scenario file could not be written (the verdict stands without it)
     scenario_error: str | None = None
+    #: how far the search looked: what SAME is said within
+    bound: Bound | None = None
 
     @property
     def lockstep(self) -> Impact | None:   # the name used before impact had intervals
@@ -451,30 +454,27 @@ def diff(ma: Model, mb: Model, *, depth: int = 3, setups: int = 2, games: int = 
         # simplest difference visible there (reachable, but not necessarily the smallest)
         best = _from_parting(search, ma, mb, parting)
         found_by = "random play"
+    bound = Bound(depth, start_label, None if start is not None else setups,
+                  (ma.min_players, ma.max_players) if start is None else (st.players,) * 2,
+                  budget, not complete, search.cut, games)
     if best is None:
         if search.out_of_budget():
-            status, detail = UNKNOWN, f"search budget of {budget} nodes exhausted"
-        elif complete and not search.cut:
-            status, detail = PROVED, (f"equivalent: no difference within {depth} actions of "
-                                      f"{'the scenario' if start else 'any setup'} (every "
-                                      "choice and chance outcome expanded)")
+            status, detail = UNKNOWN, (f"undecided: the search's budget of {budget} nodes ran "
+                                       f"out within {depth} actions, before any difference")
         else:
-            status, detail = PASSED, (f"no difference within {depth} actions of the "
-                                      f"{'scenario' if start else 'sampled setups'} (not "
-                                      "exhaustive)" + (f", nor in {games} random games"
-                                                       if games else ""))
+            status, detail = SAME, f"no difference {bound}"
         return DiffReport(ma.name, _opts(points, "a"), _opts(points, "b"), la, lb, points,
                           status, detail, None, stats, None, search.nodes, depth, seed,
-                          start_label)
+                          start_label, bound=bound)
     d = describe(ma, mb, best, points, found_by)
     n_steps = len(d.steps)
-    detail = (f"{d.kind} difference {n_steps} action(s) after "
-              f"{'setup' if d.start == 'setup' else 'the scenario'}")
+    detail = (f"the readings differ {n_steps} action(s) after "
+              f"{'setup' if d.start == 'setup' else 'the scenario'}: {KIND_WORDS[d.kind]}")
     if found_by != "search":
         detail += f" (none within {depth} actions; found by random play, not the smallest)"
     report = DiffReport(ma.name, _opts(points, "a"), _opts(points, "b"), la, lb, points,
-                        VIOLATED, detail, d, stats, None, search.nodes, depth, seed,
-                        start_label)
+                        DIFFER, detail, d, stats, None, search.nodes, depth, seed,
+                        start_label, bound=bound)
     if scenario_dir is None:
         return report
     try:

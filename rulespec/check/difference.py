@@ -19,6 +19,43 @@ from ..runtime.model import CHANCE, TERMINAL, Action, Model, State
 from .explain import RuleRef, changed_cells, dependent_effects, points_read, refusing_rules
 
 
+#: what each kind of difference is, in words
+KIND_WORDS = {"effect": "the same action has different effects",
+              "legality": "an action one reading allows, the other refuses",
+              "outcome": "the same end is scored differently"}
+
+
+@attrs.frozen
+class Bound:
+    """How far a comparison looked: SAME means no difference within this, nothing more."""
+
+    depth: int                      # actions after each start
+    start: str                      # "setup" or the scenario FILE#NAME searched from
+    setups: int | None              # setups sampled per player count (None: a scenario)
+    players: tuple[int, int]        # the player counts searched, lowest and highest
+    nodes: int                      # the search's node budget
+    sampled: bool                   # the setup's chance steps were sampled, not all tried
+    trimmed: bool                   # a layer kept only its simplest states
+    games: int                      # lockstep games played besides, which did not part
+    #: every choice and chance outcome expanded within ``depth``: nothing left out
+    exhaustive: bool = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "exhaustive", not (self.sampled or self.trimmed))
+
+    def __str__(self) -> str:
+        where = "any setup" if self.start == "setup" else "the scenario's situation"
+        players = (f"{self.players[0]} players" if self.players[0] == self.players[1]
+                   else f"{self.players[0]}-{self.players[1]} players")
+        left_out = ([f"{self.setups} sampled setup(s) per player count"] if self.sampled
+                    else []) + (["each layer kept only its simplest states"]
+                                if self.trimmed else [])
+        how = ("every choice and chance outcome expanded" if self.exhaustive else
+               "not exhaustive: " + ", ".join(left_out))
+        games = f"; nor in {self.games} lockstep games" if self.games else ""
+        return f"within {self.depth} actions of {where}, {players} ({how}){games}"
+
+
 @attrs.frozen
 class PointChange:
     """One interpretation point on which the two readings differ."""

@@ -14,6 +14,13 @@ SKIPPED = "SKIPPED"    # with the reason
 
 STATUSES = (PROVED, PASSED, VIOLATED, UNKNOWN, SKIPPED)
 
+# Comparing two readings of the rules (``rulespec diff``) is a question, not a property:
+# its answer has words of its own, and never VIOLATED, which stays for a property that fails.
+DIFFER = "DIFFER"      # with the smallest situation where they part, saved as a scenario
+SAME = "SAME"          # no difference within the stated bound (depth, starts, games)
+#: a comparison's answers; UNKNOWN: the search's node budget ran out first
+COMPARISONS = (DIFFER, SAME, UNKNOWN)
+
 
 @attrs.frozen
 class Result:

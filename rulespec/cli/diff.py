@@ -8,6 +8,7 @@ from typing import Any, Sequence
 import click
 
 from ..check.progress import Progress
+from ..check.results import DIFFER, SAME
 from .options import (BadInput, Command, emit_json, load_model, out, policy_from,
                       policy_options, quiet_option, ruleset_option, steps_line,
                       verbose_option)
@@ -42,7 +43,10 @@ def diff_cmd(game: str, reading_a: Sequence[str], ruleset: str | None,
              rollout: int | None, seed: int, out_dir: str, as_json: bool, quiet: bool,
              verbose: bool) -> None:
     """Where two readings of GAME part: the simplest difference, explained in rule terms,
-    and how much it matters (with --policy, between stronger players than random)."""
+    and how much it matters (with --policy, between stronger players than random).
+
+    Prints DIFFER (with the situation, saved as a scenario), SAME (no difference within
+    the bound it states) or UNKNOWN. Exit code: 0 SAME, 1 DIFFER or UNKNOWN, 2 bad input."""
     from ..check.diff import diff
     policy = policy_from(policy_name, simulations, rollout)
     if not reading_a and ruleset is None:
@@ -74,7 +78,8 @@ def diff_cmd(game: str, reading_a: Sequence[str], ruleset: str | None,
                           progress=progress, policy=policy)
     except ValueError as e:
         raise BadInput(str(e)) from None
-    code = 0 if report.status in ("PROVED", "PASSED") else 1  # like diff(1): 1 = differ
+    # like diff(1): 0 the same (within the bound), 1 they differ; UNKNOWN is never the same
+    code = 0 if report.status == SAME else 1
     if as_json:
         emit_json(report.to_json())
         sys.exit(code)
@@ -83,11 +88,11 @@ def diff_cmd(game: str, reading_a: Sequence[str], ruleset: str | None,
 
 
 def _print_diff(report: Any, verbose: bool) -> None:
-    colour = "bold red" if report.status == "VIOLATED" else "green"
-    verdict = "DIFFER" if report.status == "VIOLATED" else report.status
+    # a difference is an answer to a question, not a failure: not in a failure's red
+    colour = {DIFFER: "bold blue", SAME: "green"}.get(report.status, "yellow")
     out.para(f"{report.a_label}  against  {report.b_label}")
-    out.para(f"{verdict}: {report.detail}", style=colour)
-    out.para(f"the readings part on {len(report.points)} point(s):")
+    out.para(f"{report.status}: {report.detail}", style=colour)
+    out.para(f"the readings set {len(report.points)} point(s) differently:")
     for p in report.points:
         out.para(f"{p.point}: {p.question}", indent=2)
         out.para(f"{p.a} (A): {p.a_source}", indent=4)

@@ -16,7 +16,7 @@ from typing import Any, Iterable
 from .. import __version__
 from ..check.property import all_properties
 from ..check.diff import scenario_start
-from ..check.results import STATUSES, VIOLATED, Result
+from ..check.results import DIFFER, STATUSES, VIOLATED, Result
 from ..check.scenario import Scenario, ScenarioResult, Then
 from ..ir.english import to_english
 from ..runtime.model import CHANCE, Model, State
@@ -63,7 +63,7 @@ def build_document(c: Collected, game_ref: str) -> dict[str, Any]:
         "glance": {"counts": counts, "results": len(results), "properties": len(properties),
                    "open_questions": len(questions),
                    "questions_that_matter": sum(1 for q in questions
-                                                if any(d["status"] == VIOLATED
+                                                if any(d["status"] == DIFFER
                                                        for d in q["differences"])),
                    "assumptions": len(assumptions), "rules": len(rules),
                    "dead_rules": len(dead),
