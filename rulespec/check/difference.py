@@ -16,6 +16,7 @@ from typing import Any, Iterable, Sequence
 import attrs
 
 from ..runtime.model import CHANCE, TERMINAL, Action, Model, State
+from .cause import DecidingValue, deciding_values
 from .explain import RuleRef, changed_cells, dependent_effects, points_read, refusing_rules
 
 
@@ -94,6 +95,8 @@ class Difference:
     complexity: int = 0
     found_by: str = "search"                    # "search" or "random play"
     explanation: tuple[str, ...] = ()
+    #: the values the action computes that differ between the readings: the cause
+    values: tuple[DecidingValue, ...] = ()
 
     @property
     def actions(self) -> tuple[str, ...]:
@@ -130,8 +133,10 @@ def describe(ma: Model, mb: Model, cand: Any, points: Sequence[PointChange],
     refused: tuple[RuleRef, ...] = ()
     rules: list[RuleRef] = []
     outcome: dict[str, Any] = {}
+    values: tuple[DecidingValue, ...] = ()
     ta, tb = sa, sb
     if cand.action is not None:
+        values = tuple(deciding_values(ma, mb, sa, sb, cand.action, names))
         movers.append(_mover(ma, sa))
         steps += (str(cand.action),)
         spec_action = ma.spec.actions[cand.action.key[0]]
@@ -159,7 +164,7 @@ def describe(ma: Model, mb: Model, cand: Any, points: Sequence[PointChange],
     d = Difference(start.players, start.label, start.given, start.edited, steps,
                    tuple(movers), str(cand.action) if cand.action is not None else None,
                    cand.kind, legal_under, refused, fields, outcome, tuple(_unique(rules)),
-                   tuple(used), cand.complexity, found_by)
+                   tuple(used), cand.complexity, found_by, values=values)
     return attrs.evolve(d, explanation=tuple(explain(d, points)))
 
 
@@ -247,10 +252,14 @@ def explain(d: Difference, points: Sequence[PointChange]) -> list[str]:
             o = d.outcome.get(tag, {})
             lines.append(f"  under {label}: scores {o.get('scores')}, winners "
                          f"{o.get('winners')}" + ("" if o.get("terminal") else " (not over)"))
+    for v in d.values:
+        lines.append(f"because {v.name} [{v.where}] is {_v(v.a)} under {la} and {_v(v.b)} "
+                     f"under {lb}")
     for r in d.rules:
         what = {"effect": f"the effect {r.text}", "scoring": "the scoring rule",
                 "tie-break": "the tie-break"}.get(r.kind, r.text)
-        lines.append(f"because of {what} [{r.source}], which reads {', '.join(r.points)}")
+        lines.append(f"{'through' if d.values else 'because of'} {what} [{r.source}], which "
+                     f"reads {', '.join(r.points)}")
     for name in d.points:
         p = by.get(name)
         if p is not None:
