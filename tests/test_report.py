@@ -177,16 +177,21 @@ def test_an_open_question_shows_where_the_readings_part(reports):
     assert q["name"] == "step_size" and q["default"] == "one"
     (d,) = q["differences"]
     assert d["status"] == "DIFFER"
-    assert d["difference"]["pictures"] and all(p in docs[TWO_READINGS]["pictures"]
-                                               for p in d["difference"]["pictures"])
+    shown = d["difference"]["pictures"]
+    pids = [shown["before"], *(a["picture"] for a in shown["after"])]
+    assert len(pids) == 3 and all(p in docs[TWO_READINGS]["pictures"] for p in pids)
     only = {a["reading"]: a["only_here"] for a in d["difference"]["allows"]}
     assert any(only.values()) or d["difference"]["fields"]
-    m = d["impact"]
+    # does it matter: random players, then greedy ones
+    m, strong = d["impacts"]
     assert m["games"] == SMOKE.diff_games and 0 <= m["parted_ci"][0] <= m["parted_ci"][1] <= 1
+    assert strong["games"] == SMOKE.diff_second_games
     # the report says who played the lockstep games
     assert m["policy"] == "random (uniform over the legal actions)"
+    assert strong["policy"].startswith("greedy")
     md = (out / "two_readings.md").read_text()
-    assert "played by the random policy" in md and f"(players: {m['policy']}; seed" in md
+    assert "played by the random policy" in md
+    assert f"| {m['policy']} | {m['games']} (seed 0, 1 players) |" in md
 
 
 def test_a_reading_that_parts_late_is_shown_from_the_scenario_that_pins_it(reports):
@@ -201,12 +206,14 @@ def test_a_reading_that_parts_late_is_shown_from_the_scenario_that_pins_it(repor
     assert x["edits"] == [{"field": "pos", "value": 11}]
     assert [s["action"] for s in x["steps"]] == ["step"]
     # the pictures show the edited situation played on: the end, with each reading's bonus
-    (pa, pb) = x["pictures"]
+    # before the last step (11), and after it under each reading (12, each its bonus)
+    assert ">11<" in docs[LATE]["pictures"][x["pictures"]["before"]]["svg"]
+    (pa, pb) = (a["picture"] for a in x["pictures"]["after"])
     svg_a, svg_b = (docs[LATE]["pictures"][p]["svg"] for p in (pa, pb))
     assert ">12<" in svg_a and ">12<" in svg_b and svg_a != svg_b
     md = (out / "late_reading.md").read_text()
-    assert "given situation of the scenario `last_step.toml#one: the last step scores 1`" in md
-    assert "`pos = 11`" in md
+    assert ("From the given situation of the scenario “one: the last step scores 1” "
+            "(last_step.toml), 1 player; then set pos = 11.") in md
 
 
 def test_a_legality_difference_shows_the_state_before_the_refused_action(reports):
@@ -217,9 +224,13 @@ def test_a_legality_difference_shows_the_state_before_the_refused_action(reports
     assert x["kind"] == "legality" and [s["action"] for s in x["steps"]] == ["jump"]
     assert {a["reading"]: a["only_here"] for a in x["allows"]} == {
         "jumping=no": [], "jumping=yes": ["jump"]}
-    assert [r["text"] for r in x["rules"]] == ["jumping is allowed"]
-    (pid,) = x["pictures"]      # one state, where one reading allows what the other refuses
-    assert "after 0 step(s)" in docs[LEGAL]["pictures"][pid]["caption"]
+    assert [r["text"] for r in x["rule_terms"]["rules"]] == ["jumping is allowed"]
+    assert x["rule_terms"]["rules"][0]["holds"] == {"a": False, "b": True}
+    # the state before the action one reading refuses, the action drawn on it; then each
+    # reading: the one that refuses it stays as it was
+    assert "Before" in docs[LEGAL]["pictures"][x["pictures"]["before"]]["caption"]
+    assert {a["reading"]: a["refused"] for a in x["pictures"]["after"]} == {
+        "jumping=no": True, "jumping=yes": False}
 
 
 def test_the_rule_index_covers_every_action_with_anchors_both_ways(reports):

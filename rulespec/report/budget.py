@@ -39,6 +39,10 @@ class Budget:
     min_examples: int = 5
     #: who plays the diffs' lockstep games: a policy name (random, greedy, mcts)
     diff_policy: str = "random"
+    #: does it matter between stronger players? Each open question's lockstep games are
+    #: also played by greedy players (by random ones when ``diff_policy`` is stronger
+    #: already), this many: greedy play looks at every legal action at every step
+    diff_second_games: int = 0
     #: prove's outer safety limit in seconds per game (``prove --timeout``), or None: a
     #: game too large to prove within it gets its undecided goals UNKNOWN, saying so, and
     #: the report goes on; the verdicts reached before it are the counted ones
@@ -51,6 +55,12 @@ class Budget:
     def examples(self, spec_examples: int) -> int:
         return max(self.min_examples, round(spec_examples * self.examples_share))
 
+    @property
+    def diff_second_policy(self) -> str:
+        """Who plays the second set of lockstep games: greedy players beside random
+        ones, random ones beside a stronger ``diff_policy``."""
+        return "greedy" if self.diff_policy == "random" else "random"
+
     def depth(self, spec_depth: int) -> int:
         """Bounded model checking depth: the game's own, capped by this budget."""
         return spec_depth if self.bmc_depth is None else min(spec_depth, self.bmc_depth)
@@ -61,13 +71,14 @@ class Budget:
 
 QUICK = Budget("quick", examples_share=0.25, seed=0, solver_rlimit=10_000_000, bmc_depth=4,
                workers=2, diff_depth=4, diff_setups=4, diff_games=40, diff_nodes=4_000,
-               coverage_games=10, prove_safety_s=1200.0)
+               coverage_games=10, prove_safety_s=1200.0, diff_second_games=20)
 FULL = Budget("full", examples_share=1.0, seed=0, solver_rlimit=DEFAULT_RLIMIT, bmc_depth=None,
               workers=2, diff_depth=6, diff_setups=8, diff_games=200, diff_nodes=20_000,
-              coverage_games=40)
+              coverage_games=40, diff_second_games=100)
 BUDGETS = {b.name: b for b in (QUICK, FULL)}
 #: for tests of the report itself: every section filled, in seconds; no proofs
 SMOKE = Budget("smoke", examples_share=0.0, seed=0, solver_rlimit=1_000_000, bmc_depth=1,
                workers=1, diff_depth=2, diff_setups=1, diff_games=4, diff_nodes=200,
-               coverage_games=2, prove=False, check_mode="random", min_examples=3)
+               coverage_games=2, prove=False, check_mode="random", min_examples=3,
+               diff_second_games=2)
 

@@ -15,7 +15,7 @@ from typing import Any, Callable
 import attrs
 
 from ..check.diff import DiffReport, diff
-from ..check.impact import lockstep
+from ..check.impact import Impact, lockstep
 from ..check.prove import DEAD_RULE_GAMES, prove
 from ..check.results import SKIPPED, Result
 from ..check.runner import check_game
@@ -45,6 +45,9 @@ class Collected:
     #: ``rulespec mutate``'s run (only with the budget's ``mutate``), or why it has none
     mutation: Any = None
     mutation_error: str | None = None
+    #: (point, option): the lockstep games' figures under each policy played (the
+    #: budget's ``diff_policy`` first, then its ``diff_second_policy``)
+    impacts: dict[tuple[str, str], list[Impact]] = attrs.field(factory=dict)
 
 
 def scenario_files(model: Model, game_ref: str) -> list[Path]:
@@ -76,7 +79,8 @@ def collect(game_ref: str, budget: Budget, trace_dir: str | Path,
     check = timed("check", lambda: _guard(budget.check_mode, lambda: check_game(
         model, examples=examples, seed=budget.seed, trace_dir=trace_dir,
         mode=budget.check_mode)))
-    diffs = timed("diff", lambda: _diffs(model, game_ref, budget, trace_dir))
+    impacts: dict[tuple[str, str], list[Impact]] = {}
+    diffs = timed("diff", lambda: _diffs(model, game_ref, budget, trace_dir, impacts))
     scenarios, errors = timed("scenarios", lambda: _scenarios(model, game_ref))
     coverage = timed("coverage", lambda: play_coverage(model, budget.coverage_games,
                                                        budget.seed))
@@ -98,7 +102,7 @@ def collect(game_ref: str, budget: Budget, trace_dir: str | Path,
     mutation, mutation_error = timed("mutate", lambda: run_mutation(
         game_ref, budget.mutate, budget.seed, budget.workers)) if budget.mutate else (None, None)
     return Collected(model, budget, examples, check, prove_results, diffs, scenarios, errors,
-                     coverage, seconds, solver, mutation, mutation_error)
+                     coverage, seconds, solver, mutation, mutation_error, impacts)
 
 
 def _guard(checker: str, fn: Callable[[], list[Result]]) -> list[Result]:
@@ -132,16 +136,20 @@ def _queries(results: list[Result]) -> int | None:
     return max(found) if found else None
 
 
-def _diffs(model: Model, game_ref: str, budget: Budget, trace_dir: Path
+def _diffs(model: Model, game_ref: str, budget: Budget, trace_dir: Path,
+           impacts: dict[tuple[str, str], list[Impact]] | None = None
            ) -> list[tuple[str, str, DiffReport | None, str | None]]:
     """One diff per non-default option: from setup first; when its search finds no
     difference (readings that part only late in a game, like a final tie-break), from the
     given situation of each scenario that pins the point, until the search parts them.
-    The lockstep games are played by the budget's ``diff_policy``."""
+    The lockstep games are played by the budget's ``diff_policy``; ``impacts`` gets
+    them, and as many more played by its ``diff_second_policy``, per option."""
     from ..check.policy import policy_named
     policy = policy_named(budget.diff_policy)
+    second = policy_named(budget.diff_second_policy)
     out = []
     paths: dict = {}   # the defaults' own lockstep games, the same against every option
+    second_paths: dict = {}
     files = _scenario_files_parsed(model, game_ref)
     for point in model.spec.interpretations:
         starts = pinning_scenarios(game_ref, model, point.name, files)
@@ -154,6 +162,12 @@ def _diffs(model: Model, game_ref: str, budget: Budget, trace_dir: Path
                 # the impact games are the same whatever the start: played once
                 played = (lockstep(model, other, budget.diff_games, budget.seed,
                                    policy=policy, paths=paths) if budget.diff_games else None)
+                if impacts is not None:
+                    impacts[point.name, opt] = [im for im in (
+                        played[0] if played else None,
+                        lockstep(model, other, budget.diff_second_games, budget.seed,
+                                 policy=second, paths=second_paths)[0]
+                        if budget.diff_second_games else None) if im is not None]
                 for start in [None, *starts]:
                     found = diff(model, other, depth=budget.diff_depth,
                                  setups=budget.diff_setups, games=budget.diff_games,

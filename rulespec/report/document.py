@@ -15,7 +15,6 @@ from typing import Any, Iterable
 
 from .. import __version__
 from ..check.property import all_properties
-from ..check.diff import scenario_start
 from ..check.results import DIFFER, STATUSES, VIOLATED, Result
 from ..check.scenario import Scenario, ScenarioResult, Then
 from ..ir.english import to_english
@@ -24,6 +23,7 @@ from ..runtime.registry import available_games, spec_path
 from ..runtime.trace import load_trace
 from .collect import Collected
 from .coverage import branch_runs
+from .faq import question_entry
 from .mutation import mutation_section
 from .provenance import assumption_readers, origin_kinds, spec_hash
 from .rules import ENGLISH_LIMIT, rule_entries, slug, source_id
@@ -42,7 +42,8 @@ def build_document(c: Collected, game_ref: str) -> dict[str, Any]:
     path = _spec_file(model, game_ref)
     start = pictures.after(_setup_steps(model), model.min_players, "the game after setup "
                            f"({model.min_players} players, chance outcomes by seed 0)", "setup")
-    questions = [_question(model, game_ref, p, c, pictures) for p in spec.interpretations]
+    questions = [question_entry(model, game_ref, p, c.diffs, c.impacts, pictures.store)
+                 for p in spec.interpretations]
     scenarios = _scenarios(c, pictures)
     properties = _properties(model, c, pictures)
     rules, sources = _rules(model, c, scenarios, properties)
@@ -151,89 +152,7 @@ def _steps(model: Model, players: int, actions: Iterable[str], setup: int = 0,
     return out
 
 
-def _difference_start(ma: Model, mb: Model, d: Any
-                      ) -> tuple[tuple[State, int] | None, tuple[State, int] | None,
-                                 list[dict[str, Any]]]:
-    """Where a difference found from an edited scenario situation starts: the states of
-    both readings there (its given actions cannot reach them: the edits come after), and
-    the edits. From setup, or a scenario without edits, the given actions are enough."""
-    if d.start in ("setup", "random play") or not d.edited:
-        return None, None, []
-    st = scenario_start(ma, mb, d.start)
-    n = len(d.given)
-    return (st.a, n), (st.b, n), [{"field": ref, "value": v} for ref, v in st.edits]
-
-
-# --- open questions -----------------------------------------------------------------------
-def _question(model: Model, game_ref: str, point: Any, c: Collected, pics: _Pictures
-              ) -> dict[str, Any]:
-    diffs = []
-    for name, opt, report, error in c.diffs:
-        if name != point.name:
-            continue
-        a, b = f"{name}={point.default}", f"{name}={opt}"
-        entry: dict[str, Any] = {"against": opt, "readings": [a, b]}
-        if report is None:
-            diffs.append({**entry, "status": "SKIPPED", "detail": f"not compared: {error}",
-                          "difference": None, "impact": None})
-            continue
-        d, ls = report.difference, report.lockstep
-        entry.update(status=report.status, detail=report.detail, nodes=report.nodes,
-                     scenario=report.scenario_path)
-        if d is not None:
-            # a legality difference: the state before the action one reading refuses
-            upto = d.actions[:-1] if d.kind == "legality" and d.action else d.actions
-            caption = (f"{point.name}: where the readings part, after {len(upto)} "
-                       f"step(s) with {d.players} players ({d.kind} differs)")
-            other = _load(game_ref, {name: opt})
-            start_a, start_b, edits = _difference_start(model, other, d)
-            shown = [pics.after(upto, d.players, f"{caption} — under {a}",
-                                f"q-{point.name}-{opt}-a", start=start_a)]
-            if d.kind in ("effect", "outcome"):
-                shown.append(pics.after(d.actions, d.players, f"{caption} — under {b}",
-                                        f"q-{point.name}-{opt}-b", other, start=start_b))
-            only = {"a": [d.action] if d.legal_under == ("a",) else [],
-                    "b": [d.action] if d.legal_under == ("b",) else []}
-            entry["difference"] = {
-                "players": d.players, "kind": d.kind, "detail": "\n".join(d.explanation),
-                "start": d.start if d.start in ("setup", "random play")
-                else Path(d.start).name, "edits": edits,
-                "setup_steps": d.setup_steps,
-                "steps": _steps(model, d.players, d.actions, d.setup_steps, start_a),
-                "allows": [{"reading": a, "only_here": only["a"], "more": 0},
-                           {"reading": b, "only_here": only["b"], "more": 0}],
-                "fields": [{"field": k, "before": old, "a": va, "b": vb}
-                           for k, (old, va, vb) in d.cells.items()],
-                "outcome": d.outcome,
-                "rules": [{"kind": r.kind, "text": r.text, "source": r.source,
-                           "points": list(r.points)} for r in (*d.refused_by, *d.rules)],
-                "found_by": d.found_by,
-                "pictures": [p for p in shown if p]}
-        else:
-            entry["difference"] = None
-        if ls is not None:
-            entry["impact"] = {"games": ls.games, "seed": ls.seed, "policy": ls.policy,
-                               "parted": ls.parted.count,
-                               "parted_ci": [ls.parted.low, ls.parted.high],
-                               "winners_differ": ls.winner_changed.count,
-                               "winners_ci": [ls.winner_changed.low, ls.winner_changed.high]}
-        else:
-            entry["impact"] = None
-        diffs.append(entry)
-    return {"id": f"q-{slug(point.name)}", "name": point.name, "question": point.question,
-            "source": point.source, "source_id": source_id(point.source),
-            "english": point.english,
-            "options": [{"name": o, "source": s, "english": point.option_english.get(o),
-                         "default": o == point.default} for o, s in point.options.items()],
-            "default": point.default, "default_reason": point.default_reason,
-            "differences": diffs}
-
-
-def _load(game_ref: str, interp: dict[str, str]) -> Model:
-    from ..runtime.registry import load
-    return load(game_ref, interp)
-
-
+# --- open questions: one FAQ entry each (faq.py) -------------------------------------------
 # --- properties ---------------------------------------------------------------------------
 def _method(checker: str) -> str:
     return "proof" if checker.startswith("z3") else "test"

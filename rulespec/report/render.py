@@ -55,7 +55,10 @@ def _env(html: bool) -> jinja2.Environment:
 
 
 def _css() -> str:
-    return (Path(__file__).parent / "templates" / "style.css").read_text(encoding="utf-8")
+    """The page's style, then the open questions' own (question.css)."""
+    folder = Path(__file__).parent / "templates"
+    return "\n".join((folder / name).read_text(encoding="utf-8")
+                     for name in ("style.css", "question.css"))
 
 
 def render_html(doc: dict[str, Any]) -> str:

@@ -12,7 +12,7 @@ container's width, so it reads on a phone.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Collection, Sequence
 
 import attrs
 
@@ -126,11 +126,20 @@ class Panel:
 
 # --- the parts --------------------------------------------------------------------------
 class Picture:
-    """A game's view, compiled: ``svg(state)`` draws a state."""
+    """A game's view, compiled: ``svg(state)`` draws a state.
 
-    def __init__(self, model: Model) -> None:
+    With ``hits``, the drawing also holds an invisible box wherever a value of the view
+    is shown (``data-hit``: the numbers of the view expressions drawn there; ``data-near``:
+    a region to fall back on when the value draws nothing, such as a row whose tile went;
+    ``data-place``: a map place or track space): what ``marks.py`` outlines and draws
+    arrows between, generically, to show what an action or a reading changes.
+    """
+
+    def __init__(self, model: Model, hits: bool = False) -> None:
         self.model = model
         self.view: View = model.spec.view or default_view(model.spec)
+        self.hits = hits
+        self.part_no = {id(p): i for i, p in enumerate(self.view.parts)}
         exprs = self.view.exprs()
         self._index = {id(e): k for k, e in enumerate(exprs)}
         self._fns = compile_values(model.spec, dict(model.interpretation), exprs)
@@ -139,6 +148,33 @@ class Picture:
     # values ---------------------------------------------------------------------------
     def _v(self, e: Expr) -> Any:
         return self._values[self._index[id(e)]]
+
+    def index(self, e: Expr) -> int:
+        """The number of a view expression (what ``data-hit`` names)."""
+        return self._index[id(e)]
+
+    def values(self, state: State) -> tuple:
+        """Every view expression's value on ``state``, by number (None: unreadable)."""
+        return self._evaluate(state)
+
+    def shown(self, k: int, v: Any) -> str:
+        """Value ``v`` of view expression ``k`` as the picture writes it."""
+        return self._shown(self.view.exprs()[k], v)
+
+    def _hit(self, parent: ET.Element, x: float, y: float, w: float, h: float,
+             exprs: Sequence[Expr] = (), near: Sequence[Expr] = (),
+             place: str | None = None) -> None:
+        """An invisible box where values are shown (only with ``hits``; see the class)."""
+        if not self.hits:
+            return
+        box = _el(parent, "rect", x=f"{x:.1f}", y=f"{y:.1f}", width=f"{w:.1f}",
+                  height=f"{h:.1f}", fill="none")
+        for key, es in (("data-hit", exprs), ("data-near", near)):
+            ks = sorted({self._index[id(e)] for e in es if e is not None})
+            if ks:
+                box.set(key, " ".join(map(str, ks)))
+        if place is not None:
+            box.set("data-place", place)
 
     def _evaluate(self, state: State) -> tuple:
         out = []
@@ -161,9 +197,16 @@ class Picture:
     # the picture ----------------------------------------------------------------------
     def svg(self, state: State, caption: str | None = None) -> str:
         """The state as one self-contained SVG document."""
+        return ET.tostring(self.tree(state, caption), encoding="unicode")
+
+    def tree(self, state: State, caption: str | None = None,
+             only: Collection[int] | None = None) -> ET.Element:
+        """The state's SVG as an element tree (``svg`` writes it); ``only``: draw just
+        these parts (numbered in the view's order)."""
         self._values = self._evaluate(state)
         players = state.values[0]
         panels = [(p, brk) for part, brk in _by_player(self.view.parts, players)
+                  if only is None or self.part_no[id(part)] in only
                   for p in [self._panel(part)] if p is not None]
         root = _el(None, "svg", xmlns="http://www.w3.org/2000/svg", font_family=FONT)
         _el(root, "rect", x="0", y="0", width="100%", height="100%", fill=PAPER)
@@ -191,7 +234,7 @@ class Picture:
         root.set("height", f"{height:.0f}")
         root.set("role", "img")
         root.set("aria-label", caption or f"{self.model.spec.title} state")
-        return ET.tostring(root, encoding="unicode")
+        return root
 
     def _panel(self, part: Part) -> Panel | None:
         draw: dict[type, Callable[[Any], Panel]] = {
@@ -245,6 +288,7 @@ class Picture:
                         height=f"{cell:.1f}", fill=board, stroke=part.colour or LINE)
                 self._value_glyph(body, e, v, part.glyphs, x + cell / 2, y + cell / 2,
                                   cell * 0.8)
+                self._hit(body, x, y, cell, cell, [e])
         return Panel(g, max(w + 16, float(g[0].get("width") or 0)), h + 38)
 
     def _value_glyph(self, parent: ET.Element, e: Expr, v: Any, table: dict, cx: float,
@@ -271,6 +315,7 @@ class Picture:
             _text(body, 22, y, label, size=12, fill=FAINT)
             _text(body, w - 4, y, self._shown(e, self._v(e)), size=13, anchor="end",
                   weight="600")
+            self._hit(body, -4, y - 9, w + 4, 18, [e])
         return Panel(g, float(g[0].get("width") or 0), h + 34)
 
     def _slots(self, part: Slots) -> Panel:
@@ -307,6 +352,8 @@ class Picture:
             if i < len(part.labels):
                 _text(body, x + slot_w / 2, size + 9, part.labels[i], size=10,
                       anchor="middle", fill=FAINT)
+            self._hit(body, x, 0, slot_w, size,
+                      [e] + ([part.owners[i]] if i < len(part.owners) else []))
         return Panel(g, float(g[0].get("width") or 0), h + 34)
 
     def _track(self, part: Track) -> Panel:
@@ -331,6 +378,9 @@ class Picture:
             for j, (gl, p) in enumerate(at.get(value, [])):
                 draw_glyph(body, gl, x + 8 + (j % 3) * 7, y + 9 + (j // 3) * 12, 14,
                            colour=player_colour(p) if p is not None else None)
+            self._hit(body, x, y, size, size, near=[e for e, _, _ in part.markers
+                                                    if self._v(e) == value],
+                      place=f"{self.part_no[id(part)]}:{value}")
         return Panel(g, float(g[0].get("width") or 0), h + 30)
 
     def _map(self, part: PlaceMap) -> Panel:
@@ -339,6 +389,7 @@ class Picture:
         g, body = self._frame(part.title, None, W + 16, H + 8)
         pos = {s.key: (s.x / 100 * (W - box_w) + box_w / 2, s.y / 100 * (H - box_h) + box_h / 2)
                for s in part.spots}
+        number = self.part_no[id(part)]
         for a, b in part.links:
             (x1, y1), (x2, y2) = pos[a], pos[b]
             _el(body, "line", x1=f"{x1:.1f}", y1=f"{y1:.1f}", x2=f"{x2:.1f}", y2=f"{y2:.1f}",
@@ -372,10 +423,14 @@ class Picture:
             else:
                 _text(box, cx, cy, s.label, size=12, anchor="middle", weight="600",
                       fill=FAINT)
+            self._hit(body, x, y, box_w, box_h,
+                      [e for t in here for e in (t.at, *(c.count for c in t.chips))],
+                      place=f"{number}:{s.key}")
             for j, tok in enumerate(tokens.get(s.key, [])):
                 colour = player_colour(tok.player) if tok.player is not None else None
                 draw_glyph(body, tok.glyph or Glyph("", None, "pawn", tok.label),
                            x + box_w - 9 - j * 15, y - 4, 20, colour=colour)
+                self._hit(body, x + box_w - 19 - j * 15, y - 14, 20, 20, [tok.at])
         return Panel(g, W + 16, H + 38)
 
     def _chip_row(self, parent: ET.Element, chips: list[tuple[Glyph, int]], x: float,
@@ -410,6 +465,7 @@ class Picture:
         h = top_h + len(part.rows) * row_h
         g, body = self._frame(part.title, part.player, w + 16, h + 6)
         if part.top is not None:
+            self._hit(body, grid_x, 0, part.columns * col, top_h, [part.top])
             n = self._v(part.top)
             n = n if isinstance(n, int) else 0
             for k in range(part.columns):
@@ -423,8 +479,12 @@ class Picture:
             y = top_h + r * row_h
             _text(body, label_w / 2, y + row_h / 2, row.label, size=10, anchor="middle",
                   fill=FAINT)
+            self._hit(body, 0, y, w, row_h, near=[e for t in row.tiles
+                                                   for e in (t.present, t.badge)])
             if row.marker is not None and self._v(row.marker):
                 draw_glyph(body, part.marker_glyph, label_w + marker_w / 2, y + row_h / 2, 22)
+            if row.marker is not None:
+                self._hit(body, label_w, y, marker_w, row_h, [row.marker])
             for k in range(part.columns):
                 _el(body, "rect", x=f"{grid_x + k * col:.1f}", y=f"{y + 2:.1f}",
                     width=f"{col:.1f}", height=f"{row_h - 4:.1f}", fill="#f6f3ea",
@@ -440,6 +500,7 @@ class Picture:
                     stroke=INK, stroke_width="0.8")
                 _text(box, x + tw / 2, y + row_h / 2, _fit(t.glyph.text, tw - 4, 10),
                       size=10, anchor="middle", weight="600", fill=_contrast(fill))
+                self._hit(body, x, y + 2, tw, row_h - 4, [t.present, t.badge])
                 if t.badge is not None and self._v(t.badge):
                     _el(box, "rect", x=f"{x + tw - 14:.1f}", y=f"{y + 2:.1f}", width="13",
                         height="10", rx="2", fill=INK)
@@ -452,6 +513,7 @@ class Picture:
                 _text(body, flag_x, y + row_h / 2, ("✓ " + yes) if ok else ("✗ " + no),
                       size=11, fill="#1a7f37" if ok else "#b00020",
                       weight="600" if ok else None)
+                self._hit(body, flag_x - 3, y + 2, flag_w, row_h - 4, [row.flag])
         return Panel(g, float(g[0].get("width") or 0), h + 36)
 
     def _pile(self, part: Pile) -> Panel:
@@ -464,6 +526,7 @@ class Picture:
             _text(body, 0, 10, "(empty)", size=11, fill=FAINT)
             bottom = 20
         g[0].set("height", f"{bottom + 34:.1f}")
+        self._hit(body, -4, -2, w + 8, bottom + 4, [c.count for c in part.chips])
         return Panel(g, float(g[0].get("width") or 0), bottom + 34)
 
 
