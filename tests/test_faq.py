@@ -132,7 +132,7 @@ def test_the_action_is_drawn_the_cell_it_paints_and_the_pawn_move_as_an_arrow():
     red = rulespec.load(MARKED)
     s0 = red.initial_state(1)
     after = red.apply(s0, red.action_from_str(s0, "paint"))
-    svg = action_svg(red, s0, [after], "before")
+    svg = action_svg(red, s0, [(s0, after)], "before")
     titles = sorted(m.find(f"{SVG}title").text for m in marks_in(svg))
     # the painted cell, the pawn at its start, the arrow of its move, the hidden counter
     assert "the pawn moves from yard to barn" in titles
@@ -188,6 +188,20 @@ def test_an_faq_entry_has_every_part(docs):
                  "← **the deciding action**", "**In rule terms.**", "| `feet_due` | 1 | 3 |",
                  "**Does it matter?**", "**Suggested ruling:** `free`"):
         assert text in md, text
+
+
+def test_an_outcome_difference_shows_each_reading_its_own_end(docs):
+    doc = docs["hawaii"]
+    q = next(q for q in doc["questions"] if q["name"] == "final_tie")
+    (d,) = q["differences"]
+    x = d["difference"]
+    assert x["kind"] == "outcome"
+    winners = {tag: x["outcome"][tag]["winners"] for tag in ("a", "b")}
+    assert winners["a"] != winners["b"]
+    for after, tag in zip(x["pictures"]["after"], ("a", "b")):
+        svg = doc["pictures"][after["picture"]]["svg"]
+        shown = [m.find(f"{SVG}title").text for m in marks_in(svg)]
+        assert f"winners: [{', '.join(map(str, winners[tag]))}]" in shown
 
 
 def test_a_reading_the_search_finds_the_same_reads_same_with_its_bound(tmp_path):

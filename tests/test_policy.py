@@ -117,3 +117,22 @@ def test_bad_policy_options_are_one_line_and_exit_2(capsys, argv, says):
     code, out = _run(capsys, ["diff", TWO, "--interpretation", "step_size=one", "--against",
                               "step_size=two", *argv])
     assert code == 2 and says in out.err and "Traceback" not in out.err
+
+
+@pytest.mark.parametrize("game", ["hawaii", "aquatica", "tic_tac_toe"])
+def test_greedy_on_compiled_keys_chooses_as_greedy_on_actions(game):
+    """Lockstep games ask GreedyPolicy.choose_key (no Action objects): it must pick the
+    same action, with the same draws, as choose does."""
+    m = rulespec.load(game)
+    greedy, rng, asked = GreedyPolicy(), random.Random(1), 0
+    for g in range(2):
+        s = m.initial_state(m.min_players + g % (m.max_players - m.min_players + 1))
+        while not m.is_terminal(s):
+            legal = m.legal_actions(s)
+            if m.current_player(s) >= 0 and len(legal) > 1:
+                seed = rng.random()
+                assert greedy.choose(m, s, legal, random.Random(seed)) == greedy.choose_key(
+                    m, s.values, [a.key for a in legal], random.Random(seed))
+                asked += 1
+            s = m.apply(s, legal[rng.randrange(len(legal))])
+    assert asked > 5

@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 
 from ..runtime.model import CHANCE, TERMINAL, Model, State
-from .policy import RANDOM_DESCRIPTION, Policy
+from .policy import RANDOM_DESCRIPTION, GreedyPolicy, Policy
 
 Z95 = 1.959963984540054  # the 97.5 % quantile of the standard normal distribution
 
@@ -210,6 +210,8 @@ def _choose(model: Model, values: tuple, legal: list[tuple], rng: random.Random,
         return legal[rng.randrange(len(legal))]
     if len(legal) == 1:
         return legal[0]
+    if isinstance(policy, GreedyPolicy):   # the same choice, without Action objects
+        return legal[policy.choose_key(model, values, legal, rng)]
     actions = [model._action(k) for k in legal]
     return legal[policy.choose(model, State(values, model), actions, rng)]
 

@@ -84,6 +84,29 @@ class GreedyPolicy:
                 best.append(i)
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
+    def choose_key(self, model: Model, values: tuple, keys: Sequence[tuple],
+                   rng: random.Random) -> int:
+        """What ``choose`` decides (the same index, the same draws from ``rng``), on the
+        compiled rules and action keys: lockstep games ask it at every step."""
+        c = model.compiled
+        mover = c.current_player(values)
+        best: list[int] = []
+        top: tuple | None = None
+        for i, key in enumerate(keys):
+            after = c.apply[key[0]](values, *key[1:])
+            scores = c.scores(after)
+            others = [s for p, s in enumerate(scores) if p != mover]
+            margin = scores[mover] - (max(others) if others else 0)
+            if c.terminal(after):
+                value: tuple = (1 if mover in model._ranked(after)[0] else -1, margin)
+            else:
+                value = (0, margin)
+            if top is None or value > top:
+                top, best = value, [i]
+            elif value == top:
+                best.append(i)
+        return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+
     def describe(self) -> str:
         return "greedy (one step of look-ahead on the score)"
 

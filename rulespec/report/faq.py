@@ -23,7 +23,7 @@ from ..check.difference import KIND_WORDS
 from ..check.impact import Impact
 from ..check.results import DIFFER, SAME
 from ..runtime.model import CHANCE, Action, Model, State
-from .marks import action_svg, difference_svg, moves
+from .marks import action_svg, cell_words, difference_svg, moves
 from .rules import slug, source_id
 
 #: a group of like setup steps lists at most this many of its values
@@ -113,10 +113,14 @@ def _difference(ma: Model, mb: Model, point: Any, opt: str, d: Any, labels: tupl
                       "setup": False})
     pid = f"q-{point.name}-{opt}"
     pictures = _pictures(ma, mb, d, before, before_b, after_a, after_b, labels, pid, store)
-    moved = moves(ma, before, after_a or after_b) if action is not None and (
-        after_a or after_b) else []
+    moved = (moves(ma, before, after_a) if after_a is not None else
+             moves(mb, before_b, after_b) if after_b is not None else [])
     rows = [{"field": k, "words": cell_words(ma, k), "before": old, "a": va, "b": vb}
             for k, (old, va, vb) in d.cells.items()]
+    # a setup may already differ between the readings (reading B deals no Kings)
+    from ..check.explain import changed_cells
+    apart = [{"field": k, "words": cell_words(ma, k), "a": va, "b": vb}
+             for k, (va, vb) in changed_cells(ma, before.values, before_b.values).items()]
     only = {"a": [d.action] if d.legal_under == ("a",) else [],
             "b": [d.action] if d.legal_under == ("b",) else []}
     rules = [{"kind": r.kind, "text": r.text, "words": _rule_words(r.kind, r.text),
@@ -137,9 +141,10 @@ def _difference(ma: Model, mb: Model, point: Any, opt: str, d: Any, labels: tupl
         "allows": [{"reading": la, "only_here": only["a"], "more": 0},
                    {"reading": lb, "only_here": only["b"], "more": 0}],
         "fields": rows, "outcome": d.outcome,
-        "rule_terms": {"sentence": _sentence(d, point, opt, rows, rules, values, moved,
-                                             steps),
-                       "rules": rules, "values": values, "moves": moved},
+        "rule_terms": {"sentence": _apart_words(apart, point, opt) + _sentence(
+                           d, point, opt, rows, rules, values, moved, steps, apart),
+                       "rules": rules, "values": values, "moves": moved,
+                       "apart_before": apart},
         "pictures": pictures}
 
 
@@ -241,20 +246,6 @@ def _varying(template: str, text: str) -> str:
     return "/".join(m.groups()) if m and m.groups() else ("" if m else text)
 
 
-def cell_words(model: Model, ref: str) -> str:
-    """A cell's scenario reference in words: ``feet[0]`` -> "feet of player 0",
-    ``area_tok[fruit_1][3/plain]`` -> "area_tok at fruit_1, 3/plain"."""
-    name, *index = re.findall(r"[^\[\]]+", ref)
-    slot = model.layout.slots.get(name)
-    if slot is None or not index:
-        return ref
-    who, at = [], []
-    for dim, i in zip(slot.field.dims, index):
-        (who if dim.players else at).append(i)
-    words = name + "".join(f" of player {p}" for p in who)
-    return words + (f" at {', '.join(at)}" if at else "")
-
-
 # --- pictures -----------------------------------------------------------------------------
 def _pictures(ma: Model, mb: Model, d: Any, before: State, before_b: State,
               after_a: State | None, after_b: State | None, labels: tuple[str, str],
@@ -264,7 +255,8 @@ def _pictures(ma: Model, mb: Model, d: Any, before: State, before_b: State,
     if d.action is not None:
         caption = (f"Before: the situation ({d.players} players) and the deciding action, "
                    f"{d.action} — marked: what it changes; an arrow: what it moves")
-        afters = [s for s in (after_a, after_b) if s is not None]
+        afters = [(start, end) for start, end in ((before, after_a), (before_b, after_b))
+                  if end is not None]
         out["before"] = _store(store, f"{pid}-before", caption, action_svg(
             ma, before, afters, f"Before the deciding action: {d.action}"))
     # what each reading ends with: after the action, or the state as it is when refused
@@ -284,7 +276,8 @@ def _pictures(ma: Model, mb: Model, d: Any, before: State, before_b: State,
         caption = f"Under {here}: {what} — marked: what differs from {there}"
         try:   # the picture's own title is short: it is drawn at a column's width
             svg = difference_svg(model, mine, other_model, theirs, f"under {here}", here,
-                                 there, extra)
+                                 there, extra if tag == "a" else
+                                 [(label, y, x) for label, x, y in extra])
         except ValueError:   # nothing differs that a picture could show
             continue
         out["after"].append({"reading": here, "refused": refused,
@@ -307,9 +300,18 @@ def _v(value: Any) -> str:
     return str(value)
 
 
+def _apart_words(apart: list[dict[str, Any]], point: Any, opt: str) -> str:
+    if not apart:
+        return ""
+    shown = "; ".join(f"{c['words']} {_v(c['a'])} under `{point.default}`, {_v(c['b'])} "
+                      f"under `{opt}`" for c in apart[:4])
+    more = f" and {len(apart) - 4} more" if len(apart) > 4 else ""
+    return f"The readings already differ before this action ({shown}{more}). "
+
+
 def _sentence(d: Any, point: Any, opt: str, rows: list[dict[str, Any]],
               rules: list[dict[str, Any]], values: list[dict[str, Any]], moved: list[str],
-              steps: list[dict[str, Any]]) -> str:
+              steps: list[dict[str, Any]], apart: list[dict[str, Any]] = ()) -> str:
     """What decides the question, in words: the cause and its values on each side."""
     a, b = f"`{point.default}`", f"`{opt}`"
     who = steps[-1]["who"] if steps else "the player"
@@ -330,10 +332,14 @@ def _sentence(d: Any, point: Any, opt: str, rows: list[dict[str, Any]],
                                      for r in rules if r["kind"] == "effect"))
         by = (", ".join(effects[:3]) + (f" and {len(effects) - 3} more" if len(effects) > 3
                                         else "")) or "its effects"
+        if apart and not effects and not values:
+            return (f"No rule of {act} reads the point: the readings set the game up "
+                    f"differently, and {act} is the first step where that shows.")
         cells = "; ".join(f"{r['words']} {_v(r['before'])} → {_v(r['a'])} under {a}, "
                           f"→ {_v(r['b'])} under {b}" for r in rows)
+        verb = "leaves" if len(effects) == 1 else "leave"
         text = f"When {who} takes {act}{how}, "
-        text += f"{cause}, so {by} leaves " if cause else f"{by} leaves "
+        text += f"{cause}, so {by} {verb} " if cause else f"{by} {verb} "
         return text + f"{cells}."
     oa, ob = d.outcome.get("a", {}), d.outcome.get("b", {})
     by = ", ".join(r["words"] + (f" [{r['source']}]" if r["source"] else "")

@@ -18,6 +18,7 @@ picture, its changed lines marked the same way.
 from __future__ import annotations
 
 import math
+import re
 import xml.etree.ElementTree as ET
 from typing import Any, Iterable, Sequence
 
@@ -32,6 +33,8 @@ HALO = "#ffffff"
 NOTE_ROWS = 10
 #: and is at least this wide
 NOTE_WIDTH = 300.0
+#: the height of one of its lines
+ROW = 25
 
 
 def _mark_group(parent: ET.Element, title: str) -> ET.Element:
@@ -218,7 +221,7 @@ def _note(root: ET.Element, title: str, rows: Iterable[tuple[str, bool]]) -> int
     width, top = max(vb[2], NOTE_WIDTH), vb[3]
     lines = [(line, marked) for text, marked in rows
              for line in _wrap(text, max(20, int((width - 2 * GAP - 24) / 7.2)))]
-    height = 30 + 20 * len(lines)
+    height = 30 + ROW * len(lines)
     g = _el(root, "g", transform=f"translate({GAP},{top:.1f})")
     _el(g, "rect", x="0", y="0", width=f"{width - 2 * GAP:.1f}", height=f"{height:.1f}",
         rx="8", fill="#ffffff", stroke=LINE)
@@ -228,9 +231,9 @@ def _note(root: ET.Element, title: str, rows: Iterable[tuple[str, bool]]) -> int
     for text, marked in lines:
         _text(g, 14, y + 6, text, size=12, fill=INK if marked else FAINT)
         if marked:
-            _outline(g, (8, y - 4, width - 2 * GAP - 16, 20), text)
+            _outline(g, (8, y - 3, width - 2 * GAP - 16, 18), text)
             marks += 1
-        y += 20
+        y += ROW
     new_h = top + height + GAP
     root.set("viewBox", f"0 0 {width:.0f} {new_h:.0f}")
     root.set("width", f"{width:.0f}")
@@ -245,21 +248,37 @@ def _cells(model: Model, a: State, b: State, picture: Picture | None = None
     from ..check.explain import changed_cells
     from ..ir.walk import fields_read
     shown = set() if picture is None else {f.name for f in fields_read(picture.view.exprs())}
-    return [(cell, va, vb) for cell, (va, vb) in changed_cells(model, a.values, b.values).items()
+    return [(cell_words(model, cell), va, vb)
+            for cell, (va, vb) in changed_cells(model, a.values, b.values).items()
             if cell.split("[")[0] not in shown]
 
 
-def action_svg(model: Model, before: State, afters: Sequence[State], caption: str) -> str:
+def cell_words(model: Model, ref: str) -> str:
+    """A cell's scenario reference in words: ``feet[0]`` -> "feet of player 0",
+    ``area_tok[fruit_1][3/plain]`` -> "area_tok at fruit_1, 3/plain"."""
+    name, *index = re.findall(r"[^\[\]]+", ref)
+    slot = model.layout.slots.get(name)
+    if slot is None or not index:
+        return ref
+    who, at = [], []
+    for dim, i in zip(slot.field.dims, index):
+        (who if dim.players else at).append(i)
+    words = name + "".join(f" of player {p}" for p in who)
+    return words + (f" at {', '.join(at)}" if at else "")
+
+
+def action_svg(model: Model, before: State, afters: Sequence[tuple[State, State]],
+               caption: str) -> str:
     """``before``, the state an action is taken in, with the action drawn on it: what it
-    changes (under each of the readings whose results are ``afters``) outlined, and every
-    token it moves an arrow from its place to its new one."""
+    changes under each reading (``afters``: that reading's state before it and after it;
+    the readings may start apart, from a setup that differs) outlined, and every token it
+    moves an arrow from its place to its new one."""
     picture = Picture(model, hits=True)
     root = picture.tree(before, caption)
     hits = _Hits(root)
-    old = picture.values(before)
     say = _words(picture)
-    for after in afters:
-        new = picture.values(after)
+    for start, after in afters:
+        old, new = picture.values(start), picture.values(after)
         for k, a, b, what in _moves(picture, old, new):
             hits.arrow(a, b, what)
         for k, (va, vb) in enumerate(zip(old, new)):
@@ -267,8 +286,8 @@ def action_svg(model: Model, before: State, afters: Sequence[State], caption: st
                 hits.mark(k, f"{say(k, va)} → {say(k, vb)}")
     hits.strip()
     # what the view does not draw at all (or nothing it draws changes): said in words
-    unseen = {cell: f"{cell}: {_plain(va)} → {_plain(vb)}" for after in afters
-              for cell, va, vb in _cells(model, before, after,
+    unseen = {cell: f"{cell}: {_plain(va)} → {_plain(vb)}" for start, after in afters
+              for cell, va, vb in _cells(model, start, after,
                                          picture if hits.marks else None)}
     _note(root, "Not in the picture: what the action changes",
           [(text, True) for text in unseen.values()])
