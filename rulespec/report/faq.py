@@ -233,9 +233,16 @@ def _setup_line(model: Model, d: Any, states: list[State], acts: list[Action],
         line += ("; then " if chance else ": ") + (
             "; ".join(players) if len(players) <= 8 else
             f"{len(players)} players' steps ({'; '.join(players[:3])}; …)")
-    if edits:
-        line += "; then set " + ", ".join(f"{e['field']} = {e['value']}" for e in edits)
+    if edits:   # the JSON's edits list has them all
+        line += "; then set " + ", ".join(f"{e['field']} = {_short(e['value'])}"
+                                          for e in edits[:VALUES_SHOWN]) + (
+            f" and {len(edits) - VALUES_SHOWN} more" if len(edits) > VALUES_SHOWN else "")
     return {"line": line + ".", "steps": len(acts), "chance_steps": chance}
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = str(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _varying(template: str, text: str) -> str:
