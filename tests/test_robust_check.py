@@ -13,7 +13,7 @@ import pytest
 
 import rulespec
 from rulespec.check.progress import Progress
-from rulespec.check.results import PASSED, VIOLATED
+from rulespec.check.results import DIFFER, PASSED, VIOLATED
 from rulespec.check.runner import HYPOTHESIS, RANDOM, check_game
 from rulespec.cli import main
 from rulespec.runtime.registry import models_dir
@@ -132,7 +132,7 @@ def test_diff_and_scenario_verdicts_survive_an_unwritable_folder(capsys, tmp_pat
                        "--out-dir", str(blocker / "x"))
     assert code == 1
     doc = json.loads(out)
-    assert doc["status"] == VIOLATED and doc["scenario_path"] is None
+    assert doc["status"] == DIFFER and doc["scenario_path"] is None
     assert "cannot write the scenario" in doc["scenario_error"]
     scen = tmp_path / "s.toml"
     scen.write_text('game = "tic_tac_toe"\n[[scenario]]\nname = "wrong"\nsource = "s"\n'
