@@ -26,6 +26,7 @@ from .results import UNKNOWN, VIOLATED, Result
 from .solvers import check, limited
 from .steps import BOUNDS, RULE_ERRORS, Goal, goals_of
 from .walk import recheck
+from ..formats.names import slug
 
 CHECKER = "z3-bmc"
 
@@ -142,7 +143,7 @@ def _violations(model: Model, path: "_Unrolling", m: z3.ModelRef, i: int, n: int
         saved: str | None = None
         error: str | None = None
         try:
-            saved = str(save_trace(trace, Path(trace_dir) / f"{model.name}-{name}-z3.json"))
+            saved = str(save_trace(trace, Path(trace_dir) / f"{slug(model.name)}-{slug(name)}-z3.json"))
         except TraceWriteError as err:  # the verdict stands; the result says where it failed
             error = str(err)
         found[name] = Result(name, VIOLATED if v is not None else UNKNOWN, CHECKER,

@@ -19,6 +19,7 @@ from .property import Property, all_properties, skip_reason
 from .results import PASSED, SKIPPED, UNKNOWN, VIOLATED, Result
 from .shrinking import NotDeterministic, shrink_search
 from .walk import RULES_EVALUATE, Violation, play_checked, raised, recheck, shortest
+from ..formats.names import slug
 
 HYPOTHESIS, RANDOM = "hypothesis", "random"
 #: test runs Hypothesis may spend shrinking one violation (a count, so the same seed gives
@@ -210,7 +211,7 @@ def _save(model: Model, v: Violation, trace_dir: str | Path | None
         return None, None
     trace = Trace.of(model, v.players, v.actions, v.property, v.message)
     try:
-        return str(save_trace(trace, Path(trace_dir) / f"{model.name}-{v.property}.json")), None
+        return str(save_trace(trace, Path(trace_dir) / f"{slug(model.name)}-{slug(v.property)}.json")), None
     except TraceWriteError as err:
         return None, str(err)
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import sys
-from typing import Sequence
+from typing import Any, Sequence
 
 import click
 
 from ..check.progress import Progress
-from .options import (BadInput, Command, emit_json, load_model, out, players_ok,
-                      quiet_option, ruleset_option, steps_line, verbose_option)
+from .options import (BadInput, Command, check_outputs, emit_json, load_model, out, players_ok,
+                      quiet_option, ruleset_option, steps_line, stdout_to_stderr,
+                      verbose_option)
 
 
 @click.command(cls=Command)
@@ -41,17 +42,15 @@ def conform(game: str, impl_ref: str, examples: int, seed: int, players: int | N
             verbose: bool) -> None:
     """Play an implementation written elsewhere in lockstep with GAME's spec; a
     disagreement is shrunk to the fewest steps and told in rule terms."""
-    from ..check.conform import HYPOTHESIS, RANDOM, ConformError, conform as run, load_factory
-    from ..check.runner import SHRINK_BUDGET
+    from ..check.conform import ConformError, load_factory
     model = load_model(game, interpretation, ruleset)
     players_ok(model, players)
+    check_outputs("trace_dir")
     try:
-        factory = load_factory(impl_ref)
-        with Progress(f"conform {model.name}", quiet=quiet) as progress:
-            report = run(model, factory, name=impl_ref, examples=examples, seed=seed,
-                         players=players, mode=RANDOM if plain_random else HYPOTHESIS,
-                         shrink_budget=SHRINK_BUDGET if shrink_budget is None
-                         else shrink_budget, trace_dir=trace_dir, progress=progress)
+        with stdout_to_stderr():   # its prints never reach the --json document
+            factory = load_factory(impl_ref)
+            report = _run(model, factory, impl_ref, examples, seed, players, plain_random,
+                          shrink_budget, trace_dir, quiet)
     except ConformError as e:
         raise BadInput(str(e)) from None
     code = 0 if report.status == "PASSED" else 1
@@ -73,3 +72,14 @@ def conform(game: str, impl_ref: str, examples: int, seed: int, players: int | N
             out.para(f"trace not saved: {report.trace_error}", indent=2, style="yellow")
     sys.exit(code)
 
+
+def _run(model: Any, factory: Any, impl_ref: str, examples: int, seed: int,
+         players: int | None, plain_random: bool, shrink_budget: int | None, trace_dir: str,
+         quiet: bool) -> Any:
+    from ..check.conform import HYPOTHESIS, RANDOM, conform as run
+    from ..check.runner import SHRINK_BUDGET
+    with Progress(f"conform {model.name}", quiet=quiet) as progress:
+        return run(model, factory, name=impl_ref, examples=examples, seed=seed,
+                   players=players, mode=RANDOM if plain_random else HYPOTHESIS,
+                   shrink_budget=SHRINK_BUDGET if shrink_budget is None else shrink_budget,
+                   trace_dir=trace_dir, progress=progress)

@@ -181,25 +181,36 @@ def _alive(pid: int) -> bool:
 
 
 # --- outputs checked before the work ----------------------------------------------------------
-def check_output_dir(path: str | os.PathLike, option: str) -> Path:
-    """``path`` can be a folder rulespec writes into: it is one, or can be made one, and a
-    file can be written there. Raises :class:`OutputError` (one line naming ``option``)."""
+def check_output_dir(path: str | os.PathLike, option: str, *, probe: bool = True) -> Path:
+    """``path`` can be a folder rulespec writes into: it is one, or can be made one, and
+    (with ``probe``) a file can be written there. Raises :class:`OutputError` (one line
+    naming ``option``)."""
     target = Path(path)
-    if target.exists() and not target.is_dir():
+    try:
+        is_file = target.exists() and not target.is_dir()
+    except (OSError, ValueError) as err:
+        raise OutputError(f"{option} {path}: not a usable path ({err})") from None
+    if is_file:
         raise OutputError(f"{option} {path}: is a file, not a folder")
-    _probe(_nearest_existing(target, option, path), option, path)
+    folder = _nearest_existing(target, option, path)
+    if probe:
+        _probe(folder, option, path)
     return target
 
 
-def check_output_file(path: str | os.PathLike, option: str) -> Path:
+def check_output_file(path: str | os.PathLike, option: str, *, probe: bool = True) -> Path:
     """``path`` can be written as a file: not a folder, in a folder that is or can be made
-    and that a file can be written to."""
+    and (with ``probe``) that a file can be written to."""
     target = Path(path)
-    if target.is_dir():
+    try:
+        is_dir = target.is_dir()
+    except (OSError, ValueError) as err:
+        raise OutputError(f"{option} {path}: not a usable path ({err})") from None
+    if is_dir:
         raise OutputError(f"{option} {path}: is a folder; give a file name")
-    if target.exists() and not os.access(target, os.W_OK):
-        raise OutputError(f"{option} {path}: the file is read-only")
-    _probe(_nearest_existing(target.parent, option, path), option, path)
+    folder = _nearest_existing(target.parent, option, path)
+    if probe:
+        _probe(folder, option, path)
     return target
 
 
