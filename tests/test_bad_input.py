@@ -180,7 +180,7 @@ CASES = [
     ("an unknown action text", {"t.json": _trace(actions=["mark(9,9)"])},
      ["replay", "{tmp}/t.json"], "step 1"),
     ("an illegal step", {"t.json": _trace(actions=["mark(0,0)", "mark(0,0)"])},
-     ["replay", "{tmp}/t.json"], "step 2: illegal action"),
+     ["replay", "{tmp}/t.json"], "step 2: refused: mark(0,0) requires: the cell is empty — but board[0][0] is x"),
     ("'interpretation' a list", {"t.json": _trace(interpretation=["a"])},
      ["replay", "{tmp}/t.json"], "'interpretation' must be"),
     ("an unknown interpretation point", {"t.json": _trace(interpretation={"x": "y"})},

@@ -61,8 +61,8 @@ class Driver(Protocol):
 
 
 def _user_interrupted() -> bool:
-    from . import progress
-    return progress._interrupted
+    from .interrupt import was_interrupted
+    return was_interrupted()
 
 
 @contextlib.contextmanager
