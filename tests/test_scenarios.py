@@ -186,7 +186,8 @@ def test_wrong_winners_scores_and_terminal(tmp_path):
 
 def test_an_expected_legal_action_that_is_refused_says_why(tmp_path):
     (msg,) = _run_one(tmp_path, 'legal = ["mark(1,1)"]')
-    assert msg.startswith("expected 'mark(1,1)' to be legal, but it is refused: requires: the cell is empty — but board[1][1] is o")
+    assert msg.startswith("expected 'mark(1,1)' to be legal, but it is refused: requires: "
+                          "the cell is empty — but board[1][1] is o")
 
 
 def test_an_expected_illegal_action_that_is_legal(tmp_path):
@@ -208,7 +209,8 @@ def test_a_refusal_for_another_reason(tmp_path):
 
 def test_a_refused_when_action_stops_the_scenario(tmp_path):
     (msg,) = _run_one(tmp_path, "terminal = false", when='["mark(0,0)", "mark(0,0)"]')
-    assert msg.startswith("when: action 2 of 2, 'mark(0,0)', was refused: requires: the cell is empty — but board[0][0] is x")
+    assert msg.startswith("when: action 2 of 2, 'mark(0,0)', was refused: requires: "
+                          "the cell is empty — but board[0][0] is x")
 
 
 def test_a_refused_given_action_is_violated(tmp_path):

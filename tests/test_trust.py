@@ -43,17 +43,22 @@ def one_line_exit_2(code, out, err):
 
 
 # --- a spec that says when it runs ---------------------------------------------------------
-@pytest.fixture
-def trap(tmp_path):
-    """A working spec (a copy of two_readings) that writes ``ran`` when imported."""
-    folder = tmp_path / "trap"
+def make_trap(tmp: Path) -> tuple[Path, str, Path]:
+    """A working spec (a copy of two_readings) that writes ``ran`` when imported: its path,
+    its SHA-256 and the marker."""
+    folder = tmp / "trap"
     folder.mkdir()
-    marker = tmp_path / "ran"
+    marker = tmp / "ran"
     text = TWO.joinpath("spec.py").read_text(encoding="utf-8")
     (folder / "spec.py").write_text(
         f"open({str(marker)!r}, 'w').write('the trap ran')\n" + text, encoding="utf-8")
     sha = hashlib.sha256((folder / "spec.py").read_bytes()).hexdigest()
     return folder / "spec.py", sha, marker
+
+
+@pytest.fixture
+def trap(tmp_path):
+    return make_trap(tmp_path)
 
 
 def _trace(spec: Path | None, sha: str | None, **extra) -> dict:
@@ -465,13 +470,8 @@ from rulespec.runtime.trace import TraceError, load_trace, trace_model  # noqa: 
 @pytest.fixture(scope="module")
 def module_trap(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("trap")
-    folder = tmp / "trap"
-    folder.mkdir()
-    marker = tmp / "ran"
-    text = TWO.joinpath("spec.py").read_text(encoding="utf-8")
-    (folder / "spec.py").write_text(
-        f"open({str(marker)!r}, 'w').write('the trap ran')\n" + text, encoding="utf-8")
-    return folder / "spec.py", marker, tmp
+    spec, _, marker = make_trap(tmp)
+    return spec, marker, tmp
 
 
 json_trees = st.recursive(

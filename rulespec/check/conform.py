@@ -38,6 +38,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 import attrs
 from hypothesis.errors import HypothesisException
 
+from ..formats.names import slug
 from ..runtime.model import CHANCE, TERMINAL, Model, State
 from ..runtime.trace import Trace, TraceWriteError, save_trace
 from .conform_driver import AdapterError, Driver, ImplementationFailed, as_driver, guarded
@@ -45,7 +46,6 @@ from .progress import QUIET, Progress
 from .results import PASSED, UNKNOWN, VIOLATED
 from .runner import SHORTEN_BUDGET, SHRINK_BUDGET
 from .shrinking import NotDeterministic, shrink_search
-from ..formats.names import slug
 
 HYPOTHESIS, RANDOM = "hypothesis", "random"
 

@@ -82,8 +82,8 @@ class Facts:
             plan.append([(n.args[0], n.args[0].dims) for n in fields])
             oks.append(em.expr(part, ctx))
             reads.append("[" + ", ".join(
-                "((" + "".join(f"{em.expr(ix, ctx)}, " for ix in n.args[1:]) + f"), {em.expr(n, ctx)})"
-                for n in fields) + "]")
+                "((" + "".join(f"{em.expr(ix, ctx)}, " for ix in n.args[1:])
+                + f"), {em.expr(n, ctx)})" for n in fields) + "]")
         args = "".join(f", p_{p.name}" for p in a.params)
         lines = em.table_lines() + [
             f"def facts(s{args}):",
