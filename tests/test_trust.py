@@ -595,3 +595,13 @@ def test_the_files_rulespec_writes_validate_against_their_published_schemas(caps
     import jsonschema
     with pytest.raises(jsonschema.ValidationError):
         traces.validate({"game": "g", "players": 1, "actions": [], "spec_path": "/x.py"})
+
+
+def test_scenario_paths_are_shown_relative_so_a_deep_clone_does_not_wrap(capsys, tmp_path,
+                                                                         monkeypatch):
+    from rulespec.runtime.registry import models_dir
+    monkeypatch.chdir(models_dir().parent)
+    code, out, err = run(capsys, "scenario", "hawaii", "-q", "--trace-dir", tmp_path)
+    assert code == 0, err
+    assert str(models_dir()) not in out
+    assert out.splitlines()[0].startswith("models/hawaii/scenarios/")
