@@ -35,8 +35,9 @@ class _Safe(str):
     a spec's text can neither open HTML nor Markdown markup)."""
 
 
-# a backtick may stay: a code span shows its text literally (a spec's ``x`` stays code)
-_MD_SPECIAL = re.compile(r"([\\*_\[\]|])")
+# a backtick may stay: a code span shows its text literally (a spec's ``x`` stays code);
+# so may "_": inside a word it is no emphasis, and names like drop_precondition stay as read
+_MD_SPECIAL = re.compile(r"([\\*\[\]|])")
 
 
 def _md(text: Any) -> _Safe:
