@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import click
 
@@ -15,10 +16,18 @@ from .options import (BadInput, Command, check_outputs, emit_json, load_model, o
 
 @click.command(cls=Command)
 @click.argument("game")
-@click.option("--impl", "impl_ref", required=True, metavar="MODULE:FACTORY",
-              help="The implementation: FACTORY(players) returns an adapter (legal_actions, "
-                   "apply, current_player, returns; see docs/ecosystem.md). MODULE is an "
-                   "importable module or a .py file.")
+@click.option("--impl", "impl_ref", default=None, metavar="MODULE:FACTORY",
+              help="A Python implementation: FACTORY(players) returns an adapter "
+                   "(legal_actions, apply, current_player, returns; see docs/ecosystem.md). "
+                   "MODULE is an importable module or a .py file.")
+@click.option("--exec", "exec_command", default=None, metavar="COMMAND",
+              help='An implementation in any language, run as COMMAND ("node impl.js") '
+                   "and spoken to in JSON lines on its stdin and stdout (the protocol: "
+                   "docs/ecosystem.md).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="SECONDS",
+              help="--exec: seconds to wait for one reply before the process is stopped "
+                   "(default 60): a safety limit, never a verdict (UNKNOWN).")
 @click.option("--examples", type=click.IntRange(min=1), default=100, show_default=True,
               help="Games played in lockstep.")
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -36,20 +45,28 @@ from .options import (BadInput, Command, check_outputs, emit_json, load_model, o
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 @quiet_option
 @verbose_option
-def conform(game: str, impl_ref: str, examples: int, seed: int, players: int | None,
+def conform(game: str, impl_ref: str | None, exec_command: str | None,
+            timeout: float | None, examples: int, seed: int, players: int | None,
             plain_random: bool, shrink_budget: int | None, interpretation: Sequence[str],
             ruleset: str | None, trace_dir: str, as_json: bool, quiet: bool,
             verbose: bool) -> None:
     """Play an implementation written elsewhere in lockstep with GAME's spec; a
     disagreement is shrunk to the fewest steps and told in rule terms."""
-    from ..check.conform import ConformError, load_factory
+    from ..check.conform import ConformError
+    if (impl_ref is None) == (exec_command is None):
+        raise BadInput("conform needs one implementation: --impl MODULE:FACTORY or --exec "
+                       "COMMAND")
+    if timeout is not None and exec_command is None:
+        raise BadInput("--timeout is for --exec: a Python implementation runs in this "
+                       "process")
     model = load_model(game, interpretation, ruleset)
     players_ok(model, players)
     check_outputs("trace_dir")
+    name = impl_ref or exec_command or ""
     try:
-        with stdout_to_stderr():   # its prints never reach the --json document
-            factory = load_factory(impl_ref)
-            report = _run(model, factory, impl_ref, examples, seed, players, plain_random,
+        with stdout_to_stderr(), _implementation(model, impl_ref, exec_command, seed,
+                                                  timeout) as factory:
+            report = _run(model, factory, name, examples, seed, players, plain_random,
                           shrink_budget, trace_dir, quiet)
     except ConformError as e:
         raise BadInput(str(e)) from None
@@ -57,7 +74,7 @@ def conform(game: str, impl_ref: str, examples: int, seed: int, players: int | N
     if as_json:
         emit_json({**report.to_json(), "exit_code": code})
         sys.exit(code)
-    out.para(f"{model.spec.title} against {impl_ref}: {report.mode}, {report.examples} "
+    out.para(f"{model.spec.title} against {name}: {report.mode}, {report.examples} "
              f"games, seed {report.seed}")
     colour = "green" if report.status == "PASSED" else "bold red"
     out.para(f"{report.status}: {report.detail}", style=colour)
@@ -71,6 +88,28 @@ def conform(game: str, impl_ref: str, examples: int, seed: int, players: int | N
         if report.trace_error:
             out.para(f"trace not saved: {report.trace_error}", indent=2, style="yellow")
     sys.exit(code)
+
+
+@contextlib.contextmanager
+def _implementation(model: Any, impl_ref: str | None, exec_command: str | None, seed: int,
+                    timeout: float | None) -> Iterator[Any]:
+    """The implementation's factory or driver; a process is stopped however the run ends.
+    Its prints never reach the --json document (the caller sends stdout to stderr)."""
+    from ..check.conform import ConformError, load_factory
+    if impl_ref is not None:
+        yield load_factory(impl_ref)
+        return
+    from ..check.conform_driver import AdapterError
+    from ..check.conform_exec import DEFAULT_TIMEOUT, ExecDriver
+    try:
+        driver = ExecDriver(exec_command or "", game=model.name, seed=seed,
+                            timeout=DEFAULT_TIMEOUT if timeout is None else timeout)
+    except AdapterError as e:
+        raise ConformError(str(e)) from None
+    try:
+        yield driver
+    finally:
+        driver.close()
 
 
 def _run(model: Any, factory: Any, impl_ref: str, examples: int, seed: int,
