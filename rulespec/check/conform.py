@@ -208,6 +208,9 @@ def play_lockstep(model: Model, factory: Factory | Driver, players: int,
                 except ConformError:
                     raise
                 except Exception as err:  # noqa: BLE001
+                    if _kind(err) != "raised":   # another process stopped or broke the protocol
+                        raise part(_kind(err), f"{_after(taken, compared)}: the "
+                                               f"implementation {err}", compared) from None
                     raise part(_kind(err), f"the implementation {_failed(err)} while being "
                                            "compared", compared) from None
                 if found is not None:
@@ -221,6 +224,10 @@ def play_lockstep(model: Model, factory: Factory | Driver, players: int,
                 try:
                     impl.apply(text)
                 except Exception as err:  # noqa: BLE001
+                    if _kind(err) != "raised":
+                        raise part(_kind(err), f"{_after(taken, compared)}: the "
+                                               f"implementation {err}", compared + 1
+                                   ) from None
                     raise part(_kind(err), f"the implementation {_failed(err)} on {text}, "
                                            f"which the spec allows "
                                            f"({_rule_of(model, text, at)})",
@@ -232,6 +239,10 @@ def play_lockstep(model: Model, factory: Factory | Driver, players: int,
 
 
 _LATER = object()   # the action is chosen once the state is compared
+
+
+def _after(taken: Sequence[str], steps: int) -> str:
+    return f"after step {steps} ({taken[steps - 1]})" if steps else "at setup"
 
 
 def _plan(model: Model, state: State, before: State | None,
@@ -338,11 +349,9 @@ def conform(model: Model, factory: Factory, *, name: str = "implementation",
 def _hung(model: Model, name: str, hung: ImplementationHung, mode: str, examples: int,
           seed: int, counter: list[int]) -> ConformReport:
     """No reply within the safety limit: UNKNOWN (a clock is no verdict), saying where."""
-    last = hung.actions[-1] if hung.actions else None
-    at = f"after step {len(hung.actions)} ({last})" if last else "at setup"
-    d = Disagreement("timeout", f"{at}: the implementation {hung.message}", hung.players,
-                     hung.actions)
-    return ConformReport(model.name, name, UNKNOWN, f"{d}; no verdict", mode, examples, seed,
+    d = Disagreement("timeout", f"{_after(hung.actions, len(hung.actions))}: the "
+                                f"implementation {hung.message}", hung.players, hung.actions)
+    return ConformReport(model.name, name, UNKNOWN, f"{d} (no verdict)", mode, examples, seed,
                          counter[1], counter[0], d)
 
 

@@ -66,8 +66,10 @@ def _clip(text: str, limit: int = 120) -> str:
 class _Process:
     """One running implementation: its pipes, a thread per pipe, the requests in flight."""
 
-    def __init__(self, argv: Sequence[str], name: str) -> None:
+    def __init__(self, argv: Sequence[str], name: str, transcript: list | None = None
+                 ) -> None:
         self.name = name
+        self.transcript = transcript
         try:
             self.proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -134,8 +136,10 @@ class _Process:
         lines = []
         for op, args in requests:
             self.pending.append((self.next_id, op, tuple(sorted(args.items()))))
-            lines.append(json.dumps({"id": self.next_id, "op": op, **args},
-                                    separators=(",", ":")))
+            request = {"id": self.next_id, "op": op, **args}
+            lines.append(json.dumps(request, separators=(",", ":")))
+            if self.transcript is not None:
+                self.transcript.append(("request", request))
             self.next_id += 1
         self.outbox.put(("\n".join(lines) + "\n").encode())
 
@@ -160,6 +164,8 @@ class _Process:
                                                 f"{what}{self.last_words()}")
             raise self.dead
         reply = self._parse(line, what)
+        if self.transcript is not None:
+            self.transcript.append(("reply", reply, op))
         if reply.get("id") != rid:
             self._broken(f"answered {what} (request {rid}) with a reply to request "
                          f"{reply.get('id')!r}")
@@ -377,7 +383,11 @@ class ExecDriver:
     broke the protocol, crashed or exited is started again for the next game."""
 
     def __init__(self, command: str, *, game: str, seed: int = 0,
-                 timeout: float = DEFAULT_TIMEOUT, name: str | None = None) -> None:
+                 timeout: float = DEFAULT_TIMEOUT, name: str | None = None,
+                 transcript: list | None = None) -> None:
+        #: ``transcript``: when a list, every request sent and reply read is appended to
+        #: it, ("request", obj) and ("reply", obj, the request's op)
+        self.transcript = transcript
         try:
             self.argv = shlex.split(command)
         except ValueError as err:
@@ -398,7 +408,7 @@ class ExecDriver:
     # --- the process ------------------------------------------------------------------
     def _start(self) -> _Process:
         """A new process that has said hello; ProcessFailed (or ImplementationHung) if not."""
-        process = _Process(self.argv, self.name)
+        process = _Process(self.argv, self.name, self.transcript)
         self.processes_started += 1
         try:
             process.send([("hello", {"protocol": PROTOCOL, "game": self.game})])
@@ -474,9 +484,16 @@ class ExecDriver:
                                f"{said}") from None
 
     def close(self) -> None:
+        """Stop the process (the driver starts another if it is used again)."""
         if self._process is not None:
             self._process.kill()
             self._process = None
+
+    def __enter__(self) -> "ExecDriver":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 __all__ = ["DEFAULT_TIMEOUT", "ErrorReply", "ExecDriver", "ExecSession", "ImplementationHung",
