@@ -5,7 +5,7 @@ effect differs, the scoring rule (``rulespec conform``; docs/ecosystem.md)."""
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..runtime.model import CHANCE, TERMINAL, Model, State
 
@@ -62,9 +62,11 @@ def _rule_of(model: Model, action_text: str, state: State) -> str:
 
 
 def _cause(model: Model, before: State | None, state: State, last: str | None,
-           expr: Any) -> str:
-    """What the last action changed that the flow rule ``expr`` reads (whose turn, the
-    end), with the source of the effect that wrote it: ": drop(3) set winner to 0 [...]"."""
+           expr: Any, flow: Callable[[State], Any]) -> str:
+    """What the last action changed that decides the flow rule ``expr`` (whose turn, the
+    end), with the source of the effect that wrote it: ": drop(3) set winner to 0 [...]".
+    A changed cell decides it when putting its old value back changes ``flow(state)``
+    (a counted move does not end the game; the winner set does)."""
     if before is None or last is None:
         return ""
     from ..ir.walk import walk
@@ -79,33 +81,49 @@ def _cause(model: Model, before: State | None, state: State, last: str | None,
         action = model.spec.actions[model.action_from_str(before, last).key[0]]
     except ValueError:
         return ""
+    decided = flow(state)
+    deciding = {k for k, (a, b) in enumerate(zip(before.values, state.values)) if a != b
+                and flow(State(state.values[:k] + (a,) + state.values[k + 1:], model))
+                != decided}
+    named = [cell for cell, index in _cells(model, deciding) if cell in changed]
     sources = _effect_sources(action)
-    # an effect under a condition (a line of four) says more than one every step takes
-    # (a move counted): when some changed cell has one, only those are named
-    when = {c: v for c, v in changed.items() if sources.get(c.split("[", 1)[0], ("", 0))[1]}
     said = []
-    for cell, (_, value) in list((when or changed).items())[:2]:
-        source = sources.get(cell.split("[", 1)[0], ("", False))[0]
-        said.append(f"{last} set {cell} to {value}" + (f" [{source}]" if source else ""))
+    for cell in (named or list(changed))[:2]:
+        source = sources.get(cell.split("[", 1)[0])
+        said.append(f"{last} set {cell} to {changed[cell][1]}"
+                    + (f" [{source}]" if source else ""))
     return ": " + "; ".join(said)
 
 
-def _effect_sources(action: Any) -> dict[str, tuple[str, bool]]:
-    """For each field ``action`` writes: the source of the (first) effect that writes it
-    -- its own or that of the condition it is under -- and whether it is under one."""
-    from ..ir.statements import Assign, ForEach, If
-    out: dict[str, tuple[str, bool]] = {}
+def _cells(model: Model, offsets: set[int]) -> list[tuple[str, int]]:
+    """The cell name of each offset of the flat state vector."""
+    from .explain import cell_name
+    out = []
+    for name, slot in model.layout.slots.items():
+        for k in sorted(offsets):
+            if slot.offset <= k < slot.offset + slot.field.size:
+                index = tuple(((k - slot.offset) // s) % d.size
+                              for s, d in zip(slot.strides, slot.field.dims))
+                out.append((cell_name(model, name, index), k))
+    return out
 
-    def visit(stmts: Sequence[Any], source: str | None, under: bool) -> None:
+
+def _effect_sources(action: Any) -> dict[str, str]:
+    """For each field ``action`` writes: the source of the (first) effect that writes it,
+    its own or that of the condition it is under."""
+    from ..ir.statements import Assign, ForEach, If
+    out: dict[str, str] = {}
+
+    def visit(stmts: Sequence[Any], source: str | None) -> None:
         for st in stmts:
             if isinstance(st, Assign):
-                out.setdefault(st.target.args[0].name, (st.source or source or "", under))
+                out.setdefault(st.target.args[0].name, st.source or source or "")
             elif isinstance(st, If):
-                visit(st.then, st.source or source, True)
-                visit(st.otherwise, st.source or source, True)
+                visit(st.then, st.source or source)
+                visit(st.otherwise, st.source or source)
             elif isinstance(st, ForEach):
-                visit(st.body, st.source or source, under)
-    visit(action.effects, action.source, False)
+                visit(st.body, st.source or source)
+    visit(action.effects, action.source)
     return out
 
 
@@ -124,7 +142,8 @@ def compare(model: Model, state: State, impl: Any, taken: Sequence[str],
     theirs = impl.current_player()
     over = model.is_terminal(state)
     if over and _who(theirs) != "terminal":
-        why = _cause(model, before, state, last, model.spec.terminal.expr)
+        why = _cause(model, before, state, last, model.spec.terminal.expr,
+                     model.is_terminal)
         return ("terminal", f"{at}: the game is over by the spec "
                             f"[{model.spec.terminal.source}]{why}; the implementation goes "
                             f"on ({_who(theirs)} moves)")
@@ -132,7 +151,8 @@ def compare(model: Model, state: State, impl: Any, taken: Sequence[str],
         return ("terminal", f"{at}: the implementation ends the game; by the spec it goes "
                             f"on ({_who(ours)} moves) [{model.spec.terminal.source}]")
     if not over and _who(ours) != _who(theirs):
-        why = _cause(model, before, state, last, model.spec.current_player.expr)
+        why = _cause(model, before, state, last, model.spec.current_player.expr,
+                     model.current_player)
         return ("player", f"{at}: by the spec {_who(ours)} moves "
                           f"[{model.spec.current_player.source}]{why}; the implementation "
                           f"says {_who(theirs)}")

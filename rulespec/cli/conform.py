@@ -28,8 +28,15 @@ from .options import (BadInput, Command, check_outputs, emit_json, load_model, o
               metavar="SECONDS",
               help="--exec: seconds to wait for one reply before the process is stopped "
                    "(default 60): a safety limit, never a verdict (UNKNOWN).")
+@click.option("--readings", "which_reading", is_flag=True,
+              help="Which reading it follows: play it against each ruleset and each option "
+                   "of each interpretation point, and say per point the options consistent "
+                   "with every game and the smallest situation that excludes each other.")
+@click.option("--point", "points", multiple=True, metavar="NAME",
+              help="--readings: try only this interpretation point (repeatable; no "
+                   "ruleset is tried then).")
 @click.option("--examples", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Games played in lockstep.")
+              help="Games played in lockstep (with --readings: per reading).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--players", type=int, default=None,
               help="Fix the number of players (default: drawn from the game's range).")
@@ -46,7 +53,8 @@ from .options import (BadInput, Command, check_outputs, emit_json, load_model, o
 @quiet_option
 @verbose_option
 def conform(game: str, impl_ref: str | None, exec_command: str | None,
-            timeout: float | None, examples: int, seed: int, players: int | None,
+            timeout: float | None, which_reading: bool, points: Sequence[str],
+            examples: int, seed: int, players: int | None,
             plain_random: bool, shrink_budget: int | None, interpretation: Sequence[str],
             ruleset: str | None, trace_dir: str, as_json: bool, quiet: bool,
             verbose: bool) -> None:
@@ -59,6 +67,8 @@ def conform(game: str, impl_ref: str | None, exec_command: str | None,
     if timeout is not None and exec_command is None:
         raise BadInput("--timeout is for --exec: a Python implementation runs in this "
                        "process")
+    if points and not which_reading:
+        raise BadInput("--point chooses the points --readings tries: give --readings")
     model = load_model(game, interpretation, ruleset)
     players_ok(model, players)
     check_outputs("trace_dir")
@@ -66,11 +76,22 @@ def conform(game: str, impl_ref: str | None, exec_command: str | None,
     try:
         with stdout_to_stderr(), _implementation(model, impl_ref, exec_command, seed,
                                                   timeout) as factory:
-            report = _run(model, factory, name, examples, seed, players, plain_random,
-                          shrink_budget, trace_dir, quiet)
+            if which_reading:
+                report = _readings(game, model, factory, name, bool(interpretation or ruleset),
+                                   points, examples, seed, players, plain_random,
+                                   shrink_budget, quiet)
+            else:
+                report = _run(model, factory, name, examples, seed, players, plain_random,
+                              shrink_budget, trace_dir, quiet)
     except ConformError as e:
         raise BadInput(str(e)) from None
     code = 0 if report.status == "PASSED" else 1
+    if which_reading:
+        if as_json:
+            emit_json({**report.to_json(), "exit_code": code})
+        else:
+            _show_readings(model, report, verbose)
+        sys.exit(code)
     if as_json:
         emit_json({**report.to_json(), "exit_code": code})
         sys.exit(code)
@@ -110,6 +131,55 @@ def _implementation(model: Any, impl_ref: str | None, exec_command: str | None, 
         yield driver
     finally:
         driver.close()
+
+
+def _readings(game: str, model: Any, driver: Any, name: str, chosen: bool,
+              points: Sequence[str], examples: int, seed: int, players: int | None,
+              plain_random: bool, shrink_budget: int | None, quiet: bool) -> Any:
+    from ..check.conform import HYPOTHESIS, RANDOM
+    from ..check.conform_driver import as_driver
+    from ..check.readings import readings
+    from ..check.runner import SHRINK_BUDGET
+    from ..runtime.registry import load
+    with Progress(f"conform --readings {model.name}", quiet=quiet) as progress:
+        try:
+            return readings(model, as_driver(driver, name), points=list(points) or None,
+                            load=lambda options: load(game, interpretation=options),
+                            name=name, chosen=chosen, examples=examples, seed=seed,
+                            players=players, mode=RANDOM if plain_random else HYPOTHESIS,
+                            shrink_budget=SHRINK_BUDGET if shrink_budget is None
+                            else shrink_budget, progress=progress)
+        except ValueError as e:   # a point the spec lacks, a spec without points
+            raise BadInput(str(e)) from None
+
+
+def _show_readings(model: Any, report: Any, verbose: bool) -> None:
+    out.para(f"{model.spec.title} against {report.implementation}: which reading it follows "
+             f"({report.mode}, up to {report.examples} games per reading, seed "
+             f"{report.seed}; {report.games} games, {report.steps} states compared in all)")
+    if report.rulesets:
+        out.para("rulesets (each as a whole):")
+        for v in report.rulesets:
+            _show_verdict(v, "", verbose)
+    for p in report.points:
+        out.para(f"{p.point}: {p.question} (other points: {p.base_label})")
+        for v in p.options:
+            _show_verdict(v, " (default)" if v.option == p.default else "", verbose)
+    colour = "green" if report.status == "PASSED" else "bold red"
+    out.para(f"{report.status}: {report.detail}", style=colour)
+
+
+def _show_verdict(v: Any, mark: str, verbose: bool) -> None:
+    games = f"{v.games} game{'s' if v.games != 1 else ''}, {v.steps} states compared"
+    if v.excluded_by is None:
+        said = {"consistent": "no difference", "unknown": v.detail}.get(v.status, v.detail)
+        out.para(f"{v.option}{mark}: {v.status} ({games}): {said}", indent=2)
+        return
+    d = v.excluded_by
+    where = f", found in {v.found_in}" if v.found_in != "its own games" else ""
+    out.para(f"{v.option}{mark}: {v.status} ({games}{where}): {d}", indent=2)
+    out.para(f"smallest situation ({d.players} players, {len(d.actions)} step(s)): "
+             f"{steps_line(d.actions, verbose)}", indent=4)
 
 
 def _run(model: Any, factory: Any, impl_ref: str, examples: int, seed: int,
