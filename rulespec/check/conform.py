@@ -24,6 +24,11 @@ scores. The first disagreement raises inside the Hypothesis test, which shrinks 
 fewest, simplest steps; the answer says it in rule terms: the precondition (and source)
 that forbids what the implementation allows, the rule whose effect differs, the scoring
 rule. Budgets are counts: ``examples`` games, ``shrink_budget`` shrinking runs.
+
+The factory may also be a driver (``conform_driver.py``): an implementation in another
+process, spoken to over JSON lines, is ``conform_exec.ExecDriver``; its sessions take the
+questions of several steps at once (:func:`play_lockstep`). ``readings.py`` plays one
+implementation against several readings of the spec.
 """
 
 from __future__ import annotations

@@ -45,7 +45,9 @@ from .options import (BadInput, Command, check_outputs, emit_json, load_model, o
                    "Hypothesis.")
 @click.option("--shrink-budget", type=click.IntRange(min=0), default=None,
               help="Test runs Hypothesis may spend shrinking a disagreement (default 500).")
-@click.option("--interpretation", multiple=True, metavar="K=V")
+@click.option("--interpretation", multiple=True, metavar="K=V",
+              help="The reading of the spec (repeatable); with --readings, the base the "
+                   "points are tried under.")
 @ruleset_option
 @click.option("--trace-dir", default="traces", show_default=True,
               help="Where the minimal disagreement is saved as a trace.")
@@ -58,8 +60,9 @@ def conform(game: str, impl_ref: str | None, exec_command: str | None,
             plain_random: bool, shrink_budget: int | None, interpretation: Sequence[str],
             ruleset: str | None, trace_dir: str, as_json: bool, quiet: bool,
             verbose: bool) -> None:
-    """Play an implementation written elsewhere in lockstep with GAME's spec; a
-    disagreement is shrunk to the fewest steps and told in rule terms."""
+    """Play an implementation written elsewhere (Python with --impl, any language with
+    --exec) in lockstep with GAME's spec; a disagreement is shrunk to the fewest steps and
+    told in rule terms. --readings: which reading of each open point it follows."""
     from ..check.conform import ConformError
     if (impl_ref is None) == (exec_command is None):
         raise BadInput("conform needs one implementation: --impl MODULE:FACTORY or --exec "
