@@ -162,6 +162,16 @@ def test_a_process_that_misbehaves_mid_game_is_a_finding(capsys, tmp_path, switc
     assert len(found["actions"]) <= 3   # the third action of a game is where it fires
 
 
+def test_its_own_action_names_declared_as_a_mapping(capsys, tmp_path):
+    """hello's "actions" object: its legal actions and rulespec's applies are its names."""
+    transcript: list = []
+    with ExecDriver(f"{LINES} --named", game="connect_four", transcript=transcript) as d:
+        report = conform(rulespec.load("connect_four"), d, examples=10)
+    assert report.status == PASSED
+    applied = {e[1]["action"] for e in transcript if e[0] == "request" and e[1]["op"] == "apply"}
+    assert applied and all(a.startswith("c") for a in applied)
+
+
 def test_a_chatty_stderr_neither_blocks_nor_counts(capsys, tmp_path):
     code, doc, err = conform_json(capsys, tmp_path, f"{LINES} --noise", "--examples", "5")
     assert code == 0 and doc["status"] == PASSED
@@ -182,6 +192,7 @@ BEFORE_THE_FIRST_GAME = {
     f"{LINES} --die-at-start": "the implementation exited with code 3 before answering hello; "
                                "its stderr ends: cannot open the rules database",
     f"{LINES} --old-protocol": "names protocol 0; rulespec speaks 1",
+    f"{LINES} --named-twice": "maps two of its actions to one action text of the spec",
     "no-such-program-xyz --flag": "cannot be run: no-such-program-xyz: No such file",
     "'unbalanced": "No closing quotation",
     "": "--exec needs a command",
@@ -215,8 +226,9 @@ def _validators():
     def part(ref: str):
         rest = {k: v for k, v in schema.items() if k != "oneOf"}
         return jsonschema.Draft202012Validator({**rest, "$ref": ref})
+    values = {op: part(f"#/$defs/ok/{op}") for op in schema["$defs"]["ok"]}
     return (jsonschema.Draft202012Validator(schema), part("#/$defs/request"),
-            part("#/$defs/reply"), lambda op: part(f"#/$defs/ok/{op}"))
+            part("#/$defs/reply"), values.__getitem__)
 
 
 def _transcript(command: str) -> list:
@@ -259,3 +271,38 @@ def test_the_schema_refuses_what_rulespec_refuses():
         ok("current_player").validate("banana")
     with pytest.raises(jsonschema.ValidationError):
         ok("hello").validate({"protocol": 1, "supports": ["undo"]})
+
+
+# --- chance outcomes and observations over the protocol --------------------------------------
+def test_openspiel_crazy_eights_over_the_protocol_with_chance_and_observations(tmp_path):
+    """OpenSpiel's Crazy Eights served over JSON lines: every shuffle and draw is a chance
+    outcome rulespec chooses and forces on it, with the probabilities compared, and what
+    the player to move sees compared too; the wire changes nothing (it conforms), and its
+    lines fit the schema. A planted bug in the spec is still caught over the wire."""
+    pytest.importorskip("pyspiel")
+    from rulespec.runtime.registry import spec_path
+    serve = (f"{sys.executable} {FIXTURES / 'serve.py'} "
+             f"{ROOT / 'tests/test_openspiel_cards_and_maps.py'}:c8 "
+             "--supports observation,chance_outcomes")
+    code = {"penalty": "openspiel_code"}
+    transcript: list = []
+    with ExecDriver(serve, game="crazy_eights", transcript=transcript) as driver:
+        report = conform(rulespec.load("crazy_eights", interpretation=code), driver,
+                         examples=15)
+    assert report.status == PASSED, report.detail
+    ops = {e[1]["op"] for e in transcript if e[0] == "request"}
+    assert {"chance_outcomes", "observation"} <= ops
+    _, request, reply, ok = _validators()
+    for entry in transcript[:3000]:   # the first games: every kind of request and reply
+        (request if entry[0] == "request" else reply).validate(entry[1])
+        if entry[0] == "reply" and "ok" in entry[1]:
+            ok(entry[2]).validate(entry[1]["ok"])
+    text = spec_path("crazy_eights").read_text(encoding="utf-8")
+    line = "                  rank(card) == rank(last_card))"
+    (tmp_path / "spec.py").write_text(text.replace(line, "                  False)"))
+    with ExecDriver(serve, game="crazy_eights") as driver:
+        report = conform(rulespec.load(tmp_path / "spec.py", interpretation=code), driver,
+                         examples=100)
+    assert report.status == VIOLATED
+    assert report.disagreement.kind == "legal actions"
+    assert "the implementation allows play" in report.disagreement.message
