@@ -166,7 +166,7 @@ class _Process:
         reply = self._parse(line, what)
         if self.transcript is not None:
             self.transcript.append(("reply", reply, op))
-        if reply.get("id") != rid:
+        if type(reply.get("id")) is not int or reply["id"] != rid:   # true is no id
             self._broken(f"answered {what} (request {rid}) with a reply to request "
                          f"{reply.get('id')!r}")
         return op, args, reply
