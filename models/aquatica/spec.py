@@ -375,14 +375,14 @@ has_wild = game.table("has_wild", {Loc.none: False, **{
     Loc[k]: v[5] is not None for k, v in LOCATIONS.items()}}, source=LOC_SRC)
 wild_at_bottom = game.table("wild_at_bottom", {Loc.none: WildKind.coin, **{
     Loc[k]: WildKind[v[5] or "coin"] for k, v in LOCATIONS.items()}}, source=LOC_SRC)
-# the icon at depth d of a location: a flat table, 5 entries per location (d = 0..4)
-DEPTH_ICONS = [Icon[LOCATIONS[k][4][d]] if k != "none" and d < len(LOCATIONS[k][4])
-               else Icon.empty for k in Loc.members for d in range(MAX_DEPTHS + 1)]
+# the icon at depth d of a location: a row of 5 entries per location (d = 0..4)
+DEPTH_ICONS = [[Icon[LOCATIONS[k][4][d]] if k != "none" and d < len(LOCATIONS[k][4])
+                else Icon.empty for d in range(MAX_DEPTHS + 1)] for k in Loc.members]
 
 
 def depth_icon(loc, d):
     """The icon at depth ``d`` (0 = the top) of a location kind (empty past its bottom)."""
-    return lookup(DEPTH_ICONS, ordinal(loc) * (MAX_DEPTHS + 1) + d)
+    return lookup(DEPTH_ICONS, loc, d, name="icon_at_depth")
 
 
 # --- icons: what each gives ------------------------------------------------------------
@@ -1040,7 +1040,7 @@ def exploit(rule, slot):
 @game.action(params={"m": range(len(TRAINED))}, text="use trained manta {m}",
              source=src("13", "準備が整ったマンタを使って、そのマンタに示された効果を実行"))
 def use_manta(rule, m):
-    icon = lookup(TRAINED_ICONS, m)
+    icon = lookup(TRAINED_ICONS, m, name="trained_icon")
     rule.require(trained[me, m] == MantaSide.ready, "the manta is ready", source=src("13"))
     rule.require(may_use_icon(icon),
                  "resources only during the main action, effects only before or after it",
@@ -1174,12 +1174,12 @@ def recruit_from(rule, k):
 def recruit(rule, k):
     resolving(rule, Effect.recruit, RECRUIT)
     rule.require(char_row[k] != Card.none, "a character is in that slot", source=RECRUIT)
-    rule.require(coins >= lookup(RECRUIT_COST, k), "you have the slot's coins",
+    rule.require(coins >= lookup(RECRUIT_COST, k, name="recruit_cost"), "you have the slot's coins",
                  source="assumption recruit_cost_by_slot")
-    rule.require(leaves_the_other_payable(buy_affordable, lookup(RECRUIT_COST, k)),
+    rule.require(leaves_the_other_payable(buy_affordable, lookup(RECRUIT_COST, k, name="recruit_cost")),
                  "the coins left still pay for the waiting buy (when some choice pays for "
                  "both)", source=f"{MOST_EFFECTS}; {partial.source}")
-    rule.add(coins, 0 - lookup(RECRUIT_COST, k), source="assumption recruit_cost_by_slot")
+    rule.add(coins, 0 - lookup(RECRUIT_COST, k, name="recruit_cost"), source="assumption recruit_cost_by_slot")
     recruit_from(rule, k)
     resolved(rule, Effect.recruit)
     settle(rule)
@@ -1385,7 +1385,7 @@ game.terminal(over, source=src("55-57"))
 # =====================================================================================
 def goal_points(p):
     return sum_of(Goal, lambda g: sum_of(range(SPOTS), lambda k: if_(
-        goal_spot[g, k] == p, lookup(SPOT_POINTS, k), 0)))
+        goal_spot[g, k] == p, lookup(SPOT_POINTS, k, name="spot_points"), 0)))
 
 
 def location_points(p):

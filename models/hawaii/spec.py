@@ -19,7 +19,7 @@ and its first tile (the only tile whose order matters); tikis and kahunas are co
 counts; price tokens are counts per token type and location (type = value + spear mark).
 """
 
-from rulespec.spec import (PLAYERS, Game, abs_, all_of, any_of, count, exists, forall, if_,
+from rulespec.spec import (PLAYERS, Game, abs_, all_of, any_of, called, count, exists, forall, if_,
                            implies, lookup, max_, min_, not_, option, sum_of, to_int, view)
 
 SEED = "000_3b00b4fc026f56e4.txt"
@@ -246,7 +246,7 @@ def _distances() -> list[list[int]]:
 
 DIST = _distances()
 DIST.append(DIST[BEACH])  # the pass area (row 11) is never a starting point; keep it total
-DIST_FLAT = [d for row in DIST for d in row]   # index: from * 11 + to
+# the distance from a to b is lookup(DIST, a, b): a table of rows, one index per level
 
 # --- price tokens ----------------------------------------------------------------------
 # Token codes 1..10 (0 = no token), ordered by (value, spear) so that sorting codes sorts
@@ -266,10 +266,6 @@ SPEAR = [0] + [t[1] for t in TOKEN_TYPES]
 FISH = [0] + [t[2] for t in TOKEN_TYPES]
 TOKEN_COUNT = [0] + [t[3] for t in TOKEN_TYPES]
 ALL_TOKENS = sum(TOKEN_COUNT)
-# names for the token codes in states and scenario files ("6/spear" = 1), as actions print them
-TokenCode = game.labels("TokenCode", {c: f"{VALUE[c]}/{'spear' if SPEAR[c] else 'plain'}"
-                                      for c in CODES},
-                        source=src("貝の支払い", "価格トークンの中には槍（バツ印のような模様）が描かれているものがあります"))
 
 # --- islands ---------------------------------------------------------------------------
 ISLANDS = game.assume(
@@ -395,6 +391,10 @@ Level = game.enum("Level", {"I": "level I side", "II": "level II side (bought at
 Mark = game.enum("Mark", {"plain": "a price token without a spear",
                           "spear": "a price token with a spear"},
                  source=src("貝の支払い", "槍（バツ印のような模様）が描かれているもの"))
+# token codes by their parts (value, mark), named "6/spear" in states, scenarios and reports
+TokenCode = game.codes("TokenCode", (range(2, 7), Mark), first=1, source=src(
+    "貝の支払い", "価格トークンの中には槍（バツ印のような模様）が描かれているものがあります"))
+assert TokenCode.names[1:] == tuple(f"{VALUE[c]}/{'spear' if SPEAR[c] else 'plain'}" for c in CODES)
 Dest = game.enum("Dest", {**{f"village_{r + 1}": f"village row {r + 1} (from the top)"
                              for r in range(VILLAGES)},
                           "discard": "the tile cannot be placed anywhere and is discarded"},
@@ -766,13 +766,13 @@ canoe_used = game.field("canoe_used", bool, shape=(PLAYERS,),
 # =====================================================================================
 # Derived quantities (expressions over the state)
 # =====================================================================================
-me = order[turn_pos]          # the player to move (turn_pos changes only when a turn ends)
+me = called(order[turn_pos], "mover")  # the player to move (turn_pos changes only when a turn ends)
 N = game.num_players
 
 
-def code_of(price, mark):
-    """The token code of a (value, spear) pair: codes are sorted by value, then spear."""
-    return (price - 2) * 2 + 1 + to_int(mark == Mark.spear)
+# A price token's code is TokenCode.of(price, mark): codes are sorted by value, then spear,
+# so that sorting codes sorts tokens the way §細かいルール lays them out (same number: the
+# spear token to the right).
 
 
 def by_level(p, v, name: str, amounts: tuple[int, int]):
@@ -831,8 +831,8 @@ def can_place(p, kind: str, r: int):
     in_existing = all_of(village_exists(p, r), *rules)
     if kind in COTTAGES and r > 0:
         new_row = all_of(not_(village_exists(p, r)), village_exists(p, r - 1))
-        return any_of(in_existing, new_row)
-    return in_existing
+        return called(any_of(in_existing, new_row), f"fits_village_{r + 1}")
+    return called(in_existing, f"fits_village_{r + 1}")
 
 
 def placement_ok(p, kind: str, dest):
@@ -865,7 +865,7 @@ def place_on_track(rule, count, reward, table, kind, where_source, reward_source
     """Kahunas and tikis fill a printed track of five spots, one after the other; a spot
     may pay a reward at once. With the track full, the tile is discarded."""
     with rule.when(count[me] < len(table), source=where_source):
-        rule.add(reward[me], lookup(table, count[me]), source=reward_source)
+        rule.add(reward[me], lookup(table, count[me], name=f"{kind}_track_reward"), source=reward_source)
         rule.add(count[me], 1)
     with rule.otherwise():
         rule.add(discard[Kind[kind]], 1)
@@ -962,9 +962,9 @@ def pay_trip(rule, due, pay, swap):
 def take_token(rule, who, code):
     """A price token (price side) goes to ``who`` and counts toward the round goal."""
     rule.add(took[who, code], 1)
-    rule.add(round_total[who], lookup(VALUE, code),
+    rule.add(round_total[who], lookup(VALUE, code, name="value"),
              source=src("ラウンド目標", "受け取る価格トークンの値は２倍にはなりません"))
-    rule.add(spears[who], lookup(SPEAR, code))
+    rule.add(spears[who], lookup(SPEAR, code, name="spears_on"))
 
 
 # =====================================================================================
@@ -975,7 +975,7 @@ def setup(rule):
     with rule.for_each(game.players()) as p:
         rule.set(shells[p], START_SHELLS)
         rule.set(feet[p], START_FEET)
-        rule.set(fruit[p], lookup(START_FRUIT, p),
+        rule.set(fruit[p], lookup(START_FRUIT, p, name="start_fruit"),
                  source=src("ゲーム進行", "手番順によって次のように追加のフルーツが配られます"))
         rule.set(founder[p, 0], Founder.start_hut,
                  source=src("タイルの配置", "個人ボードにはゲーム開始時にスタートコテージが１つ配置されています"))
@@ -1008,15 +1008,15 @@ def islands_needed():
              source=src("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を超えないように"))
 def draw_token(rule, price, mark):
     """Round start: each draw goes to the next spot; a token over the cap becomes a fish."""
-    code = code_of(price, mark)
+    code = TokenCode.of(price, mark)
     rule.require(phase == Phase.deal, "price tokens are being dealt", source=src("細かいルール"))
     rule.require(bag[code] >= 1, "the token is still in the bag", source=src("細かいルール"))
     rule.set_weight(bag[code])
     with rule.when(deal_step < BOARD_DRAWS, source=src("細かいルール")):
-        where = rule.let(lookup(DEAL_ORDER, deal_step), name="place")
+        where = rule.let(lookup(DEAL_ORDER, deal_step, name="deal_order"), name="place")
         area_sum = rule.let(_sum([area_tok[where, c] * VALUE[c] for c in CODES]), name="sum")
         # price_cap=below: a token that would make the sum equal to the cap is flipped too
-        with rule.when(area_sum + price <= lookup(CAPS, where) - to_int(price_cap.is_("below")),
+        with rule.when(area_sum + price <= lookup(CAPS, where, name="cap") - to_int(price_cap.is_("below")),
                        source=src("足の支払い", "この数字以下になるように各場所に価格トークンが配置されます")):
             rule.add(area_tok[where, code], 1)
         with rule.otherwise():
@@ -1069,10 +1069,10 @@ def move_cost(place):
     """§足の支払い: feet to reach ``place`` (1 to stay; the beach is free to return to)."""
     tgt = pos_of[place]
     here = pawn[me]
-    walk = if_(here == tgt, 1, lookup(DIST_FLAT, here * 11 + tgt))
-    via_beach = lookup(DIST[BEACH], tgt)
+    walk = if_(here == tgt, 1, lookup(DIST, here, tgt, name="distance"))
+    via_beach = lookup(DIST[BEACH], tgt, name="distance_from_the_beach")
     steps = if_(beach_return.is_("free"), min_(walk, via_beach), walk)
-    return max_(0, steps - owned(me, "pele", PELE_FEET))
+    return called(max_(0, steps - owned(me, "pele", PELE_FEET)), "feet_to_move")
 
 
 def define_buy(kind: str) -> None:
@@ -1090,7 +1090,7 @@ def define_buy(kind: str) -> None:
             + (" -> {dest}" if in_village else ""))
 
     def buy(rule, swap, price, mark, level=None, pay=None, dest=None):
-        code = code_of(price, mark)
+        code = TokenCode.of(price, mark)
         double = level == Level.II if two_sided else False
         cost_feet = move_cost(Place[place])
         cost_shells = price * if_(double, 2, 1) if two_sided else price
@@ -1099,9 +1099,9 @@ def define_buy(kind: str) -> None:
         # not mix: swap > 0 shell units paid with feet, swap < 0 foot units paid with shells;
         # mix: swap > 0 shell units, swap < 0 foot units paid with fruit;
         # both: swap > 0 units of the price and as many of the move paid with fruit
-        feet_due = cost_feet + if_(mix, min_(swap, 0), if_(both, -swap, swap))
-        shell_due = cost_shells - if_(mix, max_(swap, 0), swap)
-        fruit_mixed = if_(mix, abs_(swap), if_(both, 2 * swap, 0))
+        feet_due = called(cost_feet + if_(mix, min_(swap, 0), if_(both, -swap, swap)), "feet_due")
+        shell_due = called(cost_shells - if_(mix, max_(swap, 0), swap), "shell_due")
+        fruit_mixed = called(if_(mix, abs_(swap), if_(both, 2 * swap, 0)), "fruit_mixed")
         fruit_feet = pay.is_one_of(PayWith.fruit_for_feet, PayWith.fruit_for_both)
         fruit_shells = pay.is_one_of(PayWith.fruit_for_shells, PayWith.fruit_for_both)
         # --- who, when, what is left ----------------------------------------------------
@@ -1123,8 +1123,8 @@ def define_buy(kind: str) -> None:
                             "turn' (interpretation exchange_uses)")
         rule.require(any_of(pay == PayWith.own, fruit[me] >= 1), "paying with fruit needs fruit",
                      source=src("画面説明", "フルーツ、貝にも足の代わりにも使える"))
-        rule.require(area_tok[p_idx, code_of(price, Mark.plain)]
-                     + area_tok[p_idx, code_of(price, Mark.spear)] >= 1,
+        rule.require(area_tok[p_idx, TokenCode.of(price, Mark.plain)]
+                     + area_tok[p_idx, TokenCode.of(price, Mark.spear)] >= 1,
                      "a price token of this value lies on the place",
                      source=src("貝の支払い", "どれか１つの価格トークンを選んで"))
         rule.require(area_tok[p_idx, code] >= 1, "the chosen price token lies on the place",
@@ -1370,9 +1370,9 @@ def round_prizes(ach, tot, r0):
     for i in range(5):
         second = max_(second, if_(all_of(ach[i], tot[i] < best), tot[i], -1))
     return [if_(not_(ach[i]), 0,
-                if_(tot[i] == best, lookup(PRIZE[0], r0),
-                    if_(all_of(n_best == 1, tot[i] == second), lookup(PRIZE[1], r0),
-                        lookup(PRIZE[2], r0))))
+                if_(tot[i] == best, lookup(PRIZE[0], r0, name="first_prize"),
+                    if_(all_of(n_best == 1, tot[i] == second), lookup(PRIZE[1], r0, name="second_prize"),
+                        lookup(PRIZE[2], r0, name="third_prize"))))
             for i in range(5)]
 
 
@@ -1389,9 +1389,9 @@ def tile_income(rule, p):
 def end_round(rule):
     """§ラウンド目標 and §ラウンド終了と新たなラウンドの開始, for every player at once."""
     r0 = rule.let(round_ - 1, name="r0")
-    target = rule.let(lookup(TARGET, r0), name="target")
+    target = rule.let(lookup(TARGET, r0, name="goal_target"), name="target")
     tot = [ranking_total(i) for i in range(5)]
-    ach = [rule.let(goal_met(i, target), name=f"met{i}") for i in range(5)]
+    ach = [rule.let(goal_met(i, target), name=f"met_goal[{i}]") for i in range(5)]
     prizes = round_prizes(ach, tot, r0)
     for i in range(5):
         prize = prizes[i]
@@ -1404,9 +1404,9 @@ def end_round(rule):
                  source=src("貝の支払い", "特定のタイルとの組み合わせで得点を生み出す可能性がある"))
     with rule.when(round_ < ROUNDS, source=src("ゲーム進行", "ゲームは全５ラウンド行われ")):
         with rule.for_each(game.players()) as p:
-            rule.add(shells[p], lookup(INCOME_SHELLS, r0),
+            rule.add(shells[p], lookup(INCOME_SHELLS, r0, name="income_shells"),
                      source=src("ラウンド終了と新たなラウンドの開始", "各プレイヤーに貝と足が支給される"))
-            rule.add(feet[p], lookup(INCOME_FEET, r0),
+            rule.add(feet[p], lookup(INCOME_FEET, r0, name="income_feet"),
                      source=src("ラウンド終了と新たなラウンドの開始", "前のラウンドでの目標タイルに記されています"))
             tile_income(rule, p)
             rule.set(canoe_used[p], False, source=src("ラウンド終了と新たなラウンドの開始", "ボートが再び使用できるようになる"))
@@ -1425,7 +1425,7 @@ def end_round(rule):
             rule.set(pass_by[k], -1)
             rule.set(pass_tok[k], 0)
         with rule.for_each(range(1, 11)) as c:
-            rule.set(bag[c], lookup(TOKEN_COUNT, c),
+            rule.set(bag[c], lookup(TOKEN_COUNT, c, name="token_count"),
                      source=src("ラウンド終了と新たなラウンドの開始", "メインボードやパスエリアに新たに価格トークンが置かれる"))
             rule.set(fish_pool[c], 0, source=src("ラウンド終了と新たなラウンドの開始", "魚トークン、島タイルが補充される"))
             with rule.for_each(range(10)) as a:
@@ -1717,7 +1717,7 @@ game.invariant(
     implies(phase == Phase.deal,
             all_of(*(_sum([area_tok[a, c] for c in CODES])
                      <= lookup([sum(1 for x in DEAL_ORDER[:d] if x == a)
-                                for d in range(BOARD_DRAWS + 5)], deal_step)
+                                for d in range(BOARD_DRAWS + 5)], deal_step, name=f"draws_for_{PLACE_NAMES[a]}_before")
                      for a in range(10)))),
     source=src("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を超えないように、価格トークンは置かれます"),
     doc="while dealing, a place holds at most as many tokens as draws it has had this round")
@@ -1787,12 +1787,12 @@ def _prize_by_rank(i, ach, tot, r0):
     """The same rule stated by counting: a seat that met the goal gets the first prize if
     no qualifying seat has more, the second if exactly one has more, else the third."""
     above = _sum([to_int(all_of(ach[j], tot[j] > tot[i])) for j in range(5)])
-    return if_(not_(ach[i]), 0, if_(above == 0, lookup(PRIZE[0], r0),
-                                    if_(above == 1, lookup(PRIZE[1], r0), lookup(PRIZE[2], r0))))
+    return if_(not_(ach[i]), 0, if_(above == 0, lookup(PRIZE[0], r0, name="first_prize"),
+                                    if_(above == 1, lookup(PRIZE[1], r0, name="second_prize"), lookup(PRIZE[2], r0, name="third_prize"))))
 
 
 _r0 = round_ - 1
-_ach = [goal_met(i, lookup(TARGET, _r0)) for i in range(5)]
+_ach = [goal_met(i, lookup(TARGET, _r0, name="goal_target")) for i in range(5)]
 _tot = [ranking_total(i) for i in range(5)]
 _impl = round_prizes(_ach, _tot, _r0)
 game.law(

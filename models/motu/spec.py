@@ -686,7 +686,7 @@ def pair_points(p, who, what, per):
 def source_points(p, s):
     """What source ``s`` is worth for player ``p`` now (the table L138-144)."""
     volcano = sum_of(range(R * C), lambda i: if_(symbol[p, i // C, i % C] == Sym.volcano,
-                                                lookup(RULER_BY_CELL, i), 0))
+                                                lookup(RULER_BY_CELL, i, name="ruler_points"), 0))
     totems = lookup_totems(totem_kinds(p))
     return if_(s == Source.fishers, pair_points(p, "fisher", "fish", 2),
                if_(s == Source.hunters, pair_points(p, "hunter", "bird", 3),
@@ -696,7 +696,7 @@ def source_points(p, s):
 
 
 def lookup_totems(kinds):
-    return lookup(TOTEM_POINTS, kinds)
+    return lookup(TOTEM_POINTS, kinds, name="totem_points")
 
 
 def is_beach(t):
@@ -1363,7 +1363,7 @@ SEATED = game.players()
 def triangle(k):
     """Sources scored per player after k scorings: 1 + 2 + ... + k (a table: linear for
     the solver, where k * (k + 1) // 2 is not)."""
-    return lookup([n * (n + 1) // 2 for n in range(4)], k)
+    return lookup([n * (n + 1) // 2 for n in range(4)], k, name="scorings_in_all")
 
 
 game.invariant("the_mover_and_the_scorer_are_players",

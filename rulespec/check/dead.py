@@ -24,8 +24,7 @@ import z3
 
 from ..compile.python_backend import CHANCE
 from ..compile.smt_backend import SmtGame, Unsupported
-from ..ir.nodes import Expr
-from ..ir.walk import walk
+from ..ir.branches import SCORE, branch_labels, score_clauses
 from .results import PROVED, SKIPPED, UNKNOWN, VIOLATED, Result
 from .solvers import DEFAULT_RLIMIT, check, limited, simple_solver
 from .steps import Premises, step_cases
@@ -265,14 +264,11 @@ def _branches(smt: SmtGame, a_idx: int, s: list, params: list
     finally:
         smt.branch_probe = None
     out = []
-    lines: dict[Any, int] = {}
+    labels = branch_labels(smt.spec.actions[a_idx].effects)
     for st, thens, elses in seen.values():
-        line = st.where.line if st.where else "?"
-        lines[line] = lines.get(line, 0) + 1  # a helper's when, once per loop value
-        at = f"{line}" if lines[line] == 1 else f"{line}#{lines[line]}"
-        out.append((st, True, f"when@{at}", z3.Or(*thens)))
+        out.append((st, True, labels[(id(st), True)], z3.Or(*thens)))
         if st.otherwise:
-            out.append((st, False, f"otherwise@{at}", z3.Or(*elses)))
+            out.append((st, False, labels[(id(st), False)], z3.Or(*elses)))
     return out
 
 
@@ -293,18 +289,16 @@ def score_rules(smt: SmtGame, played: Played, rlimit: int) -> list[Result]:
     state of a played game, else in a terminal state within the invariants (Z3)."""
     spec = smt.spec
     out: list[Result] = []
-    by_line: dict[Any, list[Expr]] = {}
-    for e in walk(spec.scoring.score):
-        if e.op == "ite" and not _under_binder(spec.scoring.score, e):
-            by_line.setdefault(e.where.line if e.where else "?", []).append(e)
-    if not by_line:
+    clauses = score_clauses(spec.scoring.score)
+    if not clauses:
         return out
     s = smt.fresh_state("s")
     var = spec.scoring.var.args[0]
     solver: list[z3.Solver] = []  # the premises, once a query needs them
     p = z3.Int("p")
-    for line, conds in by_line.items():
-        name = f"rule_can_apply:score@{line}"
+    for clause in clauses:
+        conds = list(clause.conds)
+        name = f"rule_can_apply:{SCORE}"
         try:
             checked = [smt.evaluate(e.args[0], s, {var: p}) for e in conds]
             # a condition decided by the interpretation alone (``if_(point.is_(...), ..)``)
@@ -322,10 +316,10 @@ def score_rules(smt: SmtGame, played: Played, rlimit: int) -> list[Result]:
                         if _decided(c):
                             seen.add(z3.is_true(c.value))
         except Unsupported as err:
-            out.append(Result(name, SKIPPED, CHECKER, f"no Z3 encoding: {err}",
-                              spec.scoring.source))
+            out.append(Result(f"{name}:{clause.then}", SKIPPED, CHECKER,
+                              f"no Z3 encoding: {err}", spec.scoring.source))
             continue
-        for side, taken in (("then", True), ("else", False)):
+        for side, taken in ((clause.then, True), (clause.otherwise, False)):
             rule = _Rule(None, side)
             if taken in seen:
                 rule.alive = "played"
@@ -355,12 +349,3 @@ def score_rules(smt: SmtGame, played: Played, rlimit: int) -> list[Result]:
 def _decided(c: Any) -> bool:
     """True if a condition has the same value, without error, in every state."""
     return z3.is_false(c.error) and (z3.is_true(c.value) or z3.is_false(c.value))
-
-
-def _under_binder(root: Expr, target: Expr) -> bool:
-    """True if ``target`` sits inside a quantifier of ``root`` (its variable is unbound)."""
-    for node in walk(root):
-        if node.op in ("exists", "forall", "sum", "count"):
-            if any(n is target for n in walk(node.args[2])):
-                return True
-    return False

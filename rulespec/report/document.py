@@ -18,6 +18,7 @@ from ..check.property import all_properties
 from ..check.diff import scenario_start
 from ..check.results import STATUSES, VIOLATED, Result
 from ..check.scenario import Scenario, ScenarioResult, Then
+from ..ir.branches import SCORE
 from ..ir.english import to_english
 from ..runtime.model import CHANCE, Model, State
 from ..runtime.registry import available_games, spec_path
@@ -26,7 +27,7 @@ from .collect import Collected
 from .coverage import branch_runs
 from .mutation import mutation_section
 from .provenance import assumption_readers, origin_kinds, spec_hash
-from .rules import ENGLISH_LIMIT, rule_entries, slug, source_id
+from .rules import ENGLISH_LIMIT, EXPR_LIMIT, rule_entries, slug, source_id
 from .svg import Picture
 
 FORMAT = "rulespec-report"
@@ -251,12 +252,14 @@ def _properties(model: Model, c: Collected, pics: _Pictures) -> list[dict[str, A
         p = declared.get(name)
         if name in invariants:
             inv = invariants[name]
-            statement = (inv.doc + ": " if inv.doc else "") + to_english(inv.cond)
+            statement = ((inv.doc + ": " if inv.doc else "")
+                         + to_english(inv.cond, limit=EXPR_LIMIT, where=inv.where))
             kind = "law" if inv.law else "invariant"
         elif name in laws:
             law = laws[name]
             statement = ((law.doc + ": " if law.doc else "")
-                         + f"the total {to_english(law.total)} never changes")
+                         + f"the total {to_english(law.total, limit=EXPR_LIMIT, where=law.where)}"
+                           " never changes")
             kind = "conservation"
         else:
             statement = p.doc if p is not None else _builtin_statement(name)
@@ -442,7 +445,7 @@ def _rule_key(e: dict[str, Any], by_action: dict[str, Any]) -> tuple[str | None,
         e["parent_name"] = name
         return f"{name}:{e['name']}", None
     if e["kind"] == "scoring clause":
-        return e["name"], None
+        return f"{SCORE}:{e['name']}", None
     return None, None
 
 

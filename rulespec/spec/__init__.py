@@ -5,7 +5,7 @@ A spec module imports only this package (and the IR builders it re-exports)::
     from rulespec.spec import Game, PLAYERS, all_of, any_of, exists, ...
 """
 
-from ..ir import (Graph, SpecError, Table, abs_, all_of, any_of, component_size, connected, const,
+from ..ir import (Graph, SpecError, Table, abs_, all_of, any_of, called, component_size, connected, const,
                   count, exists, forall, if_, implies, largest_component, lookup, max_, min_,
                   not_, ordinal, sum_of, to_int)
 from . import view
@@ -17,6 +17,7 @@ __all__ = [
     "PLAYERS", "Action", "Assumption", "Conservation", "Constant", "Game", "GameSpec", "Graph",
     "Interpretation", "Invariant", "Option", "Param", "option", "view", "Precondition", "Rule",
     "RuleBuilder", "Ruleset", "Scoring", "SpecError", "Table", "TieBreak", "abs_", "all_of",
+    "called",
     "any_of",
     "component_size", "connected", "const", "count", "exists", "forall", "if_", "implies",
     "largest_component", "lookup", "max_", "min_", "not_", "ordinal", "sum_of", "to_int",

@@ -13,9 +13,9 @@ from typing import Any, Callable, Iterator, Sequence
 import attrs
 
 from ..ir.errors import SpecError
-from ..ir.location import Location, caller_location
+from ..ir.location import Location, caller_location, with_target
 from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Labels, Named, Table,
-                        Type, const, domain_of, int_span, lift)
+                        Type, bound_name, bound_var, const, domain_of, int_span, lift)
 from ..ir.statements import Assign, ForEach, If, Let
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
                        Invariant, Param, Precondition, Rule, Ruleset, Scoring, TieBreak)
@@ -97,12 +97,16 @@ class RuleBuilder:
                             element=self._element, where=where)
         self._blocks[-1].append(Assign(t, v, where, source))
 
-    def let(self, value: Any, *, name: str = "t") -> Expr:
-        """Evaluate ``value`` now and name it for the rest of this block (like a local)."""
+    def let(self, value: Any, *, name: str | None = None) -> Expr:
+        """Evaluate ``value`` now and name it for the rest of this block (like a local).
+        ``name`` is required: the report's English reads the value by it."""
         where = caller_location()
         from ..ir.nodes import _counter
+        if not isinstance(name, str) or not name.strip():
+            raise SpecError("rule.let needs a name the report can read the value by: "
+                            "rule.let(value, name=\"...\")", element=self._element, where=where)
         v = lift(value)
-        var = Expr("var", (f"{name}{next(_counter)}", None), v.type)
+        var = Expr("var", (f"{name}{next(_counter)}", None), v.type, None, None, name)
         self._blocks[-1].append(Let(var, v, where))
         return var
 
@@ -111,9 +115,15 @@ class RuleBuilder:
         self.set(target, lift(target) + delta, source=source)
 
     @contextlib.contextmanager
-    def when(self, cond: Any, *, source: str | None = None) -> Iterator[None]:
-        """Effects inside the block happen only if ``cond`` holds."""
+    def when(self, cond: Any, *, source: str | None = None,
+             name: str | None = None) -> Iterator[None]:
+        """Effects inside the block happen only if ``cond`` holds. ``name`` says the rule in
+        a few words (the report and the dead-rule checker call the branch so; without
+        it, by its condition)."""
         where = caller_location()
+        if name is not None and not (isinstance(name, str) and name.strip()):
+            raise SpecError(f"a when's name is a non-empty string, got {name!r}",
+                            element=self._element, where=where)
         c = lift(cond)
         if c.type != BOOL:
             raise SpecError(f"when() needs a bool, got {c.type}", element=self._element,
@@ -123,7 +133,7 @@ class RuleBuilder:
             yield
         finally:
             body = self._blocks.pop()
-        self._blocks[-1].append(If(c, tuple(body), (), where, source))
+        self._blocks[-1].append(If(c, tuple(body), (), where, source, name))
 
     @contextlib.contextmanager
     def otherwise(self) -> Iterator[None]:
@@ -139,15 +149,16 @@ class RuleBuilder:
         finally:
             body = self._blocks.pop()
         last = block[-1]
-        block[-1] = If(last.cond, last.then, tuple(body), last.where, last.source)
+        block[-1] = If(last.cond, last.then, tuple(body), last.where, last.source, last.name)
 
     @contextlib.contextmanager
-    def for_each(self, dom: Any, *, source: str | None = None) -> Iterator[Expr]:
-        """Repeat the block for each value of a finite domain (yields the loop variable)."""
+    def for_each(self, dom: Any, *, source: str | None = None,
+                 name: str | None = None) -> Iterator[Expr]:
+        """Repeat the block for each value of a finite domain (yields the loop variable,
+        which the report calls by the name after ``as``, or ``name``)."""
         where = caller_location()
-        from ..ir.nodes import _counter
         d = domain_of(dom)
-        var = Expr("var", (f"v{next(_counter)}", d), d.type)
+        var = bound_var(d, name or with_target())
         self._blocks.append([])
         try:
             yield var
@@ -265,6 +276,18 @@ class Game:
                             "files write it inside a field reference)",
                             element=f"labels {name}", where=where)
         return Labels(name, tuple(listed), source, where)
+
+    def codes(self, name: str, parts: Sequence[Any], *, source: str, first: int = 0,
+              sep: str = "/") -> Labels:
+        """Codes for the combinations of ``parts`` (each a ``range`` or an enum; the last
+        varies fastest), numbered from ``first`` and named by their parts (``"6/spear"``):
+        labels for an int dimension, looked up by their parts with ``Codes.of(price,
+        mark)`` (no arithmetic on a flattened index in the spec, and the report reads
+        ``bag[price/mark]``)."""
+        where = caller_location()
+        self._claim("labels", name, where)
+        self._need_source("labels", name, source, where)
+        return Labels.product(name, parts, first=first, sep=sep, source=source, where=where)
 
     def players(self) -> Domain:
         """The domain of player numbers 0 .. number of players - 1."""
@@ -554,7 +577,7 @@ class Game:
         """Each player's score: ``fn(p)`` for the player variable ``p``."""
         where = caller_location()
         self._need_source("rule", "score", source, where)
-        var = Expr("var", ("p", self.players()), INT)
+        var = Expr("var", ("p", self.players()), INT, None, None, bound_name(fn) or "p")
         with _in_element("rule score"):
             e = lift(fn(var))
         if e.type != INT:
@@ -567,7 +590,7 @@ class Game:
         """Among players tied on score, compare ``fn(p)``; applied in declaration order."""
         where = caller_location()
         self._need_source("rule", "tie_break", source, where)
-        var = Expr("var", ("p", self.players()), INT)
+        var = Expr("var", ("p", self.players()), INT, None, None, bound_name(fn) or "p")
         e = lift(fn(var))
         if e.type != INT:
             raise SpecError(f"a tie-break key must be an int, got {e.type}",
