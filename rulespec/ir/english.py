@@ -294,10 +294,11 @@ ENGLISH = _SHOW
 
 
 def to_english(e: Expr, *, limit: int | None = None, where: Location | None = None,
-               cite: bool = True) -> str:
-    """A one-line reading of ``e``, simplified first. With ``limit``, a longer reading
-    leaves out its largest deep parts (``…``) until it fits, and (with ``cite``) points
-    at ``where`` (or the line that built ``e``) for the whole.
+               cite: bool = True, literal: bool = False) -> str:
+    """A one-line reading of ``e``, simplified first (``literal``: as written, for a
+    change to one comparison). With ``limit``, a longer reading leaves out its largest
+    deep parts (``…``) until it fits, and (with ``cite``) points at ``where`` (or the line
+    that built ``e``) for the whole.
 
     >>> from rulespec.ir.nodes import Expr, INT, lift
     >>> x = Expr("param", ("price", None), INT)
@@ -311,7 +312,7 @@ def to_english(e: Expr, *, limit: int | None = None, where: Location | None = No
     >>> to_english(e, limit=64, where=Location("spec.py", 7))
     'max(0, …) + min(price, swap × (price - 1)) (in full: spec.py:7)'
     """
-    e = tidy(e)
+    e = e if literal else tidy(e)
     p = _Printer()
     text = p.text(e)
     if limit is None or len(text) <= limit:

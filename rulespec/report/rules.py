@@ -100,7 +100,8 @@ def rule_entries(spec: GameSpec) -> Iterator[dict[str, Any]]:
         aid = f"a-{slug(a.name)}"
         params = ", ".join(f"{p.name} in {p.domain.label or p.domain.type}" for p in a.params)
         yield _entry(aid, "chance" if a.chance else "action", a.name, None, a.source,
-                     _where(a), english(lines=[a.doc] if a.doc else [f"{a.name}({params})"]),
+                     _where(a), english(lines=[" ".join(a.doc.split()) if a.doc
+                                               else f"{a.name}({params})"]),
                      params=params, writes=sorted(f.name for f in fields_written(a.effects)))
         for k, pre in enumerate(a.preconditions):
             yield _entry(f"{aid}-pre-{k}", "precondition", pre.text, aid, pre.source,
