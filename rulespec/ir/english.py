@@ -36,6 +36,8 @@ from .walk import walk
 #: how tightly each form binds (a looser one inside a tighter one is parenthesised)
 LOW, OR, AND, NOT, CMP, ADD, MUL, ATOM = range(8)
 _CMP = {"eq": "=", "ne": "≠", "lt": "<", "le": "≤", "gt": ">", "ge": "≥"}
+#: a < b is b > a
+_MIRROR = {"eq": "eq", "ne": "ne", "lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
 #: more terms or conditions than this are summarised (the first few, …, the last)
 _LIST = 8
 _LEAVES = {"const", "var", "param", "num_players", "interp"}
@@ -114,8 +116,12 @@ class _Printer:
             span = range(it.start, it.start + it.count) if isinstance(it, Run) else [it]
             if isinstance(it, Run) and len({terms[j][0] for j in span}) == 1:
                 (body,), _ = block(exprs, it, expr_shape)
-                pieces.append((terms[it.start][0], f"(the sum of {self.text(body, ADD, level)} "
-                                                   f"over {it.values('every')})"))
+                if body.op == "ite" and _is_int(body.args[1], 1) and _is_int(body.args[2], 0):
+                    said = (f"(the number of {it.values('')} with "
+                            f"{self.text(body.args[0], LOW, level)})")
+                else:
+                    said = f"(the sum of {self.text(body, ADD, level)} over {it.values('every')})"
+                pieces.append((terms[it.start][0], said))
                 continue
             for j in span:
                 sign, t = terms[j]
@@ -142,7 +148,23 @@ class _Printer:
         if a.op == "interp" and b.op == "const" and e.op in ("eq", "ne"):
             said = f"under {a.args[0].name}={a.args[0].enum.name_of(b.args[0])}"
             return (said, CMP) if e.op == "eq" else (f"not {said}", NOT)
+        order = self.order(e.op, a, b, level) or self.order(_MIRROR[e.op], b, a, level)
+        if order is not None:
+            return order, CMP
         return f"{self.text(a, ADD, level)} {_CMP[e.op]} {self.text(b, ADD, level)}", CMP
+
+    def order(self, op: str, a: Expr, b: Expr, level: int) -> str | None:
+        """A member's position against a number, as the enum's order: ``effect comes after
+        take_back`` for ``ordinal(effect) > 3``."""
+        if a.op != "ordinal" or b.op != "const" or a.name is not None:
+            return None
+        enum, k = a.args[0].type.enum, b.args[0]
+        if not 0 <= k < len(enum):
+            return None
+        x, m = self.text(a.args[0], ADD, level), enum.name_of(k)
+        return {"gt": f"{x} comes after {m}", "ge": f"{x} is {m} or after",
+                "lt": f"{x} comes before {m}", "le": f"{x} is {m} or before",
+                "eq": f"{x} = {m}", "ne": f"{x} ≠ {m}"}[op]
 
     def negate(self, e: Expr, level: int) -> tuple[str, int]:
         return f"not {self.text(e.args[0], NOT + 1, level)}", NOT
@@ -216,6 +238,10 @@ def _call(word: str) -> Show:
     def show(p: _Printer, e: Expr, level: int) -> tuple[str, int]:
         return f"{word}({', '.join(p.text(a, LOW, level) for a in e.args)})", ATOM
     return show
+
+
+def _is_int(e: Expr, v: int) -> bool:
+    return e.op == "const" and e.name is None and e.args[0] == v and not isinstance(v, bool)
 
 
 def _value(v: Any, e: Expr) -> str:
@@ -321,11 +347,15 @@ def to_english(e: Expr, *, limit: int | None = None, where: Location | None = No
     tail = f" (in full: {where})" if where and cite else ""
     elide: set[int] = set()
     while len(text) + len(tail) > limit:
-        deep = [x for x in p.said if x[2] >= 2 and x[3] not in elide and x[0] > 1]
-        pick = deep or [x for x in p.said if x[2] >= 1 and x[3] not in elide and x[0] > 1]
-        if not pick:
+        # leave out the deepest part that is enough alone (the structure above it stays);
+        # if none is, the largest, and again
+        excess = len(text) + len(tail) - limit
+        parts = [x for x in p.said if x[2] >= 1 and x[3] not in elide and x[0] > 1]
+        if not parts:
             break
-        elide.add(max(pick)[3])
+        enough = [x for x in parts if x[0] - 1 >= excess]
+        pick = (min(enough, key=lambda x: (-x[2], x[0], -x[1])) if enough else max(parts))
+        elide.add(pick[3])
         p = _Printer(frozenset(elide))
         text = p.text(e)
     return text + tail
@@ -430,7 +460,10 @@ class _Effects:
                 d, up = Expr("const", (-d.args[0],), d.type), not up
             amount = self.say(d, st.where)
             return f"add {amount} to {target}" if up else f"take {amount} from {target}"
-        return f"set {target} to {self.say(v, st.where)}"
+        value = self.say(v, st.where)
+        if v.type == BOOL and v.op not in ("const", "field", "var", "param", "ite"):
+            value = f"({value})"  # set x to (a = b), not "set x to a = b"
+        return f"set {target} to {value}"
 
 
 def _tidy_statement(st: Any) -> list[Any]:

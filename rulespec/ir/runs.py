@@ -67,8 +67,8 @@ class Run:
 
     def values(self, quantifier: str = "each") -> str:
         """The values the variable takes, in words: ``every TokenCode``, ``each k from 0
-        to 9`` (``quantifier`` is ``every``, ``each`` or ``some``); the whole of an enum or
-        of a dimension's names is said by its name alone."""
+        to 9`` (``quantifier`` is ``every``, ``each``, ``some`` or empty); the whole of an
+        enum or of a dimension's names is said by its name alone."""
         h, last = self.first, self.first.value + self.count - 1
         names = (h.enum.members if h.enum is not None else
                  h.dim.names() if h.dim is not None else None)
@@ -79,8 +79,9 @@ class Run:
             if lo is not None and hi is not None:
                 whole = (lo == shown[0] and hi == shown[-1]
                          and all(names[v] is not None for v in range(h.value, last + 1)))
-                return f"{quantifier} {word}" + ("" if whole else f" from {lo} to {hi}")
-        return f"{quantifier} {word} from {h.value} to {last}"
+                said = word + ("" if whole else f" from {lo} to {hi}")
+                return f"{quantifier} {said}".lstrip()
+        return f"{quantifier} {word} from {h.value} to {last}".lstrip()
 
 
 def _word(h: Hole) -> str:

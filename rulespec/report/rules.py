@@ -26,7 +26,9 @@ from ..spec.elements import Action, GameSpec
 #: an English reading longer than this is cut (the JSON keeps the cut text and says so)
 ENGLISH_LIMIT = 600
 #: one expression of a rule is summarised past this many characters, pointing at its line
-EXPR_LIMIT = 240
+EXPR_LIMIT = 400
+#: a branch's id is its label's first characters (made unique)
+SLUG_LIMIT = 32
 
 
 @attrs.frozen
@@ -96,6 +98,7 @@ def rule_entries(spec: GameSpec) -> Iterator[dict[str, Any]]:
         ids[rid] = ids.get(rid, 0) + 1
         return rid if ids[rid] == 1 else f"{rid}-{ids[rid]}"
 
+    shared = _shared_definitions(spec)
     for a in spec.actions:
         aid = f"a-{slug(a.name)}"
         params = ", ".join(f"{p.name} in {p.domain.label or p.domain.type}" for p in a.params)
@@ -108,14 +111,15 @@ def rule_entries(spec: GameSpec) -> Iterator[dict[str, Any]]:
                          _where(pre), english(pre.cond, where=pre.where),
                          reads=sorted(f.name for f in fields_read([pre.cond])))
         used = [pre.cond for pre in a.preconditions] + list(statement_exprs(a.effects))
-        yield from _definitions(used, aid, a.source, unique)
+        yield from _definitions(definitions(used), aid, unique, shared)
         for b in branches(a):
             st = b.statement
             body = st.then if b.side else st.otherwise
             cond = to_english(st.cond, limit=EXPR_LIMIT, where=st.where)
             lines = [f"{'when' if b.side else 'unless'} {cond}:",
                      *statements_to_english(body, "  ", limit=EXPR_LIMIT)]
-            yield _entry(unique(f"{aid}-{slug(b.label)}"), "branch", b.label, aid,
+            yield _entry(unique(f"{aid}-{slug(b.label)[:SLUG_LIMIT].rstrip('-')}"), "branch",
+                         b.label, aid,
                          st.source or a.source, _where(st),
                          english(lines=lines, where=_where(st)),
                          writes=sorted(f.name for f in fields_written(body)))
@@ -126,7 +130,8 @@ def rule_entries(spec: GameSpec) -> Iterator[dict[str, Any]]:
         cond = to_english(clause.conds[0].args[0], limit=EXPR_LIMIT, where=sc.where)
         for label, side in ((clause.then, True), (clause.otherwise, False)):
             where = f"{sc.where.file}:{clause.line}" if sc.where else None
-            yield _entry(unique(f"score-{slug(label)}"), "scoring clause", label, "score",
+            yield _entry(unique(f"score-{slug(label)[:SLUG_LIMIT].rstrip('-')}"),
+                         "scoring clause", label, "score",
                          sc.source, where,
                          english(lines=[f"{'when' if side else 'unless'} {cond}"]))
     for k, tb in enumerate(spec.tie_breaks):
@@ -143,21 +148,45 @@ def rule_entries(spec: GameSpec) -> Iterator[dict[str, Any]]:
             *(r.expr for r in (spec.chance_node,) if r is not None),
             *(tb.key for tb in spec.tie_breaks), *(i.cond for i in spec.invariants),
             *(c.total for c in spec.conservation)]
-    yield from _definitions(rest, None, spec.source, unique)
+    yield from _definitions(shared + [d for d in definitions(rest)
+                                      if not any(_same(d, x) for x in shared)], None, unique, [])
     for c in spec.constants:
         yield _entry(f"c-{slug(c.name)}", "constant", c.name, None, c.source, _where(c),
                      english(lines=[f"{c.name} = {c.value}"]), value=c.value)
 
 
-def _definitions(exprs: list[Expr], parent: str | None, source: str | None,
-                 unique: Any) -> Iterator[dict[str, Any]]:
-    """A row for each value the spec named (``called``) that these rules read: the
-    rules say the name, the row what it stands for."""
-    for name, value in definitions(exprs):
+def _same(a: tuple[str, Expr], b: tuple[str, Expr]) -> bool:
+    return a[0] == b[0] and a[1].same_as(b[1])
+
+
+def _shared_definitions(spec: GameSpec) -> list[tuple[str, Expr]]:
+    """The named values (``called``) that more than one action reads: listed once, for
+    the game, not under each action."""
+    seen: list[tuple[tuple[str, Expr], int]] = []
+    for a in spec.actions:
+        used = [pre.cond for pre in a.preconditions] + list(statement_exprs(a.effects))
+        for d in definitions(used):
+            k = next((i for i, (x, _) in enumerate(seen) if _same(x, d)), None)
+            if k is None:
+                seen.append((d, 1))
+            else:
+                seen[k] = (seen[k][0], seen[k][1] + 1)
+    return [d for d, n in seen if n > 1]
+
+
+def _definitions(found: list[tuple[str, Expr]], parent: str | None, unique: Any,
+                 shared: list[tuple[str, Expr]]) -> Iterator[dict[str, Any]]:
+    """A row for each value the spec named (``called``) that these rules read, but for
+    those listed for the whole game: the rules say the name, the row what it stands for
+    (no source of its own: the rules that read it cite theirs)."""
+    for name, value in found:
+        if any(_same((name, value), x) for x in shared):
+            continue
         said = to_english(value, limit=EXPR_LIMIT)
+        verb = "means" if value.type == BOOL else "is"
         yield _entry(unique(f"{parent or 'game'}-def-{slug(name)}"), "definition", name, parent,
-                     source, f"{value.where.file}:{value.where.line}" if value.where else None,
-                     english(lines=[f"{name} {'means' if value.type == BOOL else 'is'} {said}"]))
+                     None, f"{value.where.file}:{value.where.line}" if value.where else None,
+                     english(lines=[f"{name} {verb} {said}"]))
 
 
 def _entry(rid: str, kind: str, name: str, parent: str | None, source: str | None,
