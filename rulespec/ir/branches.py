@@ -13,6 +13,9 @@ and the dead-rule checker (``rule_can_apply:<action>:<label>``) all use these la
 >>> named = If(lift(step) < 19, (), (), name="the deal goes on")
 >>> branch_labels([named])[(id(named), True)]
 'the deal goes on'
+>>> known = If(lift(3) > 4, (Assign(lift(step), lift(0)),))   # a Python loop wrote 3 > 4
+>>> branch_labels([known])[(id(known), True)]
+'never: set step to 0'
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import Any, Iterable
 
 import attrs
 
-from .english import to_english
+from .english import statements_to_english, to_english
 from .nodes import Expr
 from .statements import If
 from .walk import walk, walk_statements
@@ -38,11 +41,19 @@ def _unique(label: str, used: dict[str, int]) -> str:
     return label if used[label] == 1 else f"{label} ({used[label]})"
 
 
-def condition_label(cond: Expr, then: bool, name: str | None = None) -> str:
-    """``when C`` / ``unless C`` for a condition, or the spec's name for it."""
+def condition_label(cond: Expr, then: bool, name: str | None = None,
+                    body: tuple = ()) -> str:
+    """``when C`` / ``unless C`` for a condition, or the spec's name for it; a condition
+    known when the spec loads (a Python loop wrote it) says ``always`` or ``never`` and
+    what the branch does."""
     if name is not None:
         return name if then else f"unless {name}"
     said = to_english(cond)
+    if said in ("true", "false"):
+        runs = (said == "true") == then
+        first = statements_to_english(body)[:1] if body else []
+        what = f": {first[0].strip().rstrip(':')}" if first else ""
+        return ("always" if runs else "never") + what
     if len(said) > LABEL_LIMIT:  # a name, not the rule: its start says which one
         said = said[:said.rfind(" ", 0, LABEL_LIMIT)] + " …"
     return f"{'when' if then else 'unless'} {said}"
@@ -55,9 +66,11 @@ def branch_labels(effects: Iterable[Any]) -> dict[tuple[int, bool], str]:
     out: dict[tuple[int, bool], str] = {}
     for st in walk_statements(effects):
         if isinstance(st, If):
-            out[(id(st), True)] = _unique(condition_label(st.cond, True, st.name), used)
+            out[(id(st), True)] = _unique(condition_label(st.cond, True, st.name, st.then),
+                                          used)
             if st.otherwise:
-                out[(id(st), False)] = _unique(condition_label(st.cond, False, st.name), used)
+                out[(id(st), False)] = _unique(
+                    condition_label(st.cond, False, st.name, st.otherwise), used)
     return out
 
 

@@ -116,7 +116,9 @@ def rule_entries(spec: GameSpec) -> Iterator[dict[str, Any]]:
             st = b.statement
             body = st.then if b.side else st.otherwise
             cond = to_english(st.cond, limit=EXPR_LIMIT, where=st.where)
-            lines = [f"{'when' if b.side else 'unless'} {cond}:",
+            head = (f"{'when' if b.side else 'unless'} {cond}:" if cond not in ("true", "false")
+                    else ("always:" if (cond == "true") == b.side else "never:"))
+            lines = [head,
                      *statements_to_english(body, "  ", limit=EXPR_LIMIT)]
             yield _entry(unique(f"{aid}-{slug(b.label)[:SLUG_LIMIT].rstrip('-')}"), "branch",
                          b.label, aid,
