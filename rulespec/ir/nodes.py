@@ -343,19 +343,26 @@ class Expr:
                     Reading("{0} is one of " + said, (self, *(lift(v) for v in values)), True))
 
 
-def called(x: Any, name: str) -> Expr:
+def called(x: Any, name: str, *parts: Any) -> Expr:
     """``x`` under a name a person reads it by (``called(order[turn_pos], "mover")``): the
     same rule for every backend; the English printer says the name, and the report lists
     what it stands for. Use it for a value several rules share (the player to move, the
-    feet a move costs).
+    feet a move costs). With ``parts``, the name says them where it has ``{0}``, ``{1}``...
+    (``called(ordinal(card) // 4, "rank[{0}]", card)`` reads ``rank[last_card]``).
 
     >>> e = called(lift(2) + 3, "feet_due")
     >>> e.op, e.name, repr(e)
     ('add', 'feet_due', '<feet_due>')
+    >>> k = Expr("param", ("card", None), INT)
+    >>> repr(called(k // 4, "rank[{0}]", k))
+    '<rank[card]>'
     """
     e = lift(x)
     if not isinstance(name, str) or not name.strip():
         raise SpecError(f"a name is a non-empty string, got {name!r}")
+    if parts:
+        return Expr(e.op, e.args, e.type, e.where, e.label,
+                    Reading(name, tuple(lift(p) for p in parts)))
     return Expr(e.op, e.args, e.type, e.where, e.label, name)
 
 
