@@ -564,8 +564,15 @@ def bound_name(fn: Any) -> str | None:
 
 
 def bound_var(d: Domain, name: str | None) -> Expr:
-    """A fresh variable over ``d``: a unique id for the backends, ``name`` for people."""
-    return Expr("var", (f"v{next(_counter)}", d), d.type, None, None, name)
+    """A fresh variable over ``d``: a unique id for the backends, ``name`` for people (or,
+    when the spec wrote none, a word for what it ranges over, never the id).
+
+    >>> bound_var(domain_of(range(3)), None).name, bound_var(domain_of(range(3)), "k").name
+    ('k', 'k')
+    """
+    word = name or (d.enum.name if d.enum is not None else
+                    "player" if d.label == "players" else "k")
+    return Expr("var", (f"v{next(_counter)}", d), d.type, None, None, word)
 
 
 def _binder(op: str, dom: Any, body: Callable[[Expr], Any], result: Type, want: Type | None) -> Expr:
