@@ -80,6 +80,10 @@ class Enum:
         if member not in consts:
             raise SpecError(f"unknown member {member!r} of enum {self.name} "
                             f"(members: {', '.join(self.members)})", element=f"enum {self.name}")
+        tags = getattr(member, "assumed", None)  # a name from an assumption (ir.assumed)
+        if tags:
+            c = consts[member]
+            return Expr("const", c.args, c.type, None, None, tags)
         return consts[member]
 
     def __getitem__(self, member: str) -> "Expr":
@@ -178,6 +182,8 @@ class Field:
     #: tuple with one bool expression per cell (row-major) of the observer variable below
     visible: Any = "all"
     observer: "Expr | None" = None
+    #: the assumption labels its initial value comes from (:mod:`.assumed`), or None
+    assumed: Any = None
 
     @property
     def size(self) -> int:
@@ -273,18 +279,21 @@ class Expr:
     """An immutable IR node. Operators build new nodes; ``same_as`` compares structure.
 
     ``label`` says where a literal comes from (:class:`Printed`; for a ``table`` node, one
-    entry per value): provenance only, no backend reads it.
+    entry per value): provenance only, no backend reads it. ``assumed`` says which
+    assumptions a literal comes from (:mod:`.assumed`: a frozenset of labels; for a
+    ``table`` node, one per entry): provenance only too.
     """
 
-    __slots__ = ("op", "args", "type", "where", "label")
+    __slots__ = ("op", "args", "type", "where", "label", "assumed")
 
     def __init__(self, op: str, args: tuple, type: Type, where: Location | None = None,
-                 label: Any = None) -> None:
+                 label: Any = None, assumed: Any = None) -> None:
         object.__setattr__(self, "op", op)
         object.__setattr__(self, "args", args)
         object.__setattr__(self, "type", type)
         object.__setattr__(self, "where", where)
         object.__setattr__(self, "label", label)
+        object.__setattr__(self, "assumed", assumed or None)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("IR nodes are immutable")
@@ -360,7 +369,7 @@ def lift(x: Any) -> Expr:
         return Expr("const", (x,), BOOL)
     if isinstance(x, int):
         printed = getattr(x, "printed", None)
-        return Expr("const", (int(x),), INT, None, printed)
+        return Expr("const", (int(x),), INT, None, printed, getattr(x, "assumed", None))
     if isinstance(x, Field):
         if x.dims:
             raise SpecError(f"field {x.name} is an array: index it", element=f"field {x.name}")
@@ -512,6 +521,10 @@ def lookup(table: Sequence[Any], index: Any) -> Expr:
         raise SpecError("lookup needs a non-empty table")
     printed = tuple(getattr(v, "printed", None) for v in values)
     label = printed if any(p is not None for p in printed) else None
+    if any(isinstance(v, Expr) for v in values):  # a tagged bool (assumed.derived) among them
+        values = tuple(lift(v) if isinstance(v, int) else v for v in values)
+    tags = tuple(getattr(v, "assumed", None) or None for v in values)
+    assumed = tags if any(tags) else None
     if all(isinstance(v, bool) for v in values):
         typ = BOOL
     elif all(isinstance(v, int) and not isinstance(v, bool) for v in values):
@@ -529,7 +542,7 @@ def lookup(table: Sequence[Any], index: Any) -> Expr:
     i = lift(index)
     if i.type != INT:
         raise SpecError(f"lookup index must be an int, got {i.type}")
-    return Expr("table", (values, i), typ, caller_location(), label)
+    return Expr("table", (values, i), typ, caller_location(), label, assumed)
 
 
 def ordinal(member: Any) -> Expr:
@@ -564,6 +577,8 @@ class Table:
     type: Type
     source: str | None = None
     where: Location | None = None
+    #: per member, the assumption labels its value comes from (:mod:`.assumed`), or None
+    assumed: tuple | None = None
 
     @classmethod
     def of(cls, name: str, mapping: Any, *, source: str | None = None,
@@ -593,6 +608,11 @@ class Table:
             raise SpecError(f"no value for {', '.join(missing)} (a table gives every member "
                             f"of {enum.name} a value)", element=element, where=where)
         raw = [seen[i] for i in range(len(enum))]
+        tags = tuple(getattr(v, "assumed", None) or None for v in raw)
+        # a value tagged by an assumption may come as a constant expression (a bool or an
+        # int from assumed.derived): its value is what counts
+        raw = [v.args[0] if isinstance(v, Expr) and v.op == "const" and v.type.enum is None
+               else v for v in raw]
         if all(isinstance(v, bool) for v in raw):
             typ, values = BOOL, tuple(raw)
         elif all(isinstance(v, int) and not isinstance(v, bool) for v in raw):
@@ -607,7 +627,7 @@ class Table:
         else:
             raise SpecError("table values must all be ints, all bools or all members of one "
                             "enum", element=element, where=where)
-        return cls(name, enum, values, typ, source, where)
+        return cls(name, enum, values, typ, source, where, tags if any(tags) else None)
 
     def __getitem__(self, member: Any) -> Expr:
         m = lift(member)
@@ -616,7 +636,8 @@ class Table:
                             element=f"table {self.name}")
         if m.op == "const":  # a known member: the value itself
             return Expr("const", (self.values[m.args[0]],), self.type, None,
-                        Printed(self.name, self.enum.name_of(m.args[0])))
+                        Printed(self.name, self.enum.name_of(m.args[0])),
+                        self.assumed[m.args[0]] if self.assumed else None)
         return Expr("enum_table", (self, m), self.type, caller_location())
 
     def value_of(self, member: str) -> Any:

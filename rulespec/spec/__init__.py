@@ -6,8 +6,8 @@ A spec module imports only this package (and the IR builders it re-exports)::
 """
 
 from ..ir import (Graph, SpecError, Table, abs_, all_of, any_of, component_size, connected, const,
-                  count, exists, forall, if_, implies, largest_component, lookup, max_, min_,
-                  not_, ordinal, sum_of, to_int)
+                  count, derived, exists, forall, if_, implies, largest_component, lookup, max_,
+                  min_, not_, ordinal, sum_of, to_int)
 from . import view
 from .builder import PLAYERS, Game, Option, RuleBuilder, option
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
@@ -18,6 +18,6 @@ __all__ = [
     "Interpretation", "Invariant", "Option", "Param", "option", "view", "Precondition", "Rule",
     "RuleBuilder", "Ruleset", "Scoring", "SpecError", "Table", "TieBreak", "abs_", "all_of",
     "any_of",
-    "component_size", "connected", "const", "count", "exists", "forall", "if_", "implies",
-    "largest_component", "lookup", "max_", "min_", "not_", "ordinal", "sum_of", "to_int",
+    "component_size", "connected", "const", "count", "derived", "exists", "forall", "if_",
+    "implies", "largest_component", "lookup", "max_", "min_", "not_", "ordinal", "sum_of", "to_int",
 ]

@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import attrs
 
+from ..ir.assumed import Assumed, tag, tags_of, with_tags
 from ..ir.errors import SpecError
 from ..ir.location import Location, caller_location
 from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Labels, Named, Table,
@@ -330,7 +331,7 @@ class Game:
         init = default if initial is None else _initial_value(initial, typ, lo, hi, element, where)
         seen, observer = self._visibility(visible, tuple(dims), element, where)
         f = Field(name, typ, lo, hi, tuple(dims), init, source, where, doc, flow, seen,
-                  observer)
+                  observer, tags_of(initial) or None)
         self.fields.append(f)
         return lift(f) if not dims else f
 
@@ -386,15 +387,28 @@ class Game:
             return Named(value, name)
         return lift(value)
 
-    def assume(self, name: str, value: Any, *, reason: str, origin: str | None = None) -> Any:
-        """A value the sources do not give: say why this one, and where it comes from."""
+    def assume(self, name: str, value: Any, *, reason: str, origin: str | None = None,
+               shown: Any = None) -> Any:
+        """A value the sources do not give: say why this one, and where it comes from.
+
+        Returns the value with every int and string in it tagged by the assumption (and
+        the entry of it: a dict's key, a list's index), so that the rules built from it
+        carry where they come from (:mod:`rulespec.ir.assumed`); a bool comes back as a
+        constant expression. Use the returned value in the rules, not a copy of it; a
+        value computed from it in a way Python does not trace (``len``, a comparison, a
+        string method) is labelled with :func:`~rulespec.ir.assumed.derived`. ``shown``:
+        what ``rulespec info`` and the report show instead of ``value`` (a card's effects
+        in words rather than the tuple the rules read)."""
         where = caller_location()
         self._claim("assumption", name, where)
         if not reason.strip():
             raise SpecError("an assumption needs a reason", element=f"assumption {name}",
                             where=where)
-        self.assumptions.append(Assumption(name, value, reason, origin, where))
-        return lift(value) if isinstance(value, (int, bool)) else value
+        self.assumptions.append(Assumption(name, value if shown is None else shown, reason,
+                                           origin, where))
+        if isinstance(value, bool):  # a bool cannot carry the tag: a tagged constant does
+            return with_tags(lift(value), [Assumed(name)])
+        return tag(value, name)
 
     def interpretation(self, name: str, *, question: str, options: dict[str, Any],
                        default: str, source: str, english: str | None = None,
@@ -762,7 +776,7 @@ def _initial_value(initial: Any, typ: Type, lo: int, hi: int | None, element: st
         if not isinstance(initial, int) or initial < lo or (hi is not None and initial > hi):
             raise SpecError(f"initial value {initial!r} is outside {int_span(lo, hi)}",
                             element=element, where=where)
-        return initial
+        return int(initial)  # a tagged int (ir.assumed): the field keeps its tags apart
     raise SpecError(f"initial value of an enum field must be a member, got {initial!r}",
                     element=element, where=where)
 
