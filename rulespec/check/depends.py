@@ -45,11 +45,12 @@ from ..ir.assumed import Assumed
 from ..ir.nodes import Domain, Expr, Field
 from ..ir.statements import Assign, ForEach, If, Let
 from ..spec.elements import GameSpec
+from .steps import BOUNDS, RULE_ERRORS
 
 REACH, STEP, INDUCTION, LAW, WITNESS, PYTHON, NONE = (
     "reach", "step", "induction", "law", "witness", "python", "none")
 #: words a Python property's ``reads`` may name besides fields
-READ_WORDS = ("legal_actions", "effects", "scoring", "tie_breaks", "terminal",
+READ_WORDS = ("fields", "legal_actions", "effects", "scoring", "tie_breaks", "terminal",
               "current_player", "chance")
 
 
@@ -64,6 +65,7 @@ class Site:
     tags: frozenset     # of Assumed
     reads: frozenset    # of Field
     writes: Field | None = None
+    points: frozenset = frozenset()  # interpretation points it reads
 
 
 @attrs.frozen
@@ -98,6 +100,8 @@ class Dependence:
         self.sites: list[Site] = []
         self.action_sites: dict[str, list[Site]] = {}
         self.preconditions: dict[str, list[Site]] = {}
+        #: per action, each branch label's ``when`` and the conditions it sits under
+        self.branches: dict[str, dict[str, tuple[If, tuple]]] = {}
         self.writers: dict[Field, list[Site]] = {}
         self._build()
         carried = {t.name for s in self.sites for t in s.tags}
@@ -109,9 +113,10 @@ class Dependence:
     def _site(self, kind: str, owner: str | None, index: Any, text: str,
               exprs: Iterable[Any], cites: Iterable[str | None] = (),
               writes: Field | None = None, tags: Iterable[Assumed] = ()) -> Site:
-        reads, carried = self._scan(exprs)
+        reads, carried, points = self._scan(exprs)
         tags = carried | set(tags) | self._cited(cites)
-        site = Site(kind, owner, index, text, frozenset(tags), frozenset(reads), writes)
+        site = Site(kind, owner, index, text, frozenset(tags), frozenset(reads), writes,
+                    frozenset(points))
         self.sites.append(site)
         if writes is not None:
             self.writers.setdefault(writes, []).append(site)
@@ -123,6 +128,8 @@ class Dependence:
             if f.assumed or "assumption" in (f.source or ""):
                 self._site("field", f.name, None, f"the field {f.name} (its size, range or "
                            "initial value)", (), [f.source], f, f.assumed or ())
+        self.setup_shape = [self._site("setup", None, None, "the setup's shape", (), [],
+                                       tags=spec.setup_rests_on)] if spec.setup_rests_on else []
         for st, ctx, cites, label in _writes(spec.setup):
             self._site("setup", None, label, f"the setup's effect on {st.target.args[0].name}",
                        [st.value, *st.target.args[1:], *ctx], [*cites, spec.setup_source],
@@ -134,17 +141,20 @@ class Dependence:
             if a.weight is not None:
                 extra.append(self._site("weight", a.name, None, f"the odds of {a.name}",
                                         [a.weight], [a.source]))
-            if a.params:
+            if a.params or a.rests_on:
                 extra.append(self._site("parameters", a.name, None,
-                                        f"the parameters of {a.name}",
-                                        [p.domain.hi for p in a.params], [a.source]))
+                                        f"the parameters and shape of {a.name}",
+                                        [p.domain.hi for p in a.params], [a.source],
+                                        tags=a.rests_on))
+            labels: dict[str, tuple[If, tuple]] = {}
             effects = [self._site("effect", a.name, label,
                                   f"{a.name}'s effect on {st.target.args[0].name}",
                                   [st.value, *st.target.args[1:], *ctx], cites,
                                   st.target.args[0])
-                       for st, ctx, cites, label in _writes(a.effects)]
+                       for st, ctx, cites, label in _writes(a.effects, branches=labels)]
             self.preconditions[a.name] = pres + extra
             self.action_sites[a.name] = pres + extra + effects
+            self.branches[a.name] = labels
         self.flow = [self._site("flow", what, None, f"the rule for {what}", [r.expr], [r.source])
                      for what, r in (("the player to move", spec.current_player),
                                      ("the end of the game", spec.terminal),
@@ -164,10 +174,12 @@ class Dependence:
                                                  f"conservation law {c.name}", [c.total],
                                                  [c.source])
 
-    def _scan(self, exprs: Iterable[Any]) -> tuple[set[Field], set[Assumed]]:
-        """Fields read and labels carried by ``exprs`` (lets resolved to their values)."""
+    def _scan(self, exprs: Iterable[Any]) -> tuple[set[Field], set[Assumed], set[str]]:
+        """Fields read, labels carried and interpretation points read by ``exprs`` (lets
+        resolved to their values)."""
         reads: set[Field] = set()
         tags: set[Assumed] = set()
+        points: set[str] = set()
         seen: set[int] = set()
         stack = [e for e in exprs if isinstance(e, Expr)]
         while stack:
@@ -183,6 +195,8 @@ class Dependence:
                     tags.update(n.assumed)
             if n.op == "field":
                 reads.add(n.args[0])
+            elif n.op == "interp":
+                points.add(n.args[0].name)
             elif n.op == "enum_table":
                 for t in n.args[0].assumed or ():
                     tags.update(t or ())
@@ -194,7 +208,7 @@ class Dependence:
                     stack.append(a)
                 elif isinstance(a, Domain):
                     stack.append(a.hi)
-        return reads, tags
+        return reads, tags, points
 
     def _table_cites(self, table: Any) -> set[Assumed]:
         """The assumptions a table's source cites (the whole of each)."""
@@ -223,7 +237,7 @@ class Dependence:
         return self._rests(REACH, [*sites, *also])
 
     def _reach(self, start: frozenset) -> tuple[frozenset, list[Site]]:
-        taken: dict[int, Site] = {id(s): s for s in self.flow}
+        taken: dict[int, Site] = {id(s): s for s in [*self.flow, *self.setup_shape]}
         fields = set(start)
         todo = list(start) + [f for s in self.flow for f in s.reads]
         while todo:
@@ -258,7 +272,7 @@ class Dependence:
         setup = [s for s in self.sites if s.kind == "setup"]
         chosen = _local(setup, frozenset(reads))
         fields = set(reads) | {f for s in chosen for f in s.reads}
-        return chosen + self.declarations(fields)
+        return chosen + self.setup_shape + self.declarations(fields)
 
     def declarations(self, fields: Iterable[Field]) -> list[Site]:
         """The declarations of ``fields`` that carry or cite an assumption."""
@@ -277,6 +291,8 @@ class Dependence:
         for w in words:
             if w in by_name:
                 fields.add(by_name[w])
+            elif w == "fields":
+                fields |= set(self.spec.fields)
             elif w in ("legal_actions", "chance"):
                 for a in self.spec.actions:
                     if w == "legal_actions" or a.chance:
@@ -291,6 +307,113 @@ class Dependence:
                 raise ValueError(f"a property reads {w!r}: not a field of {self.spec.name} "
                                  f"nor one of {', '.join(READ_WORDS)}")
         return fields | {f for s in sites for f in s.reads}, sites
+
+    # --- verdicts -----------------------------------------------------------------------
+    def goal(self, name: str) -> tuple[frozenset, list[Site]] | None:
+        """What a property of the spec reads: its fields and its own site (an invariant's
+        expression, a field's declaration); None for a Python property."""
+        spec = self.spec
+        if name in self.statements:
+            site = self.statements[name]
+            return site.reads, [site, *self.declarations(site.reads)]
+        if name == BOUNDS:
+            fields = frozenset(spec.fields)
+            return fields, self.declarations(fields)
+        if name.startswith(BOUNDS + "["):
+            f = spec.field(name[len(BOUNDS) + 1:-1])
+            return frozenset({f}), self.declarations({f})
+        return None
+
+    def for_result(self, r: Any, prop: Any = None,
+                   step_premises: dict[str, list[str]] | None = None) -> Rests:
+        """The slice of one verdict (``Result``), by its checker: see the module doc.
+        ``prop`` is its :class:`~.property.Property` (for a Python property's ``reads``);
+        ``step_premises`` the premises each goal's step proof used (for an induction)."""
+        name, checker = r.property, r.checker
+        ev = r.evidence or {}
+        if name.startswith("rule_can_apply:"):
+            return self.for_rule(name, ev)
+        if name == RULE_ERRORS:
+            if checker == "z3-step":
+                return self.step((), self._premise_sites(ev.get("premises", ())),
+                                 actions=[a.name for a in self.spec.actions])
+            return self._rests(REACH, self.everything())
+        goal = self.goal(name)
+        if goal is None:  # a Python property
+            reads = getattr(prop, "reads", None)
+            if reads is None:
+                return self._rests(PYTHON, self.everything(),
+                                   "a property written in Python: it may read any rule")
+            fields, sites = self.reads_of(reads)
+            return self.reach(fields, sites)
+        fields, own = goal
+        if checker == "z3-step":
+            return self.step(fields, [*own, *self._premise_sites(ev.get("premises", ()))])
+        if checker == "z3-induction":
+            parts = []
+            for g in [name, *ev.get("premises", ())]:
+                got = self.goal(g)
+                if got is None:
+                    continue
+                gf, gown = got
+                parts += [self.step(gf, gown), self._rests(INDUCTION, self.base(gf))]
+            return self.union(INDUCTION, parts)
+        if checker == "z3-law":
+            return self._rests(LAW, own)
+        return self.reach(fields, own)  # a test by play, bounded model checking
+
+    def _premise_sites(self, names: Iterable[str]) -> list[Site]:
+        out: list[Site] = []
+        for n in names:
+            got = self.goal(n)
+            if got is not None:
+                out += got[1]
+        return out
+
+    def for_rule(self, name: str, evidence: dict[str, Any]) -> Rests:
+        """A dead-rule verdict (``rule_can_apply:<action>[:<branch>]`` or a scoring
+        clause): the rule's preconditions and condition with what they read within the
+        action; with the invariants when Z3 decided it, with what play reaches when a
+        random game ran it."""
+        _, what, *label = name.split(":", 2)
+        if what.startswith("score@"):
+            sites = [*self.scoring, *self.flow]
+        else:
+            if what not in self.action_sites:
+                return self._rests(WITNESS, ())
+            sites = list(self.preconditions[what])
+            if label and label[0] in self.branches.get(what, {}):
+                st, ctx = self.branches[what][label[0]]
+                reads, tags, _ = self._scan([st.cond, *ctx])
+                effects = [s for s in self.action_sites[what] if s.kind == "effect"]
+                sites += _local(effects, frozenset(reads))
+                sites.append(Site("condition", what, label[0], f"the condition of {what}'s "
+                                  f"{label[0]}", frozenset(tags | self._cited([st.source])),
+                                  frozenset(reads)))
+        if evidence.get("witness") == "a random game":
+            return self.reach({f for s in sites for f in s.reads}, sites)
+        premises = [x for x in self.statements.values() if x.kind != "law"]
+        return self._rests(WITNESS, [*sites, *premises])
+
+    def for_point(self, point: str, outcome: bool = False) -> Rests:
+        """A difference between two readings of ``point`` (``outcome``: who wins in games
+        played to the end, as the impact games measure): the rules that read the point,
+        and what play reaches in the fields they read (and the scoring's)."""
+        rules = [s for s in self.sites if point in s.points]
+        if outcome:
+            rules += self.scoring
+        return self.reach({f for s in rules for f in s.reads}, rules)
+
+    def for_scenario(self, fields: Iterable[Field], actions: Iterable[str],
+                     words: Iterable[str] = ()) -> Rests:
+        """A scenario: the situation its steps reach and what its expectations read
+        (``fields``; ``words``: the ``reads`` words of :meth:`reads_of`), with the
+        preconditions of the ``actions`` it plays or names."""
+        extra_fields, sites = self.reads_of(words)
+        for a in actions:
+            sites += self.preconditions.get(a, [])
+        return self.reach(set(fields) | extra_fields | {f for s in sites for f in s.reads},
+                          sites)
 
     def _rests(self, how: str, sites: Iterable[Site], conservative: str | None = None) -> Rests:
         tags: set[Assumed] = set()
@@ -328,11 +451,14 @@ def _statements(stmts: Iterable) -> Iterator:
 
 
 def _writes(stmts: Iterable, ctx: tuple = (), cites: tuple = (), label: str | None = None,
-            lines: dict | None = None) -> Iterator[tuple[Assign, tuple, tuple, str | None]]:
+            lines: dict | None = None, branches: dict | None = None
+            ) -> Iterator[tuple[Assign, tuple, tuple, str | None]]:
     """Each assignment with the conditions and loop bounds it sits under, the sources on
     the way and the label of its innermost branch (``when@LINE``, ``otherwise@LINE``,
-    ``#k`` for a line seen again: the dead-rule checker's and the rule index's labels)."""
+    ``#k`` for a line seen again: the dead-rule checker's and the rule index's labels).
+    ``branches`` collects each label's ``when`` with the conditions it sits under."""
     lines = {} if lines is None else lines
+    branches = {} if branches is None else branches
     for st in stmts:
         if isinstance(st, Assign):
             yield st, ctx, (*cites, st.source), label
@@ -341,11 +467,14 @@ def _writes(stmts: Iterable, ctx: tuple = (), cites: tuple = (), label: str | No
             lines[line] = lines.get(line, 0) + 1
             at = f"{line}" if lines[line] == 1 else f"{line}#{lines[line]}"
             inner = (*ctx, st.cond)
-            yield from _writes(st.then, inner, (*cites, st.source), f"when@{at}", lines)
+            branches[f"when@{at}"] = branches[f"otherwise@{at}"] = (st, ctx)
+            yield from _writes(st.then, inner, (*cites, st.source), f"when@{at}", lines,
+                               branches)
             yield from _writes(st.otherwise, inner, (*cites, st.source), f"otherwise@{at}",
-                               lines)
+                               lines, branches)
         elif isinstance(st, ForEach):
-            yield from _writes(st.body, (*ctx, st.domain.hi), (*cites, st.source), label, lines)
+            yield from _writes(st.body, (*ctx, st.domain.hi), (*cites, st.source), label, lines,
+                               branches)
 
 
 def _local(writes: list[Site], goal: frozenset | None) -> list[Site]:

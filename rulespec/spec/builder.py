@@ -66,6 +66,8 @@ class RuleBuilder:
         self.preconditions: list[Precondition] = []
         self._blocks: list[list] = [[]]
         self.weight: Expr | None = None
+        #: assumption labels the rule rests on by its shape (``rests_on``)
+        self.rests: set = set()
 
     @property
     def effects(self) -> tuple:
@@ -85,6 +87,17 @@ class RuleBuilder:
             raise SpecError(f"precondition {text!r} must be a bool, got {c.type}",
                             element=self._element, where=where)
         self.preconditions.append(Precondition(text, c, source, where))
+
+    def rests_on(self, *values: Any) -> None:
+        """Say that this rule rests on assumptions that no value of it shows: a parameter's
+        range, the set of actions a catalogue makes, a modelling choice written as the
+        rule's shape. ``values`` are what ``game.assume`` returned (or parts of it)."""
+        where = caller_location()
+        tags = tags_of(values)
+        if not tags:
+            raise SpecError("rests_on() takes values game.assume returned", element=self._element,
+                            where=where)
+        self.rests |= tags
 
     def set(self, target: Any, value: Any, *, source: str | None = None) -> None:
         """Assign ``value`` to the field cell ``target``."""
@@ -193,6 +206,7 @@ class Game:
         self.tie_breaks: list[TieBreak] = []
         self._setup: tuple = ()
         self._setup_source: str | None = None
+        self._setup_rests: frozenset = frozenset()
         self._current_player: Rule | None = None
         self._chance_node: Rule | None = None
         self._terminal: Rule | None = None
@@ -492,6 +506,7 @@ class Game:
             with _in_element("setup"):
                 fn(rb)
             self._setup, self._setup_source = rb.effects, source
+            self._setup_rests = frozenset(rb.rests)
             return fn
         return deco
 
@@ -540,7 +555,7 @@ class Game:
                                     element=f"action {aname}", where=where)
             self.actions.append(Action(aname, tuple(ps), tuple(rb.preconditions), rb.effects,
                                        source, where, text, chance, rb.weight,
-                                       doc or (fn.__doc__ or "").strip()))
+                                       doc or (fn.__doc__ or "").strip(), frozenset(rb.rests)))
             return fn
         return deco
 
@@ -729,7 +744,7 @@ class Game:
             horizon_reason=self._horizon[1] if self._horizon else None,
             waivers=dict(self._waivers), left_to_play=dict(self._left_to_play),
             tables=tuple(self.tables),
-            rulesets=tuple(self.rulesets))
+            rulesets=tuple(self.rulesets), setup_rests_on=self._setup_rests)
         validate(spec)
         return spec
 
