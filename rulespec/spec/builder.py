@@ -418,8 +418,11 @@ class Game:
         if not reason.strip():
             raise SpecError("an assumption needs a reason", element=f"assumption {name}",
                             where=where)
+        entries = (tuple(map(str, value)) if isinstance(value, dict) else
+                   tuple(map(str, range(len(value)))) if isinstance(value, (list, tuple))
+                   else None)
         self.assumptions.append(Assumption(name, value if shown is None else shown, reason,
-                                           origin, where))
+                                           origin, where, entries))
         if isinstance(value, bool):  # a bool cannot carry the tag: a tagged constant does
             return with_tags(lift(value), [Assumed(name)])
         return tag(value, name)

@@ -57,6 +57,9 @@ class Assumption:
     reason: str
     origin: str | None
     where: Location | None
+    #: the keys (of a dict) or indices (of a list) whose values the rules may read one by
+    #: one: the entries of its tags (:mod:`rulespec.ir.assumed`); None for a single value
+    entries: tuple[str, ...] | None = None
 
 
 @attrs.frozen(eq=False)
