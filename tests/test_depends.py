@@ -4,6 +4,11 @@ rulespec/ir/assumed.py, rulespec/check/dead.py)."""
 
 from __future__ import annotations
 
+import json
+
+import jsonschema
+import pytest
+
 import rulespec
 from rulespec.check.dead import dead_rules
 from rulespec.check.depends import Dependence
@@ -14,7 +19,12 @@ from rulespec.check.runner import RANDOM, check_game
 from rulespec.compile.smt_backend import compile_smt
 from rulespec.ir.assumed import Assumed, derived, tags_of
 from rulespec.ir.nodes import lift
+from rulespec.report.budget import SMOKE
+from rulespec.report.collect import collect
+from rulespec.report.document import build_document
+from rulespec.report.render import SCHEMA
 from rulespec.runtime.model import Model
+from rulespec.runtime.registry import available_games
 from rulespec.spec import PLAYERS, Game, lookup, min_
 
 SRC = "fixture: a race to the end of a short track"
@@ -195,3 +205,26 @@ def test_a_dead_action_says_which_precondition_and_range_rule_it_out():
     assert jump.status == VIOLATED
     assert jump.evidence["ruled_out_by"] == ["precondition 'beyond the end'",
                                              "the range of n (0..3)"]
+
+
+@pytest.mark.parametrize("game", available_games())
+def test_every_verdict_of_every_bundled_report_shows_its_evidence_and_assumptions(game,
+                                                                                  tmp_path):
+    doc = build_document(collect(game, SMOKE, tmp_path / "traces"), game)
+    jsonschema.validate(doc, json.loads(SCHEMA.read_text()))
+    rows = [r for p in doc["properties"] for r in p["results"]]
+    assert rows and all(r["evidence_text"] and "rests_on" in r for r in rows)
+    assert all(r["evidence"] for r in rows if r["checker"] != "z3")  # the smoke budget's
+    assert all("rests_on" in s for s in doc["scenarios"])          # placeholder aside
+    assert all("rests_on" in d for q in doc["questions"] for d in q["differences"]
+               if d["status"] != "SKIPPED")
+    glance = doc["glance"]["rests_on"]
+    split = glance["results"]
+    assert sum(split.values()) == glance["decided"] > 0
+    spec = rulespec.load_spec(game)
+    if not spec.assumptions:
+        assert split["printed_only"] == glance["decided"] and not doc["assumption_sets"][0][
+            "assumptions"]
+    else:  # the bundled specs trace every assumption but the player counts they cover
+        assert set(glance["untraced"]) <= {"player_count", "player_counts"}
+        assert all(a["read_by"] or not a["traced"] for a in doc["assumptions"])

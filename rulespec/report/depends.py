@@ -68,6 +68,7 @@ def annotate(doc: dict[str, Any], c: Collected) -> None:
         for d in q["differences"]:
             if d["status"] == "SKIPPED":
                 continue
+            d["evidence_text"] = _search_text(d, doc["budget"])
             d["rests_on"] = shown.json(dep.for_point(q["name"]), ("question", q["id"], None))
             if d.get("impact"):
                 d["impact"]["rests_on"] = shown.json(dep.for_point(q["name"], outcome=True),
@@ -166,6 +167,17 @@ class _Shown:
                 "constructed_values": named,
                 "conservative": sum(1 for r in rows if r["rests_on"]["conservative"]),
                 "untraced": sorted(self.dep.untraced)}
+
+
+def _search_text(d: dict[str, Any], budget: dict[str, Any]) -> str:
+    """What stands behind a comparison of two readings: the search and its bound."""
+    found = (d.get("difference") or {}).get("found_by")
+    how = ("found by random play beyond the search's bound, not the smallest"
+           if found and found != "search" else "")
+    return (f"Search: breadth-first, {d.get('nodes', 0):,} states within "
+            f"{budget['diff_depth']} actions, {budget['diff_setups']} setup(s) per player "
+            f"count, at most {budget['diff_nodes']:,} nodes, seed {budget['seed']}"
+            + (f"; {how}" if how else ""))
 
 
 def _entry_order(every: tuple[str, ...]) -> Any:
