@@ -239,7 +239,7 @@ class _Search:
             flags.append(track(1, f"precondition '{pre.text}'", smt.precondition(a, j, s, params)))
         cp = smt.current_player_checked(s)
         is_chance = cp.value == CHANCE
-        flags.append(track(2, f"the game is not over [{smt.spec.terminal.source}]",
+        flags.append(track(2, "the game is not over",
                            z3.And(z3.Not(cp.error), cp.value != TERMINAL)))
         flags.append(track(2, "chance moves" if action.chance else "a player moves",
                            is_chance if action.chance else z3.Not(is_chance)))

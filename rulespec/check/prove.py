@@ -448,11 +448,12 @@ class _Run:
                 "players": list(range(m.min_players, m.max_players + 1)), **facts}
 
     def premises_of(self, name: str, needs: dict[str, set[str]]) -> list[str]:
-        """The premises the step proofs of ``name`` used (its field goals' for the bounds)."""
+        """The premises the step proofs of ``name`` used (its field goals' for the bounds),
+        but the goal itself (that it held before the step is the induction's own)."""
         if name == BOUNDS:
             return sorted({p for g, ps in needs.items() if g.startswith(BOUNDS + "[")
                            for p in ps if not p.startswith(BOUNDS + "[")})
-        return sorted(needs.get(name, set()))
+        return sorted(needs.get(name, set()) - {name})
 
     def results(self) -> list[Result]:
         """Every result, in a stable order: per goal its step, induction and bounded model
