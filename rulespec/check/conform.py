@@ -38,8 +38,10 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 import attrs
 from hypothesis.errors import HypothesisException
 
+from ..formats.names import slug
 from ..runtime.model import CHANCE, TERMINAL, Model, State
 from ..runtime.trace import Trace, TraceWriteError, save_trace
+from .conform_driver import AdapterError, Driver, ImplementationFailed, as_driver, guarded
 from .progress import QUIET, Progress
 from .results import PASSED, UNKNOWN, VIOLATED
 from .runner import SHORTEN_BUDGET, SHRINK_BUDGET
@@ -125,11 +127,16 @@ def load_factory(ref: str) -> Factory:
                 f"_rulespec_impl_{abs(hash(str(path.resolve())))}", path.resolve())
             assert loader is not None and loader.loader is not None
             module: Any = importlib.util.module_from_spec(loader)
-            loader.loader.exec_module(module)
+            with guarded("while being imported"):
+                loader.loader.exec_module(module)
         else:
-            module = importlib.import_module(module_name)
+            with guarded("while being imported"):
+                module = importlib.import_module(module_name)
     except ConformError:
         raise
+    except ImplementationFailed as err:
+        raise ConformError(f"{module_name}: the implementation {err}; an implementation "
+                           "must not exit") from None
     except ImportError as err:
         raise ConformError(f"cannot import {module_name}: {err}") from None
     except Exception as err:  # noqa: BLE001 - the module's own error, in one line
@@ -232,7 +239,7 @@ def compare(model: Model, state: State, impl: Any, taken: Sequence[str],
                     if len(missing) > 1 else "")
             return ("legal actions", f"{at}: the implementation does not allow {t}{more}, "
                                      f"which the spec allows ({_rule_of(model, t, state)})")
-        if ours == CHANCE and hasattr(impl, "chance_outcomes"):
+        if ours == CHANCE and impl.supports("chance_outcomes"):
             mine = {str(a): p for a, p in model.chance_outcomes(state)}
             for text, p in impl.chance_outcomes():
                 if abs(mine.get(str(text), 0.0) - float(p)) > 1e-9:
@@ -240,11 +247,11 @@ def compare(model: Model, state: State, impl: Any, taken: Sequence[str],
                                       f"{mine.get(str(text), 0.0):.6g} by the spec, "
                                       f"{float(p):.6g} in the implementation")
     because = f" ({_rule_of(model, last, before)})" if last and before is not None else ""
-    if hasattr(impl, "snapshot"):
+    if impl.supports("snapshot"):
         found = _fields_differ(state.to_dict()["fields"], impl.snapshot(), "")
         if found:
             return "snapshot", f"{at}: {found}{because}"
-    if hasattr(impl, "observation") and not over:
+    if impl.supports("observation") and not over:
         for p in range(state.values[0]):
             theirs_seen = impl.observation(p)
             if not theirs_seen:
@@ -261,6 +268,13 @@ def compare(model: Model, state: State, impl: Any, taken: Sequence[str],
                                f"[{model.spec.scoring.source}], the implementation returns "
                                f"{_numbers(got)}")
     return None
+
+
+def _failed(err: BaseException) -> str:
+    """What went wrong in the implementation, after "the implementation ..."."""
+    if isinstance(err, ImplementationFailed):
+        return str(err)
+    return f"raised {type(err).__name__}: {err}"
 
 
 def _numbers(values: Sequence[float]) -> str:
@@ -282,7 +296,7 @@ def _fields_differ(fields: Mapping[str, Any], theirs: Mapping[str, Any], what: s
 # =====================================================================================
 # Playing in lockstep
 # =====================================================================================
-def play_lockstep(model: Model, factory: Factory, players: int,
+def play_lockstep(model: Model, factory: Factory | Driver, players: int,
                   choose: Callable[[State, list], int], counter: list[int] | None = None,
                   *, steps: int | None = None) -> State:
     """Play one game in both, comparing at every step; raises :class:`Disagreement`.
@@ -294,10 +308,10 @@ def play_lockstep(model: Model, factory: Factory, players: int,
         return Disagreement(kind, message, players, tuple(taken))
 
     try:
-        impl = factory(players)
+        impl = as_driver(factory).new_game(players)
     except Exception as err:  # noqa: BLE001 - the implementation's failure is the finding
         raise part("raised", f"the implementation could not set up {players} players: "
-                             f"{type(err).__name__}: {err}") from None
+                             f"{_failed(err)}") from None
     state = model.initial_state(players)
     horizon = model.spec.horizon
     limit = model.spec.max_steps + 1 if horizon is None else horizon
@@ -310,8 +324,8 @@ def play_lockstep(model: Model, factory: Factory, players: int,
         except ConformError:
             raise
         except Exception as err:  # noqa: BLE001
-            raise part("raised", f"the implementation raised {type(err).__name__}: {err} "
-                                 "while being compared") from None
+            raise part("raised", f"the implementation {_failed(err)} while being compared"
+                       ) from None
         if found is not None:
             raise part(*found)
         legal = model.legal_actions(state)
@@ -323,9 +337,8 @@ def play_lockstep(model: Model, factory: Factory, players: int,
         try:
             impl.apply(text)
         except Exception as err:  # noqa: BLE001
-            raise part("raised", f"the implementation raised {type(err).__name__}: {err} "
-                                 f"on {text}, which the spec allows "
-                                 f"({_rule_of(model, text, state)})") from None
+            raise part("raised", f"the implementation {_failed(err)} on {text}, which the "
+                                 f"spec allows ({_rule_of(model, text, state)})") from None
         before, state = state, model.apply(state, action)
     return state
 
@@ -341,6 +354,12 @@ def conform(model: Model, factory: Factory, *, name: str = "implementation",
     most ``shorten_budget`` lockstep games looks for one in fewer steps (Hypothesis
     shrinks towards the first legal actions, which need not be the fewest steps). The
     minimal disagreement is saved as a trace in ``trace_dir``."""
+    driver = as_driver(factory, name)
+    try:   # before the first game: an adapter without its methods is no disagreement
+        driver.check(players if players is not None else model.min_players)
+    except AdapterError as err:
+        raise ConformError(str(err)) from None
+    factory = driver
     counter = [0, 0]    # states compared, games played
     progress.set_total(examples)
     found: Disagreement | None = None
@@ -369,7 +388,7 @@ def conform(model: Model, factory: Factory, *, name: str = "implementation",
         trace = Trace.of(model, found.players, found.actions, f"conforms:{name}",
                          found.message)
         try:
-            path = str(save_trace(trace, Path(trace_dir) / f"{model.name}-conform.json"))
+            path = str(save_trace(trace, Path(trace_dir) / f"{slug(model.name)}-conform.json"))
         except TraceWriteError as err:
             error = str(err)
     return ConformReport(model.name, name, VIOLATED, detail, mode, examples, seed,

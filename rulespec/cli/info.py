@@ -1,0 +1,168 @@
+"""`rulespec info`: one screen about a game, and its details on request."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+import click
+from rich.markup import escape
+
+from ..console import summarise, width
+from ..runtime.model import Model
+from .options import SHOWN, BadInput, Command, emit_json, load_model, out
+
+
+def _value(v: Any) -> Any:
+    return v if isinstance(v, (int, str, bool, list, dict, type(None))) else repr(v)
+
+
+def _info_doc(model: Model) -> dict[str, Any]:
+    from ..check.property import all_properties
+    from ..ir.english import to_english
+    spec = model.spec
+    return {
+        "name": spec.name, "title": spec.title, "source": spec.source,
+        "players": [spec.min_players, spec.max_players], "max_steps": spec.max_steps,
+        "horizon": spec.horizon, "horizon_reason": spec.horizon_reason,
+        "actions": [{"name": a.name, "chance": a.chance, "source": a.source,
+                     "params": {p.name: p.domain.label for p in a.params},
+                     "preconditions": [{"text": pre.text, "rule": to_english(pre.cond),
+                                        "source": pre.source} for pre in a.preconditions]}
+                    for a in spec.actions],
+        "properties": [{"name": p.name, "kind": p.kind, "source": p.source,
+                        "checked_by": "python" if p.python_only else "python, z3"}
+                       for p in all_properties(model)],
+        "interpretations": [{"name": i.name, "question": i.question, "default": i.default,
+                             "default_reason": i.default_reason, "english": i.english,
+                             "options": [{"name": o, "source": s} for o, s in i.options.items()]}
+                            for i in spec.interpretations],
+        "rulesets": [{"name": r.name, "source": r.source, "doc": r.doc,
+                      "options": dict(r.options)} for r in spec.rulesets],
+        "assumptions": [{"name": a.name, "value": _value(a.value), "reason": a.reason,
+                         "origin": a.origin} for a in spec.assumptions],
+    }
+
+
+@click.command(cls=Command)
+@click.argument("game")
+@click.option("--action", "action_names", multiple=True, metavar="NAME",
+              help="Everything about this action: parameters, preconditions and sources.")
+@click.option("--assumptions", "show_assumptions", is_flag=True,
+              help="Every assumption with its value, reason and origin.")
+@click.option("--all", "show_all", is_flag=True, help="Every detail of every part.")
+@click.option("--json", "as_json", is_flag=True, help="Everything, as one JSON document.")
+def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_all: bool,
+         as_json: bool) -> None:
+    """An overview of GAME: players, actions, properties, interpretation points and
+    assumptions (one screen; --action, --assumptions and --all give the details)."""
+    model = load_model(game)
+    doc = _info_doc(model)
+    if as_json:
+        emit_json(doc)
+        return
+    known = {a["name"]: a for a in doc["actions"]}
+    unknown = [n for n in action_names if n not in known]
+    if unknown:
+        raise BadInput(f"{model.name} has no action {', '.join(map(repr, unknown))} "
+                       f"(actions: {', '.join(known)})")
+    if action_names and not show_all:
+        for name in action_names:
+            _print_action(known[name], full=True)
+        if show_assumptions:
+            _print_assumptions(doc, full=True)
+        return
+    if show_assumptions and not show_all:
+        _print_assumptions(doc, full=True)
+        return
+    spec = model.spec
+    players = (str(spec.min_players) if spec.min_players == spec.max_players
+               else f"{spec.min_players}-{spec.max_players}")
+    length = (f"at most {spec.max_steps} steps" if spec.horizon is None else
+              f"no bound in the rules, play stops at {spec.horizon} steps")
+    out.print(f"[bold]{escape(spec.title)}[/bold] ({escape(spec.name)}): {players} players, "
+              f"{length}")
+    out.para(f"source: {spec.source}", hang=2)
+    out.print(f"\n[bold]Actions[/bold] ({len(doc['actions'])})")
+    for a in doc["actions"]:
+        _print_action(a, full=show_all)
+    props = doc["properties"]
+    kinds: dict[str, int] = {}
+    for p in props:
+        kinds[p["kind"]] = kinds.get(p["kind"], 0) + 1
+    out.print(f"\n[bold]Properties[/bold] ({len(props)}: "
+              + ", ".join(f"{v} on {'every ' if k != 'end' else 'the '}{k}" for k, v in kinds.items())
+              + ")")
+    names = [p["name"] for p in props]
+    if show_all:
+        for p in props:
+            out.para(f"{p['name']} ({p['kind']}; checked by {p['checked_by']}): {p['source']}",
+                     indent=2)
+    else:
+        out.para(summarise(names, SHOWN, more="--all lists them"), indent=2, hang=2)
+    out.print("\n[bold]Interpretation points[/bold]"
+              + (f" ({len(doc['interpretations'])})" if doc["interpretations"] else ": none"))
+    if not show_all and len(doc["interpretations"]) > 4:   # one screen: names and options
+        out.para(", ".join(f"{i['name']} ({'/'.join(o['name'] for o in i['options'])})"
+                           for i in doc["interpretations"]) + " (default first)",
+                 indent=2, hang=2)
+    for i in doc["interpretations"] if show_all or len(doc["interpretations"]) <= 4 else ():
+        opts = ", ".join(o["name"] for o in i["options"])
+        out.para(f"{i['name']}: {i['question']} ({opts}; default {i['default']})", indent=2)
+        if show_all:
+            for o in i["options"]:
+                out.para(f"{o['name']}: {o['source']}", indent=6)
+            if i["default_reason"]:
+                out.para(f"why {i['default']} by default: {i['default_reason']}", indent=6)
+    rulesets = [(r, ", ".join(f"{k}={v}" for k, v in r["options"].items()))
+                for r in doc["rulesets"]]
+    if rulesets and not show_all:
+        out.para("rulesets: " + "; ".join(f"{r['name']} ({opts})" for r, opts in rulesets),
+                 indent=2, hang=2)
+    elif rulesets:
+        out.print(f"\n[bold]Rulesets[/bold] ({len(rulesets)})")
+        for r, opts in rulesets:
+            out.para(f"{r['name']}: {opts}", indent=2)
+            if r["doc"]:
+                out.para(r["doc"], indent=6)
+            out.para(f"source: {r['source']}", indent=6)
+    if show_all:
+        _print_assumptions(doc, full=True)
+    else:
+        _print_assumptions(doc, full=False)
+        out.para(f"details: rulespec info {game} --action NAME | --assumptions | --all | --json")
+
+
+def _print_action(a: dict[str, Any], full: bool) -> None:
+    kind = "chance outcome" if a["chance"] else "action"
+    params = ", ".join(f"{k} in {v}" for k, v in a["params"].items())
+    n = len(a["preconditions"])
+    if not full:
+        head = f"  {a['name']}({params})"
+        tail = f" — {kind}, {n} precondition{'s' if n != 1 else ''}"
+        room = width() - len(tail)
+        if len(head) > room:
+            head = head[:room - 4] + "...)"
+        out.print(escape(head + tail))
+        return
+    out.para(f"{a['name']}({params}) — {kind}", indent=2)
+    out.para(f"source: {a['source']}", indent=4)
+    for pre in a["preconditions"]:
+        out.para(f"requires: {pre['text']} [{pre['source']}]", indent=4)
+        out.para(f"means: {pre['rule']}", indent=8)
+
+
+def _print_assumptions(doc: dict[str, Any], full: bool) -> None:
+    items = doc["assumptions"]
+    out.print("\n[bold]Assumptions[/bold]" + (f" ({len(items)})" if items else ": none"))
+    if not full:
+        if items:
+            out.para(", ".join(a["name"] for a in items), indent=2, hang=2)
+        return
+    for a in items:
+        value = json.dumps(a["value"], ensure_ascii=False)
+        out.para(f"{a['name']} = {value}", indent=2)
+        out.para(f"why: {a['reason']}", indent=6)
+        if a["origin"]:
+            out.para(f"origin: {a['origin']}", indent=6)
+
