@@ -89,9 +89,8 @@ class RuleBuilder:
         self.preconditions.append(Precondition(text, c, source, where))
 
     def rests_on(self, *values: Any) -> None:
-        """Say that this rule rests on assumptions that no value of it shows: a parameter's
-        range, the set of actions a catalogue makes, a modelling choice written as the
-        rule's shape. ``values`` are what ``game.assume`` returned (or parts of it)."""
+        """This rule rests on assumptions no value of it shows (a parameter's range, a
+        modelling choice written as its shape): ``values`` that ``game.assume`` returned."""
         where = caller_location()
         tags = tags_of(values)
         if not tags:
