@@ -3,9 +3,11 @@ answers for one game. Every answer passes through here, so an implementation can
 the run (``sys.exit``, a stray ``KeyboardInterrupt``), print into the ``--json`` document,
 or lack a method without it being said.
 
-:class:`InProcessDriver` runs a Python adapter in this process. Another driver (an
-implementation in another language, spoken to over JSON lines on a pipe) only needs the
-same two methods, :meth:`check` and :meth:`new_game`, and sessions with the same calls.
+:class:`InProcessDriver` runs a Python adapter in this process;
+:class:`rulespec.check.conform_exec.ExecDriver` runs an implementation in any language as
+another process, spoken to over JSON lines. A driver needs :meth:`check` and
+:meth:`new_game` (and may have ``close``); its sessions answer the same calls, and may
+``prefetch`` the questions of several steps at once (``batch_steps`` of them).
 """
 
 from __future__ import annotations
@@ -27,6 +29,19 @@ class AdapterError(ValueError):
 class ImplementationFailed(Exception):
     """The implementation stopped instead of answering: an exit, an interrupt it raised
     itself. A finding about it, never a success."""
+
+
+class ImplementationHung(BaseException):
+    """The implementation did not answer within a wall-clock safety limit. A BaseException,
+    so that it passes through Hypothesis (a timeout is no failure to shrink, and each retry
+    would wait again) to :func:`rulespec.check.conform.conform`, which reports UNKNOWN:
+    never a pass, never a verdict on the rules. ``players`` and ``actions`` say where."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.actions: tuple[str, ...] = ()
+        self.players = 0
 
 
 class Session(Protocol):
