@@ -20,8 +20,7 @@ counts; price tokens are counts per token type and location (type = value + spea
 """
 
 from rulespec.spec import (PLAYERS, Game, abs_, all_of, any_of, called, count, derived, exists,
-                           forall, if_, implies, lookup, max_, min_, not_, option, sum_of, to_int,
-                           view)
+                           forall, if_, implies, lookup, max_, min_, not_, option, sum_of, to_int, view)
 
 SEED = "000_3b00b4fc026f56e4.txt"
 RESEARCH = "research/components.md"
