@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test bench clean chromium
+.PHONY: run test bench clean chromium node
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,8 +22,9 @@ run: $(VENV)/.installed
 	$(BIN)/rulespec list
 	$(BIN)/rulespec report --all -o reports --budget quick --workers 2
 
-## test: install with the test extras (and Chromium for the report tests) and run the suite
-test: $(VENV)/.installed-test chromium
+## test: install with the test extras (Chromium for the report tests, Node for the
+## JavaScript implementations conform tests) and run the suite
+test: $(VENV)/.installed-test chromium node
 	$(BIN)/python -m pytest -q
 
 ## chromium: the browser the report tests open reports in (Debian's package)
@@ -31,6 +32,12 @@ chromium:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
 	    >/dev/null 2>&1 || echo "WARNING: could not install chromium: the browser tests will be skipped"; }
+
+## node: runs the JavaScript reference implementations `rulespec conform --exec` is tested on
+node:
+	@command -v node >/dev/null 2>&1 || { \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs) \
+	    >/dev/null 2>&1 || echo "WARNING: could not install node: the JavaScript conform tests will be skipped"; }
 
 ## bench: playout throughput against OpenSpiel, printed as ratios
 bench: $(VENV)/.installed-test
