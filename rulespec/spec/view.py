@@ -2,8 +2,8 @@
 
 A view is data, like the rules: a list of parts (a grid, a row of slots, a track, counters,
 a map of named places, rows of tiles, a pile of cards), each reading the state through IR
-expressions. One generic renderer (``rulespec.report.svg``) draws any game from it; no
-game has drawing code of its own.
+expressions. One generic renderer (``rulespec.draw``: SVG and text) draws any game from it;
+no game has drawing code of its own.
 
 Each builder runs once, at load, like a rule function: a ``cell=lambda r, c: board[r, c]``
 is called for every cell to record an expression. With ``player=True`` the part is drawn
@@ -196,10 +196,13 @@ Part = Grid | Counters | Slots | Track | PlaceMap | Rows | Pile
 
 @attrs.frozen(eq=False)
 class View:
-    """Everything a game declares about how it looks: its parts, in reading order."""
+    """Everything a game declares about how it looks: its parts, in reading order, and
+    what its abbreviations stand for (``legend``: text drawn -> meaning, e.g. ``"Pa"`` ->
+    ``"palm"``; the report's legend adds every glyph's text -> title it does not cover)."""
 
     parts: tuple[Part, ...]
     where: Location | None = None
+    legend: tuple[tuple[str, str], ...] = ()
 
     def exprs(self) -> list[Expr]:
         """Every expression the view reads (for the renderer to compile once)."""
