@@ -1468,7 +1468,7 @@ ICON_TEXT = {"empty": "·", "coin1": "1c", "coin2": "2c", "power1": "1p", "power
 ICON_COLOUR = {"coin": "#f5c542", "power": "#d9534f", "badge": "#d9534f", "empty": "#ffffff"}
 ICON_GLYPHS = {k: view.glyph(ICON_TEXT[n], ICON_COLOUR.get(n.split("_")[0].rstrip("12"),
                                                            "#b9d7ea"),
-                             shape="square", title=n.replace("_", " "))
+                             shape="square", title=Icon.docs[n])
                for k, n in enumerate(Icon.members)}
 PLAYER_COLOUR = ["#E69F00", "#56B4E9", "#009E73", "#CC79A7"]
 SIDE_GLYPHS = {MantaSide.ready: view.glyph("ready", "#7fc97f", title="ready"),

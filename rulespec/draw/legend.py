@@ -2,16 +2,16 @@
 
 Two sources, both the spec's own words: the view's declared ``legend`` (``game.view(...,
 legend={"Pa": "palm"})``), then every glyph whose text is not its title (``glyph("K",
-title="kahuna")`` gives "K: kahuna"), unless the declared entries already explain each
-word of that text. A text of digits and signs only (a price, a count) needs no legend.
+title="kahuna")`` gives "K: kahuna"), unless the legend declares that very text. A text
+of digits and signs only (a price, a count) needs no legend.
 
 >>> from rulespec.spec.view import Glyph, Slots, View
 >>> slots = Slots("Row", (), {1: Glyph("Pa 3", title="land with a palm, 3 points"),
 ...                           2: Glyph("K", title="kahuna"), 3: Glyph("7")})
 >>> abbreviations(View((slots,)))
 [('Pa 3', 'land with a palm, 3 points'), ('K', 'kahuna')]
->>> abbreviations(View((slots,), legend=(("Pa", "palm"),)))
-[('Pa', 'palm'), ('K', 'kahuna')]
+>>> abbreviations(View((slots,), legend=(("Pa 3", "a palm worth 3"),)))
+[('Pa 3', 'a palm worth 3'), ('K', 'kahuna')]
 """
 
 from __future__ import annotations
@@ -60,9 +60,10 @@ def abbreviations(view: View) -> list[tuple[str, str]]:
     for part in view.parts:
         for g in glyphs(part):
             text = g.text.strip()
-            if not text or not g.title or g.title.strip() == text or not _needs_legend(text):
+            if (not g.legend or not text or not g.title or g.title.strip() == text
+                    or not _needs_legend(text)):
                 continue
-            if all(w in declared or _NUMBER.match(w) for w in _WORDS.findall(text)):
+            if text in declared:
                 continue
             meanings = derived.setdefault(text, [])
             if g.title not in meanings:

@@ -314,19 +314,25 @@ class Picture:
             _lines(body, left + c * cell + cell / 2, top / 2 - 1, f.lines, f.size,
                    fill=FAINT)
         board = part.colour or "#f3efe4"
+        # the empty board first, as one piece (the same in every picture), then what is on it
+        ground = _el(body, "g")
         for r, row in enumerate(part.cells):
             y = top + r * step
             if r < len(row_fits):
                 f = row_fits[r]
-                _lines(body, left - 5, y + cell / 2, f.lines, f.size, anchor="end",
+                _lines(ground, left - 5, y + cell / 2, f.lines, f.size, anchor="end",
                        fill=FAINT)
-            for c, e in enumerate(row):
+            for c in range(len(row)):
                 x = left + c * cell + shift * r
                 if part.hexagonal:
-                    _el(body, "polygon", points=_hexagon(x + cell / 2, y + cell / 2, cell / 2),
+                    _el(ground, "polygon", points=_hexagon(x + cell / 2, y + cell / 2, cell / 2),
                         fill=board, stroke=LINE)
                 else:
-                    _rect(body, x, y, cell, cell, fill=board, stroke=part.colour or LINE)
+                    _rect(ground, x, y, cell, cell, fill=board, stroke=part.colour or LINE)
+        for r, row in enumerate(part.cells):
+            y = top + r * step
+            for c, e in enumerate(row):
+                x = left + c * cell + shift * r
                 self._value_glyph(body, e, self._v(e), part.glyphs, x + cell / 2,
                                   y + cell / 2, cell * 0.8)
         return fr.done(h)
@@ -422,11 +428,14 @@ class Picture:
             v = self._v(e)
             if isinstance(v, int) and not isinstance(v, bool):
                 at.setdefault(min(max(v, part.lo), part.hi), []).append((gl, p))
+        ground = _el(body, "g")
         for k, value in enumerate(span):
             x, y = (k % per_row) * size, (k // per_row) * (size + 16)
-            _rect(body, x, y, size, size, fill="#f3efe4", stroke=LINE)
-            _text(body, x + size / 2, y + size + 7, str(value), size=9, anchor="middle",
+            _rect(ground, x, y, size, size, fill="#f3efe4", stroke=LINE)
+            _text(ground, x + size / 2, y + size + 7, str(value), size=9, anchor="middle",
                   fill=FAINT)
+        for k, value in enumerate(span):
+            x, y = (k % per_row) * size, (k // per_row) * (size + 16)
             for j, (gl, p) in enumerate(at.get(value, [])):
                 draw_glyph(body, gl, x + 8 + (j % 3) * 7, y + 9 + (j // 3) * 12, 14,
                            colour=player_colour(p) if p is not None else None)
@@ -439,10 +448,10 @@ class Picture:
         body = fr.body
         pos = {s.key: (s.x / 100 * (W - box_w) + box_w / 2, s.y / 100 * (H - box_h) + box_h / 2)
                for s in part.spots}
+        links = _el(body, "g", stroke=LINE, stroke_width="2", stroke_dasharray="4 3")
         for a, b in part.links:
             (x1, y1), (x2, y2) = pos[a], pos[b]
-            _el(body, "line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=LINE, stroke_width="2",
-                stroke_dasharray="4 3")
+            _el(links, "line", x1=x1, y1=y1, x2=x2, y2=y2)
         tiles: dict[int, list] = {}
         tokens: dict[int, list] = {}
         for pc in part.pieces:
@@ -526,15 +535,18 @@ class Picture:
                     draw_glyph(body, part.top_glyph, x, top_h / 2, 20)
                 else:
                     _el(body, "circle", cx=x, cy=top_h / 2, r="3", fill=LINE)
+        ground = _el(body, "g")  # the empty rows, one piece: the same in every picture
+        for r, row in enumerate(part.rows):
+            y = top_h + r * row_h
+            _text(ground, label_w / 2, y + row_h / 2, row.label, size=10, anchor="middle",
+                  fill=FAINT)
+            for k in range(part.columns):
+                _rect(ground, grid_x + k * col, y + 2, col, row_h - 4, fill="#f6f3ea",
+                      stroke="#e2ddd0")
         for r, (row, tiles) in enumerate(zip(part.rows, shown)):
             y = top_h + r * row_h
-            _text(body, label_w / 2, y + row_h / 2, row.label, size=10, anchor="middle",
-                  fill=FAINT)
             if row.marker is not None and self._v(row.marker):
                 draw_glyph(body, part.marker_glyph, label_w + marker_w / 2, y + row_h / 2, 22)
-            for k in range(part.columns):
-                _rect(body, grid_x + k * col, y + 2, col, row_h - 4, fill="#f6f3ea",
-                      stroke="#e2ddd0")
             x = grid_x
             for t in tiles:
                 tw = t.width * col

@@ -36,12 +36,15 @@ SHAPES = ("disc", "square", "card", "pawn", "ring", "none")
 
 @attrs.frozen
 class Glyph:
-    """What a value looks like: a short text on a shape, in a colour (CSS colour)."""
+    """What a value looks like: a short text on a shape, in a colour (CSS colour).
+    ``legend=False``: its text needs no entry of its own in the report's legend (the
+    view's declared legend explains its parts, as suit and rank letters do a card's)."""
 
     text: str = ""
     colour: str | None = None
     shape: str = "disc"
     title: str | None = None
+    legend: bool = True
 
     def __attrs_post_init__(self) -> None:
         if self.shape not in SHAPES:
@@ -50,9 +53,10 @@ class Glyph:
 
 
 def glyph(text: str = "", colour: str | None = None, *, shape: str = "disc",
-          title: str | None = None) -> Glyph:
-    """A glyph: ``glyph("X", "#d55e00")``; ``title`` is the longer name shown on hover."""
-    return Glyph(text, colour, shape, title)
+          title: str | None = None, legend: bool = True) -> Glyph:
+    """A glyph: ``glyph("X", "#d55e00")``; ``title`` is the longer name shown on hover and
+    in the report's legend (``legend=False``: not in the legend, see :class:`Glyph`)."""
+    return Glyph(text, colour, shape, title, legend)
 
 
 @attrs.frozen(eq=False)
