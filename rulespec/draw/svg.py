@@ -11,7 +11,8 @@ The SVG is built as an element tree (escaped by construction), leaves out what i
 already says (font, size, ink) and scales to its container's width, so it reads on a
 phone. Each part is a ``<g class="part">`` drawn at (0, 0) and moved into place, so that a
 page showing many pictures of one game can draw a part once and reuse it
-(``rulespec.report.share``).
+(``rulespec.report.share``); a ``<g class="box">`` is a shape (its first) with the texts
+that must stay inside it, as the browser tests check.
 """
 
 from __future__ import annotations
@@ -36,8 +37,6 @@ PLAYER_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E0
 INK, FAINT, PAPER, LINE = "#1b1b1b", "#6b6b6b", "#fbfaf6", "#c9c4b8"
 FONT = ("system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans CJK JP', "
         "'Noto Sans JP', sans-serif")
-#: what every picture's text inherits (so each <text> need not say it)
-STYLE = ".rsv text{dominant-baseline:central}"
 MAX_WIDTH = 760
 GAP = 14
 SIZE = 12  # the root's font size
@@ -123,7 +122,7 @@ def draw_glyph(parent: ET.Element, g: Glyph | None, cx: float, cy: float, size: 
     fill = colour or (g.colour if g else None) or "#8a8a8a"
     shape = g.shape if g else "disc"
     label = text if text is not None else (g.text if g else "")
-    group = _el(parent, "g")
+    group = _el(parent, "g", class_="box")  # its text stays within its shape
     _title(group, g.title if g else None)
     r = size / 2
     w = glyph_box(g if text is None else Glyph(label, g.colour if g else None, shape),
@@ -229,9 +228,11 @@ class Picture:
         players = state.values[0]
         panels = [(p, brk) for part, brk in _by_player(self.view.parts, players)
                   for p in [self._panel(part)] if p is not None]
+        # what every text inherits (also inside a <use> of a shared piece, where a style
+        # sheet's selectors do not reach)
         root = _el(None, "svg", xmlns="http://www.w3.org/2000/svg", class_="rsv",
-                   font_family=FONT, font_size=str(SIZE), fill=INK)
-        _el(root, "style").text = STYLE
+                   font_family=FONT, font_size=str(SIZE), fill=INK,
+                   dominant_baseline="central")
         _rect(root, 0, 0, "100%", "100%", fill=PAPER)
         placed: list[tuple[Panel, float, float]] = []
         x, y, row_h, width = float(GAP), 0.0, 0.0, 0.0
@@ -391,7 +392,7 @@ class Picture:
             gl = part.glyphs.get(int(v)) if isinstance(v, int) else None
             wide = gl is not None and gl.shape in ("square", "card", "none") and gl.text
             fill = (gl.colour or "#f3efe4") if wide and gl.shape != "none" else "#f3efe4"
-            box = _el(body, "g")
+            box = _el(body, "g", class_="box")
             _rect(box, x, 0, slot_w, size, rx="5", fill=fill, stroke=LINE if not wide else INK,
                   stroke_width="1")
             if wide:
@@ -464,7 +465,7 @@ class Picture:
             here = tiles.get(s.key, [])
             fill = (here[0].glyph.colour if here and here[0].glyph and here[0].glyph.colour
                     else "#f3efe4")
-            box = _el(body, "g")
+            box = _el(body, "g", class_="box")
             _title(box, s.label if not here else f"{here[0].label} ({s.label})")
             _rect(box, x, y, box_w, box_h, rx="7", fill=fill, stroke=INK if here else LINE,
                   stroke_width="1")
@@ -550,7 +551,7 @@ class Picture:
             x = grid_x
             for t in tiles:
                 tw = t.width * col
-                box = _el(body, "g")
+                box = _el(body, "g", class_="box")
                 _title(box, t.glyph.title or t.glyph.text)
                 fill = t.glyph.colour or "#cccccc"
                 _rect(box, x + 1.5, y + 3.5, tw - 3, row_h - 7, rx="4", fill=fill, stroke=INK,
@@ -559,12 +560,13 @@ class Picture:
                 # a badge sits on the tile's top edge, its text below it
                 f = self._fit(t.glyph.text, tw - 6, 10, bold=True,
                               max_lines=1 if badge else 2)
-                _lines(box, x + tw / 2, y + row_h / 2 + (4 if badge else 0), f.lines, f.size,
+                _lines(box, x + tw / 2, y + row_h / 2 + (5 if badge else 0), f.lines, f.size,
                        weight="600", fill=_contrast(fill))
-                if badge:
+                if badge:  # in the tile's top right corner, its own box
                     bw = max(13.0, text_width(t.badge_text, 7.5, bold=True) + 4)
-                    _rect(box, x + tw - bw - 1, y, bw, 10, rx="2", fill=INK)
-                    _text(box, x + tw - 1 - bw / 2, y + 5, t.badge_text, size=7.5,
+                    mark = _el(box, "g", class_="box")
+                    _rect(mark, x + tw - bw - 1.5, y + 3.5, bw, 10, rx="2", fill=INK)
+                    _text(mark, x + tw - 1.5 - bw / 2, y + 8.5, t.badge_text, size=7.5,
                           anchor="middle", fill="#ffffff", weight="700")
                 x += tw
             if row.flag is not None and tiles:  # an empty row has nothing to judge

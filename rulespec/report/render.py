@@ -63,7 +63,7 @@ def _code_spans(text: Any) -> Any:
     import re
 
     from markupsafe import Markup, escape
-    return Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", str(escape(text))))
+    return Markup(re.sub(r"``?([^`]+)``?", r"<code>\1</code>", str(escape(text))))
 
 
 def _env(html: bool) -> jinja2.Environment:
@@ -76,6 +76,7 @@ def _env(html: bool) -> jinja2.Environment:
     env.filters["slug"] = slug
     env.filters["coverage_chart"] = coverage_chart
     env.filters["first_chars"] = first_chars
+    env.filters["by_element"] = by_element
     env.filters["md_cut"] = lambda text, n: text if len(text) <= n else text[:n - 1] + "…"
     env.filters["basename"] = lambda where: str(where).rsplit("/", 1)[-1]
     return env
@@ -112,6 +113,40 @@ def pin_sets(rules: list[dict[str, Any]]) -> dict[str, Any]:
     return {"inline": INLINE_PROPERTIES, "sets": sets, "of": of}
 
 
+def rule_actions(rules: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
+    """Each rule's id -> (id, name) of the element it belongs to (itself at the top)."""
+    top = {r["id"]: (r["id"], r["name"]) for r in rules if not r["parent"]}
+    return {r["id"]: top.get(r["parent"] or r["id"], (r["id"], r["name"])) for r in rules}
+
+
+def by_element(rule_ids: list[str], actions: dict[str, tuple[str, str]]
+               ) -> list[dict[str, Any]]:
+    """Rules grouped by the element they belong to: its id, name and how many of them
+    (a passage cited by 40 preconditions of 12 actions reads as those 12 actions).
+
+    >>> by_element(["a-x-pre-0", "a-x-pre-1", "a-y"], {"a-x-pre-0": ("a-x", "x"),
+    ...            "a-x-pre-1": ("a-x", "x"), "a-y": ("a-y", "y")})
+    [{'id': 'a-x', 'name': 'x', 'n': 2}, {'id': 'a-y', 'name': 'y', 'n': 1}]
+    """
+    out: dict[str, dict[str, Any]] = {}
+    for rid in rule_ids:
+        aid, name = actions.get(rid, (rid, rid))
+        out.setdefault(aid, {"id": aid, "name": name, "n": 0})["n"] += 1
+    return list(out.values())
+
+
+def common_source(rules: list[dict[str, Any]]) -> str:
+    """The document most rules cite (the text before " §" of their sources), when it is
+    more than half of them: the rule index names it once instead of in every rule."""
+    from collections import Counter
+    docs = Counter(r["source"].split(" §", 1)[0] for r in rules
+                   if r["source"] and " §" in r["source"])
+    if not docs:
+        return ""
+    name, n = docs.most_common(1)[0]
+    return name if n * 2 > len(rules) else ""
+
+
 def docs_link(doc: dict[str, Any], out_dir: str | Path | None) -> str | None:
     """A relative link from the report's folder to the legend's document, when rulespec
     runs from a clone that has it (an installed package has no docs/)."""
@@ -130,16 +165,18 @@ def render_html(doc: dict[str, Any], out_dir: str | Path | None = None) -> str:
     """The report as one self-contained HTML page (pieces its pictures share drawn once)."""
     shared = SharedPictures({pid: p["svg"] for pid, p in doc["pictures"].items()})
     return _env(True).get_template("report.html.j2").render(
-        **_context(doc, out_dir), css=_css(), stepper_js=_asset("stepper.js"), shared=shared,
-        pin_sets=pin_sets(doc["rules"]),
+        **_context(doc, out_dir), css=_css(), report_js=_asset("report.js"), shared=shared,
+        pin_sets=pin_sets(doc["rules"]), rule_actions=rule_actions(doc["rules"]),
+        common_source=common_source(doc["rules"]),
         scenario_number={s["id"]: k for k, s in enumerate(doc["scenarios"], 1)})
 
 
 def render_markdown(doc: dict[str, Any], pictures_dir: str,
                     out_dir: str | Path | None = None) -> str:
     """The report as Markdown; pictures are referenced as ``pictures_dir/ID.svg``."""
-    return _env(False).get_template("report.md.j2").render(**_context(doc, out_dir),
-                                                           pictures_dir=pictures_dir)
+    return _env(False).get_template("report.md.j2").render(
+        **_context(doc, out_dir), pictures_dir=pictures_dir,
+        rule_actions=rule_actions(doc["rules"]))
 
 
 def write_report(doc: dict[str, Any], out_dir: str | Path) -> list[Path]:

@@ -8,6 +8,10 @@ pictures is written in full the first time, with an id, and every later time as 
 ``<use>`` of it. The pictures look the same; the page is a fraction of the size. Each
 picture in the JSON document and in the Markdown's files stays whole and self-contained.
 
+A shared piece must look the same wherever it is used: it may rely on its own attributes
+and on what it inherits from its ``<svg>`` (font, size, ink, baseline), never on a style
+sheet, whose selectors do not reach into a ``<use>``; a piece with a mark is not shared.
+
 >>> a = '<svg xmlns="http://www.w3.org/2000/svg"><g class="part">' + "<rect/>" * 40 + "</g></svg>"
 >>> page = SharedPictures({"a": a, "b": a})
 >>> first, second = page.svg("a"), page.svg("b")
@@ -57,18 +61,26 @@ class SharedPictures:
     def _share(self, parent: ET.Element) -> None:
         for k, child in enumerate(list(parent)):
             key = _key(child)
-            if self._count[key] < 2 or len(key) < MIN_BYTES or child.tag.endswith("style"):
-                self._share(child)
-                continue
-            sid = "sp-" + hashlib.sha1(key.encode()).hexdigest()[:10]
-            if sid in self._written:
-                use = ET.Element(f"{{{SVG}}}use", {"href": f"#{sid}"})
-                use.tail = child.tail
-                parent.remove(child)
-                parent.insert(k, use)
-            else:
+            if (self._count[key] >= 2 and len(key) >= MIN_BYTES
+                    and not child.tag.endswith("style") and not _marked(child)):
+                sid = "sp-" + hashlib.sha1(key.encode()).hexdigest()[:10]
+                if sid in self._written:
+                    use = ET.Element(f"{{{SVG}}}use", {"href": f"#{sid}"})
+                    use.tail = child.tail
+                    parent.remove(child)
+                    parent.insert(k, use)
+                    continue
                 self._written.add(sid)
                 child.set("id", sid)
+            # written here in full: what it shares with pieces written before is used
+            self._share(child)
+
+
+def _marked(el: ET.Element) -> bool:
+    """Whether a piece holds a mark (class "mark": what a picture of a difference points
+    at). A mark is never shared: it stays in the page itself, where a style sheet and a
+    reader's tools reach it (inside a <use>, neither does)."""
+    return any("mark" in (e.get("class") or "").split() for e in el.iter())
 
 
 def _copy(el: ET.Element) -> ET.Element:

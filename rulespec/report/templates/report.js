@@ -1,7 +1,9 @@
+// The report's only script (inline: no network). Without it the page reads the same, with
+// every step listed and every picture fitted to the page's width.
+//
 // Step through a trace or a difference: each .stepper (the steps of a counterexample, each
 // with its picture) and each run of two or more pictures side by side (the readings of an
 // open question) shows one step at a time, with previous / next buttons and the arrow keys.
-// Without JavaScript every step stays on the page, as a list.
 (function () {
   function stepper(box, steps) {
     if (steps.length < 2 || box.dataset.stepping) { return; }
@@ -62,7 +64,9 @@
       fig.classList.add("step");
       var cap = fig.querySelector("figcaption");
       if (cap && !fig.getAttribute("data-label")) {
-        var text = cap.textContent, dash = text.lastIndexOf("— ");
+        var words = cap.cloneNode(true), link = words.querySelector(".legend-link");
+        if (link) { link.remove(); }
+        var text = words.textContent.trim(), dash = text.lastIndexOf("— ");
         fig.setAttribute("data-label", dash >= 0 ? text.slice(dash + 2) : "");
       }
       box.appendChild(fig);
@@ -71,3 +75,12 @@
     stepper(box, run);
   }
 })();
+
+// On a narrow screen a tapped picture is shown at its own size (scroll it sideways); a
+// second tap fits it to the page again.
+document.addEventListener("click", function (e) {
+  var svg = e.target.closest && e.target.closest("figure.picture svg");
+  if (svg && window.matchMedia("(max-width: 600px)").matches) {
+    svg.closest("figure.picture").classList.toggle("zoomed");
+  }
+});
