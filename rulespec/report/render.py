@@ -41,6 +41,18 @@ def _md(text: Any) -> str:
             .replace("\n", "<br>"))
 
 
+def wrap_md(text: str, width: int = 100) -> str:
+    """A Markdown paragraph broken into lines of at most ``width`` characters at spaces
+    (it reads the same rendered; its source stays readable). A word longer than a line
+    stays whole.
+
+    >>> wrap_md("a " * 60).count("\\n")
+    1
+    """
+    import textwrap
+    return textwrap.fill(str(text), width, break_long_words=False, break_on_hyphens=False)
+
+
 def first_chars(items: list[Any], limit: int) -> list[Any]:
     """The first items of a list whose texts fit ``limit`` characters in all (at least
     one): a long list is summarised by them and a count of the rest.
@@ -76,6 +88,7 @@ def _env(html: bool) -> jinja2.Environment:
     env.filters["slug"] = slug
     env.filters["coverage_chart"] = coverage_chart
     env.filters["first_chars"] = first_chars
+    env.filters["wrap_md"] = wrap_md
     env.filters["by_element"] = by_element
     env.filters["md_cut"] = lambda text, n: text if len(text) <= n else text[:n - 1] + "…"
     env.filters["basename"] = lambda where: str(where).rsplit("/", 1)[-1]
