@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test bench clean chromium node
+.PHONY: run test bench clean chromium node screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,11 +27,17 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed-test chromium node
 	$(BIN)/python -m pytest -q
 
-## chromium: the browser the report tests open reports in (Debian's package)
+## chromium: the browser the report tests open reports in, and a font for the rulebooks'
+## Japanese quotes (Debian's packages)
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
-	    >/dev/null 2>&1 || echo "WARNING: could not install chromium: the browser tests will be skipped"; }
+	@{ command -v chromium >/dev/null 2>&1 && fc-list 2>/dev/null | grep -q "Noto Sans CJK"; } || { \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+	    fonts-noto-cjk) >/dev/null 2>&1 || echo "WARNING: could not install chromium and" \
+	    "fonts-noto-cjk: the browser tests will be skipped or fail on Japanese text"; }
+
+## screenshots: the pictures of docs/reports.md (docs/images/report-*.png), taken anew
+screenshots: $(VENV)/.installed-test chromium
+	$(BIN)/python tests/screenshots.py
 
 ## node: runs the JavaScript reference implementations `rulespec conform --exec` is tested on
 node:
