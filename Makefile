@@ -7,8 +7,8 @@ BIN    := $(VENV)/bin
 # it says only that an import finder is used, so it is the one build message not shown.
 PIP    := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip
 # test processes (pytest-xdist): one per core; `make test TEST_WORKERS=0` runs in one.
-# worksteal: a process that runs out of tests takes half of the other's queue, so the
-# long proofs do not leave one core idle at the end
+# --dist load: each process takes the next test when it is done; with the tests marked
+# slow first (tests/conftest.py), the long proofs do not leave one core idle at the end
 TEST_WORKERS ?= auto
 PYTEST_ARGS  ?=
 
@@ -36,7 +36,7 @@ run: $(VENV)/.installed
 ## test: install with the test extras (and Chromium for the report tests) and run the suite
 test: $(VENV)/.installed-test chromium
 	$(BIN)/python -m pytest -q $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) \
-	  --dist worksteal) $(PYTEST_ARGS)
+	  --dist load) $(PYTEST_ARGS)
 
 ## chromium: the browser the report tests open reports in, and a font for the Japanese
 ## quotes in the reports (Debian's packages)

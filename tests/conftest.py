@@ -1,4 +1,5 @@
-"""Hypothesis profiles: `dev` (default), `ci` (derandomized, set by .ci/run), `debug`."""
+"""Hypothesis profiles: `dev` (default), `ci` (derandomized, set by .ci/run), `debug`; the
+long tests first."""
 
 import os
 
@@ -16,3 +17,10 @@ collect_ignore_glob = ["fixtures/*"]
 
 # tests/test_pytest_plugin.py runs pytest inside pytest
 pytest_plugins = ["pytester"]
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests marked ``slow`` run first (in collection order otherwise): spread over
+    processes (`make test`: pytest-xdist, `--dist load`), the longest then start early and
+    end with the rest instead of after them, on one core."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

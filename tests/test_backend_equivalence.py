@@ -387,6 +387,7 @@ def _examples(model: Any, interp: tuple) -> int:
     return n if not interp else max(3, n // 3)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[_case_id(c) for c in CASES])
 def test_z3_backend_agrees_with_python_backend_on_played_states(case):
     model, game, sym = _setup(*case)

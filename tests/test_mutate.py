@@ -110,6 +110,7 @@ def test_check_kills_what_no_scenario_covers():
 SAFE = str(Path(__file__).parent / "fixtures" / "mutate_prove")
 
 
+@pytest.mark.slow
 def test_prove_kills_what_scenarios_and_check_let_survive():
     """The safe's scenarios never dial the whole code and two random games do not either:
     a mutant that stops the safe opening survives them; ``--prove`` (bounded model

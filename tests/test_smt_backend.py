@@ -588,6 +588,7 @@ def _unmemoised(smt: SmtGame) -> SmtGame:
     return smt
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_pure_memo_builds_the_same_terms_and_errors(players):
     # MOTU's preconditions read village cells at the player to move (a symbolic index,
