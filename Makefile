@@ -12,7 +12,7 @@ PIP    := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip
 TEST_WORKERS ?= auto
 PYTEST_ARGS  ?=
 
-.PHONY: run test bench clean chromium
+.PHONY: run test bench clean chromium node
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,8 +33,9 @@ run: $(VENV)/.installed
 	$(BIN)/rulespec list
 	$(BIN)/rulespec report --all -o reports --budget quick --workers 2
 
-## test: install with the test extras (and Chromium for the report tests) and run the suite
-test: $(VENV)/.installed-test chromium
+## test: install with the test extras (Chromium for the report tests, Node for the
+## JavaScript implementations conform tests) and run the suite
+test: $(VENV)/.installed-test chromium node
 	$(BIN)/python -m pytest -q $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) \
 	  --dist load) $(PYTEST_ARGS)
 
@@ -47,6 +48,12 @@ chromium:
 	     chromium fonts-noto-cjk) >/dev/null 2>&1 \
 	  || echo "WARNING: could not install chromium and fonts-noto-cjk: the browser tests" \
 	          "will be skipped or show no Japanese"; }
+
+## node: runs the JavaScript reference implementations `rulespec conform --exec` is tested on
+node:
+	@command -v node >/dev/null 2>&1 || { \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs) \
+	    >/dev/null 2>&1 || echo "WARNING: could not install node: the JavaScript conform tests will be skipped"; }
 
 ## bench: playout throughput against OpenSpiel, printed as ratios
 bench: $(VENV)/.installed-test

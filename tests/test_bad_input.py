@@ -55,8 +55,15 @@ CASES = [
     ("unknown game", {}, ["check", "no_such_game"], "unknown game 'no_such_game'"),
     ("a 100,000-character game name", {}, ["check", "g" * 100_000], "(100000 characters)"),
     ("a game name with a NUL byte", {}, ["info", "a\x00b"], "unknown game"),
-    ("a folder without spec.py", {"empty/x.txt": "x"}, ["check", "{tmp}/empty"], "unknown game"),
-    ("a text file as the game", {"rules.txt": "x"}, ["check", "{tmp}/rules.txt"], "unknown game"),
+    ("a folder without spec.py", {"empty/x.txt": "x"}, ["check", "{tmp}/empty"],
+     "is a folder without a spec.py: not a spec"),
+    ("a text file as the game", {"rules.txt": "x"}, ["check", "{tmp}/rules.txt"],
+     "exists but is not a spec"),
+    ("a binary file as the game", {"game.bin": bytes(range(256))}, ["check", "{tmp}/game.bin"],
+     "exists but is not a spec"),
+    ("an empty folder as the game", {"empty/": None}, ["info", "{tmp}/empty"],
+     "is a folder without a spec.py"),
+    ("a name that is nothing", {}, ["info", "no_such_game"], "unknown game 'no_such_game'"),
     ("syntax error with its line", {"s.py": "x = 1\ny = (\nz = 3 +\n"},
      ["check", "{tmp}/s.py"], "s.py:2: SyntaxError"),
     ("a spec that calls sys.exit(5)", {"s.py": "import sys\nsys.exit(5)\n"},
@@ -173,19 +180,23 @@ CASES = [
     ("an unknown action text", {"t.json": _trace(actions=["mark(9,9)"])},
      ["replay", "{tmp}/t.json"], "step 1"),
     ("an illegal step", {"t.json": _trace(actions=["mark(0,0)", "mark(0,0)"])},
-     ["replay", "{tmp}/t.json"], "step 2: illegal action"),
+     ["replay", "{tmp}/t.json"],
+     "step 2: refused: mark(0,0) requires: the cell is empty — but board[0][0] is x"),
     ("'interpretation' a list", {"t.json": _trace(interpretation=["a"])},
      ["replay", "{tmp}/t.json"], "'interpretation' must be"),
     ("an unknown interpretation point", {"t.json": _trace(interpretation={"x": "y"})},
      ["replay", "{tmp}/t.json"], "no interpretation point 'x'"),
     ("an unknown key", {"t.json": _trace(colour="red")}, ["replay", "{tmp}/t.json"],
-     "unknown key(s) 'colour'"),
+     "unknown key 'colour' in a trace"),
     ("a wrong format", {"t.json": _trace(format="other/2")}, ["replay", "{tmp}/t.json"],
      "'format' must be"),
-    ("a relative spec path", {"t.json": _trace(spec_path="x/spec.py")},
+    ("a relative spec path", {"t.json": _trace(spec_path="x/spec.py", spec_sha256="0" * 64)},
      ["replay", "{tmp}/t.json"], "is relative"),
-    ("a spec path that is gone", {"t.json": _trace(spec_path="/no/such/spec.py")},
+    ("a spec path that is gone", {"t.json": _trace(spec_path="/no/such/spec.py",
+                                                   spec_sha256="0" * 64)},
      ["replay", "{tmp}/t.json"], "is gone"),
+    ("a spec path without its hash", {"t.json": _trace(spec_path="/no/such/spec.py")},
+     ["replay", "{tmp}/t.json"], "without its SHA-256"),
     ("a malformed spec hash", {"t.json": _trace(spec_sha256="abc")},
      ["replay", "{tmp}/t.json"], "'spec_sha256' must be"),
     ("a trace far too large", {"t.json": None}, ["replay", "{tmp}/t.json"], "too large"),
@@ -216,7 +227,9 @@ def _materialise(tmp: Path, files: dict) -> None:
     for name, content in files.items():
         path = tmp / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        if content is None:  # a sparse file far larger than any trace or scenario file
+        if name.endswith("/"):  # an empty folder
+            path.mkdir(exist_ok=True)
+        elif content is None:  # a sparse file far larger than any trace or scenario file
             with open(path, "wb") as fh:
                 fh.truncate(64 * 1024 * 1024)
         elif isinstance(content, bytes):

@@ -43,7 +43,8 @@ def test_the_planted_off_by_one_is_caught_and_shrunk_to_a_full_column(tmp_path):
     assert found.kind == "legal actions"
     assert found.message == (
         "after step 6 (drop(0)): the implementation allows drop(0), which the spec forbids: "
-        "the column is not full [Connect Four common rules (OpenSpiel connect_four.cc): "
+        "requires: the column is not full — but height[0] is 6 "
+        "[Connect Four common rules (OpenSpiel connect_four.cc): "
         "LegalActions: a column whose top cell is empty]")
     saved = json.loads((tmp_path / "connect_four-conform.json").read_text())
     assert saved["actions"] == ["drop(0)"] * 6

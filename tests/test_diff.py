@@ -1,6 +1,7 @@
 """rulespec diff: where two readings part, explained in rule terms, saved as a scenario."""
 
 import json
+import tomllib
 
 import pytest
 
@@ -33,8 +34,8 @@ def test_finds_the_one_step_difference_and_saves_a_passing_scenario(tmp_path):
     # the impact is stored with the scenario
     stored = load_scenario_file(report.scenario_path)
     assert stored.scenarios[0].interpretation["step_size"] == "one"
-    text = open(report.scenario_path, encoding="utf-8").read()
-    assert "parted = [10, 10]" in text and "parted_ci95" in text
+    found = tomllib.loads(open(report.scenario_path, encoding="utf-8").read())["diff"]
+    assert found["parted"] == [10, 10] and len(found["parted_ci95"]) == 2
     json.dumps(report.to_json())  # everything is JSON-able
 
 

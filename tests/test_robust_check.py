@@ -109,37 +109,19 @@ def test_shrinking_is_bounded_by_a_count_and_says_so(tmp_path):
     assert full.trace != cut.trace and full.trace[0] == "take 1 from 0"
 
 
-def test_verdicts_survive_a_trace_folder_that_cannot_be_written(capsys, tmp_path):
+def test_an_output_folder_that_cannot_be_one_is_refused_before_any_work(capsys, tmp_path):
+    """Issue 26: a bad --trace-dir / --out-dir is one line and exit 2 at the start (the
+    verdicts surviving a write that fails later: tests/test_outputs.py)."""
     blocker = tmp_path / "a_file"
     blocker.write_text("not a folder")
-    code, out, err = run(capsys, "check", NIM_BUG, "--json", "-q", "--trace-dir",
-                         str(blocker / "traces"))
-    assert code == 1
-    doc = json.loads(out)
-    bad = [r for r in doc["results"] if r["status"] == VIOLATED]
-    assert bad and all("trace_path" not in r for r in bad)
-    assert all(r["trace_error"].startswith(f"cannot write {blocker / 'traces'}") for r in bad)
-    code, out, err = run(capsys, "check", NIM_BUG, "-q", "--trace-dir", str(blocker / "t"))
-    assert code == 1
-    assert "VIOLATED" in out and "trace not saved: cannot write" in out
-
-
-def test_diff_and_scenario_verdicts_survive_an_unwritable_folder(capsys, tmp_path):
-    blocker = tmp_path / "a_file"
-    blocker.write_text("")
-    code, out, _ = run(capsys, "diff", "tests/fixtures/two_readings", "--interpretation",
-                       "step_size=one", "--against", "step_size=two", "--json", "-q",
-                       "--out-dir", str(blocker / "x"))
-    assert code == 1
-    doc = json.loads(out)
-    assert doc["status"] == VIOLATED and doc["scenario_path"] is None
-    assert "cannot write the scenario" in doc["scenario_error"]
-    scen = tmp_path / "s.toml"
-    scen.write_text('game = "tic_tac_toe"\n[[scenario]]\nname = "wrong"\nsource = "s"\n'
-                    '[scenario.when]\nactions = ["mark(0,0)"]\n[scenario.then]\n'
-                    'terminal = true\n')
-    code, out, _ = run(capsys, "scenario", str(scen), "-q", "--trace-dir", str(blocker / "x"))
-    assert code == 1 and "0 passed, 1 failed" in out and "trace not saved" in out
+    for argv in (["check", NIM_BUG, "--json", "-q", "--trace-dir", str(blocker / "traces")],
+                 ["check", NIM_BUG, "-q", "--trace-dir", str(blocker)],
+                 ["diff", "tests/fixtures/two_readings", "--interpretation", "step_size=one",
+                  "--against", "step_size=two", "--json", "-q", "--out-dir", str(blocker / "x")],
+                 ["scenario", "tic_tac_toe", "-q", "--trace-dir", str(blocker / "x")]):
+        code, out, err = run(capsys, *argv)
+        assert code == 2, (argv, out, err)
+        assert out == "" and err.count("\n") == 1 and str(blocker) in err, (argv, err)
 
 
 def _hawaii_copy(folder: Path) -> Path:

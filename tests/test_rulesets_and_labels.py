@@ -78,7 +78,7 @@ def test_a_scenario_file_may_name_a_ruleset(tmp_path):
         [scenario.then]
         fields = {{ "pos" = 1 }}
     ''')
-    results = run_scenario_file(path)
+    results = run_scenario_file(path, trusted=[FIXTURE])
     assert [r.status for r in results] == ["PASSED", "PASSED"]
     assert results[0].interpretation == {"step_size": "two"}
 
@@ -98,7 +98,7 @@ def test_a_bad_ruleset_in_a_scenario_is_a_file_error(tmp_path, extra, message):
         terminal = false
     ''')
     with pytest.raises(ScenarioFileError, match=message):
-        load_scenario_file(path)
+        load_scenario_file(path, trusted=[FIXTURE])
 
 
 OPENING = load_scenario_file(

@@ -186,7 +186,8 @@ def test_wrong_winners_scores_and_terminal(tmp_path):
 
 def test_an_expected_legal_action_that_is_refused_says_why(tmp_path):
     (msg,) = _run_one(tmp_path, 'legal = ["mark(1,1)"]')
-    assert msg.startswith("expected 'mark(1,1)' to be legal, but it is refused: the cell is empty")
+    assert msg.startswith("expected 'mark(1,1)' to be legal, but it is refused: requires: "
+                          "the cell is empty — but board[1][1] is o")
 
 
 def test_an_expected_illegal_action_that_is_legal(tmp_path):
@@ -208,7 +209,8 @@ def test_a_refusal_for_another_reason(tmp_path):
 
 def test_a_refused_when_action_stops_the_scenario(tmp_path):
     (msg,) = _run_one(tmp_path, "terminal = false", when='["mark(0,0)", "mark(0,0)"]')
-    assert msg.startswith("when: action 2 of 2, 'mark(0,0)', was refused: the cell is empty")
+    assert msg.startswith("when: action 2 of 2, 'mark(0,0)', was refused: requires: "
+                          "the cell is empty — but board[0][0] is x")
 
 
 def test_a_refused_given_action_is_violated(tmp_path):
@@ -371,10 +373,11 @@ def test_a_spec_path_chance_outcomes_and_interpretations(dice_dir):
     terminal = true
     """
     path = _write(dice_dir, text)
+    dice = [dice_dir / "dice"]   # the spec the user names (a scenario alone runs no code)
     with pytest.raises(ScenarioFileError, match=r"case.toml:28: .*one score per player \(2\)"):
-        run_scenario_file(path)
+        run_scenario_file(path, trusted=dice)
     path.write_text(path.read_text().replace("scores = [1, 1, 0]", "scores = [1, 1]"))
-    results = run_scenario_file(path)
+    results = run_scenario_file(path, trusted=dice)
     assert [r.status for r in results] == [PASSED] * 3, [r.failures for r in results]
     assert results[1].interpretation == {"bonus": "two"}
     assert results[1].spec_path == str((dice_dir / "dice" / "spec.py").resolve())
@@ -391,7 +394,7 @@ def test_wrong_chance_outcomes_are_violated(dice_dir):
     [scenario.then]
     outcomes = { "roll(low)" = 0.5, "roll(none)" = 0 }
     """
-    (result,) = run_scenario_file(_write(dice_dir, text))
+    (result,) = run_scenario_file(_write(dice_dir, text), trusted=[dice_dir / "dice"])
     assert result.status == VIOLATED
     (msg,) = result.failures
     assert "'roll(low)' has probability 2/3, not 1/2" in msg
@@ -409,7 +412,7 @@ def test_a_bad_probability_is_a_file_error(dice_dir):
     outcomes = { "roll(low)" = "two thirds" }
     """
     with pytest.raises(ScenarioFileError, match=r"case.toml:6: .*needs a probability"):
-        load_scenario_file(_write(dice_dir, text))
+        load_scenario_file(_write(dice_dir, text), trusted=[dice_dir / "dice" / "spec.py"])
 
 
 def test_the_bundled_scenarios_catch_a_broken_rule(tmp_path):
@@ -422,7 +425,8 @@ def test_the_bundled_scenarios_catch_a_broken_rule(tmp_path):
     rules = (models_dir() / "tic_tac_toe" / "scenarios" / "rules.toml").read_text("utf-8")
     assert 'game = "tic_tac_toe"' in rules
     path = _write(tmp_path, rules.replace('game = "tic_tac_toe"', 'game = "ttt"'))
-    violated = {r.name: r.failures for r in run_scenario_file(path) if r.status == VIOLATED}
+    violated = {r.name: r.failures for r in run_scenario_file(path, trusted=[tmp_path / "ttt"])
+                if r.status == VIOLATED}
     assert list(violated) == ["three x on the anti-diagonal win"]
     assert "winners: expected [0], but the game is not over (scores [0, 0])" in violated[
         "three x on the anti-diagonal win"]

@@ -19,6 +19,7 @@ import attrs
 import z3
 
 from ..compile.smt_backend import SmtGame
+from ..formats.names import slug
 from ..runtime.model import Model
 from ..runtime.trace import Trace, TraceWriteError, save_trace
 from .property import all_properties
@@ -142,7 +143,8 @@ def _violations(model: Model, path: "_Unrolling", m: z3.ModelRef, i: int, n: int
         saved: str | None = None
         error: str | None = None
         try:
-            saved = str(save_trace(trace, Path(trace_dir) / f"{model.name}-{name}-z3.json"))
+            file = f"{slug(model.name)}-{slug(name)}-z3.json"
+            saved = str(save_trace(trace, Path(trace_dir) / file))
         except TraceWriteError as err:  # the verdict stands; the result says where it failed
             error = str(err)
         found[name] = Result(name, VIOLATED if v is not None else UNKNOWN, CHECKER,

@@ -24,6 +24,11 @@ scores. The first disagreement raises inside the Hypothesis test, which shrinks 
 fewest, simplest steps; the answer says it in rule terms: the precondition (and source)
 that forbids what the implementation allows, the rule whose effect differs, the scoring
 rule. Budgets are counts: ``examples`` games, ``shrink_budget`` shrinking runs.
+
+The factory may also be a driver (``conform_driver.py``): an implementation in another
+process, spoken to over JSON lines, is ``conform_exec.ExecDriver``; its sessions take the
+questions of several steps at once (:func:`play_lockstep`). ``readings.py`` plays one
+implementation against several readings of the spec.
 """
 
 from __future__ import annotations
@@ -31,15 +36,19 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import random
-import re
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 import attrs
 from hypothesis.errors import HypothesisException
 
-from ..runtime.model import CHANCE, TERMINAL, Model, State
+from ..formats.names import slug
+from ..runtime.model import CHANCE, Model, State
 from ..runtime.trace import Trace, TraceWriteError, save_trace
+from .conform_compare import ConformError, _rule_of, compare
+from .conform_driver import (AdapterError, Driver, ImplementationFailed, ImplementationHung,
+                             as_driver, guarded)
+from .conform_pyspiel import PyspielImplementation
 from .progress import QUIET, Progress
 from .results import PASSED, UNKNOWN, VIOLATED
 from .runner import SHORTEN_BUDGET, SHRINK_BUDGET
@@ -61,10 +70,6 @@ class Implementation(Protocol):
 
 
 Factory = Callable[[int], Implementation]
-
-
-class ConformError(ValueError):
-    """The implementation or its adapter cannot be used (one line: what is wrong)."""
 
 
 @attrs.frozen
@@ -125,11 +130,16 @@ def load_factory(ref: str) -> Factory:
                 f"_rulespec_impl_{abs(hash(str(path.resolve())))}", path.resolve())
             assert loader is not None and loader.loader is not None
             module: Any = importlib.util.module_from_spec(loader)
-            loader.loader.exec_module(module)
+            with guarded("while being imported"):
+                loader.loader.exec_module(module)
         else:
-            module = importlib.import_module(module_name)
+            with guarded("while being imported"):
+                module = importlib.import_module(module_name)
     except ConformError:
         raise
+    except ImplementationFailed as err:
+        raise ConformError(f"{module_name}: the implementation {err}; an implementation "
+                           "must not exit") from None
     except ImportError as err:
         raise ConformError(f"cannot import {module_name}: {err}") from None
     except Exception as err:  # noqa: BLE001 - the module's own error, in one line
@@ -141,193 +151,146 @@ def load_factory(ref: str) -> Factory:
     return factory
 
 
-# =====================================================================================
-# Comparing one state
-# =====================================================================================
-_PATH = re.compile(r"^([A-Za-z_]\w*)((?:\[\d+\])*)$")
+def _kind(err: BaseException) -> str:
+    """The disagreement's kind for a failure: "raised" unless it says ("exited",
+    "protocol": another process's)."""
+    return getattr(err, "kind", "raised")
 
 
-def _lookup(fields: Mapping[str, Any], key: str) -> Any:
-    """``board`` or ``height[3]`` or ``board[0][2]`` in a state's JSON fields."""
-    m = _PATH.match(key)
-    if not m or m.group(1) not in fields:
-        raise ConformError(f"the implementation's snapshot names {key!r}, which is no field "
-                           f"(or cell) of the spec (fields: {', '.join(fields)})")
-    value = fields[m.group(1)]
-    for i in re.findall(r"\[(\d+)\]", m.group(2)):
-        try:
-            value = value[int(i)]
-        except (IndexError, TypeError):
-            raise ConformError(f"the implementation's snapshot names {key!r}, which is no "
-                               "cell of the spec") from None
-    return value
-
-
-def _who(p: Any) -> str:
-    if p in ("chance", CHANCE):
-        return "chance"
-    if p in ("terminal", TERMINAL):
-        return "terminal"
-    return f"player {p}"
-
-
-def _reasons(model: Model, state: State, text: str) -> str:
-    """Why the spec refuses ``text`` here: each failed precondition with its source."""
-    try:
-        action = model.action_from_str(state, text)
-    except ValueError:
-        return f"no action of {model.name} reads {text!r}"
-    reasons = model.why_illegal(state, action)
-    return "; ".join(str(r) for r in reasons) or "the spec does not offer it here"
-
-
-def _rule_of(model: Model, action_text: str, state: State) -> str:
-    """The spec rule an action text belongs to, with its source."""
-    try:
-        action = model.action_from_str(state, action_text)
-    except ValueError:
-        return action_text
-    spec_action = model.spec.actions[action.key[0]]
-    return f"rule {spec_action.name} [{spec_action.source}]"
-
-
-def _short(items: Sequence[str], limit: int = 8) -> str:
-    shown = ", ".join(items[:limit])
-    return shown + (f", ... ({len(items) - limit} more)" if len(items) > limit else "")
-
-
-def compare(model: Model, state: State, impl: Any, taken: Sequence[str],
-            before: State | None) -> tuple[str, str] | None:
-    """The first difference between the spec's ``state`` and the implementation, as
-    (kind, message in rule terms), or None. ``taken``: the actions from setup."""
-    last = taken[-1] if taken else None
-    at = f"after step {len(taken)} ({last})" if last else "at setup"
-    ours = model.current_player(state)
-    theirs = impl.current_player()
-    over = model.is_terminal(state)
-    if over and _who(theirs) != "terminal":
-        return ("terminal", f"{at}: the game is over by the spec "
-                            f"[{model.spec.terminal.source}]; the implementation goes on "
-                            f"({_who(theirs)} moves)")
-    if not over and _who(theirs) == "terminal":
-        return ("terminal", f"{at}: the implementation ends the game; by the spec it goes "
-                            f"on ({_who(ours)} moves) [{model.spec.terminal.source}]")
-    if not over and _who(ours) != _who(theirs):
-        return ("player", f"{at}: by the spec {_who(ours)} moves "
-                          f"[{model.spec.current_player.source}]; the implementation says "
-                          f"{_who(theirs)}")
-    if not over:
-        legal = [str(a) for a in model.legal_actions(state)]
-        other = [str(a) for a in impl.legal_actions()]
-        extra = [t for t in other if t not in legal]
-        missing = [t for t in legal if t not in other]
-        if extra:
-            t = extra[0]
-            more = f" (and {len(extra) - 1} more: {_short(extra[1:])})" if len(extra) > 1 else ""
-            return ("legal actions", f"{at}: the implementation allows {t}{more}, which the "
-                                     f"spec forbids: {_reasons(model, state, t)}")
-        if missing:
-            t = missing[0]
-            more = (f" (and {len(missing) - 1} more: {_short(missing[1:])})"
-                    if len(missing) > 1 else "")
-            return ("legal actions", f"{at}: the implementation does not allow {t}{more}, "
-                                     f"which the spec allows ({_rule_of(model, t, state)})")
-        if ours == CHANCE and hasattr(impl, "chance_outcomes"):
-            mine = {str(a): p for a, p in model.chance_outcomes(state)}
-            for text, p in impl.chance_outcomes():
-                if abs(mine.get(str(text), 0.0) - float(p)) > 1e-9:
-                    return ("chance", f"{at}: outcome {text} has probability "
-                                      f"{mine.get(str(text), 0.0):.6g} by the spec, "
-                                      f"{float(p):.6g} in the implementation")
-    because = f" ({_rule_of(model, last, before)})" if last and before is not None else ""
-    if hasattr(impl, "snapshot"):
-        found = _fields_differ(state.to_dict()["fields"], impl.snapshot(), "")
-        if found:
-            return "snapshot", f"{at}: {found}{because}"
-    if hasattr(impl, "observation") and not over:
-        for p in range(state.values[0]):
-            theirs_seen = impl.observation(p)
-            if not theirs_seen:
-                continue
-            found = _fields_differ(model.observation(state, p), theirs_seen,
-                                   f"what player {p} sees: ")
-            if found:
-                return "observation", f"{at}: {found}{because}"
-    if over:
-        scores = model.scores(state)
-        got = [float(r) for r in impl.returns()]
-        if got != [float(s) for s in scores]:
-            return ("returns", f"{at}: the game is over; the spec scores {scores} "
-                               f"[{model.spec.scoring.source}], the implementation returns "
-                               f"{_numbers(got)}")
-    return None
-
-
-def _numbers(values: Sequence[float]) -> str:
-    return "[" + ", ".join(f"{v:g}" for v in values) + "]"
-
-
-def _fields_differ(fields: Mapping[str, Any], theirs: Mapping[str, Any], what: str
-                   ) -> str | None:
-    if not isinstance(theirs, Mapping):
-        raise ConformError(f"snapshot() and observation() must return a dict of field "
-                           f"values, got {type(theirs).__name__}")
-    for key, value in theirs.items():
-        mine = _lookup(fields, key)
-        if mine != value:
-            return f"{what}{key} is {mine!r} by the spec, {value!r} in the implementation"
-    return None
+def _failed(err: BaseException) -> str:
+    """What went wrong in the implementation, after "the implementation ..."."""
+    if isinstance(err, ImplementationFailed):
+        return str(err)
+    return f"raised {type(err).__name__}: {err}"
 
 
 # =====================================================================================
 # Playing in lockstep
 # =====================================================================================
-def play_lockstep(model: Model, factory: Factory, players: int,
+def play_lockstep(model: Model, factory: Factory | Driver, players: int,
                   choose: Callable[[State, list], int], counter: list[int] | None = None,
                   *, steps: int | None = None) -> State:
     """Play one game in both, comparing at every step; raises :class:`Disagreement`.
     ``choose(state, legal)`` picks an index into the spec's legal actions; ``steps`` stops
-    after that many actions (once the state they reach is compared)."""
-    taken: list[str] = []
+    after that many actions (once the state they reach is compared).
 
-    def part(kind: str, message: str) -> Disagreement:
-        return Disagreement(kind, message, players, tuple(taken))
+    The spec alone chooses the actions, so its side of the game can run ahead: a session
+    with ``prefetch`` (another process) is sent the questions of ``batch_steps`` steps at
+    once, and each answer is compared in order as before -- the first difference is the
+    same, found in fewer round trips."""
+    taken: list[str] = []
+    compared = 0   # the states compared so far; taken[:compared] leads to the next one
+
+    def part(kind: str, message: str, steps_taken: int) -> Disagreement:
+        return Disagreement(kind, message, players, tuple(taken[:steps_taken]))
 
     try:
-        impl = factory(players)
+        impl = as_driver(factory).new_game(players)
+    except ImplementationHung as hung:
+        hung.players, hung.actions = players, ()
+        raise
     except Exception as err:  # noqa: BLE001 - the implementation's failure is the finding
-        raise part("raised", f"the implementation could not set up {players} players: "
-                             f"{type(err).__name__}: {err}") from None
+        raise part(_kind(err), f"the implementation could not set up {players} players: "
+                               f"{_failed(err)}", 0) from None
     state = model.initial_state(players)
     horizon = model.spec.horizon
     limit = model.spec.max_steps + 1 if horizon is None else horizon
     before: State | None = None
-    for _ in range(limit + 1):
-        if counter is not None:
-            counter[0] += 1
-        try:
-            found = compare(model, state, impl, taken, before)
-        except ConformError:
-            raise
-        except Exception as err:  # noqa: BLE001
-            raise part("raised", f"the implementation raised {type(err).__name__}: {err} "
-                                 "while being compared") from None
-        if found is not None:
-            raise part(*found)
+    ahead = hasattr(impl, "prefetch")
+    try:
+        while True:
+            if ahead:
+                plan, state, before = _plan(model, state, before, choose, taken, limit,
+                                            steps, impl.batch_steps)
+                impl.prefetch(_questions(model, plan, impl, players))
+            else:   # one state at a time: compared before the next action is chosen
+                plan = [(state, before, _LATER)]
+            for at, was, action in plan:
+                if counter is not None:
+                    counter[0] += 1
+                try:
+                    found = compare(model, at, impl, taken[:compared], was)
+                except ConformError:
+                    raise
+                except Exception as err:  # noqa: BLE001
+                    if _kind(err) != "raised":   # another process stopped or broke the protocol
+                        raise part(_kind(err), f"{_after(taken, compared)}: the "
+                                               f"implementation {err}", compared) from None
+                    raise part(_kind(err), f"the implementation {_failed(err)} while being "
+                                           "compared", compared) from None
+                if found is not None:
+                    raise part(*found, compared)
+                if action is _LATER:
+                    ((_, _, action),), state, before = _plan(model, at, was, choose, taken,
+                                                             limit, steps, 1)
+                if action is None:
+                    return at
+                text = str(action)
+                try:
+                    impl.apply(text)
+                except Exception as err:  # noqa: BLE001
+                    if _kind(err) != "raised":
+                        raise part(_kind(err), f"{_after(taken, compared)}: the "
+                                               f"implementation {err}", compared + 1
+                                   ) from None
+                    raise part(_kind(err), f"the implementation {_failed(err)} on {text}, "
+                                           f"which the spec allows "
+                                           f"({_rule_of(model, text, at)})",
+                               compared + 1) from None
+                compared += 1
+    except ImplementationHung as hung:
+        hung.players, hung.actions = players, tuple(taken[:compared])
+        raise
+
+
+_LATER = object()   # the action is chosen once the state is compared
+
+
+def _after(taken: Sequence[str], steps: int) -> str:
+    return f"after step {steps} ({taken[steps - 1]})" if steps else "at setup"
+
+
+def _plan(model: Model, state: State, before: State | None,
+          choose: Callable[[State, list], int], taken: list[str], limit: int,
+          steps: int | None, n: int
+          ) -> tuple[list[tuple[State, State | None, Any]], State, State | None]:
+    """The spec's side of the next ``n`` steps: (state, the state before it, the action
+    chosen there or None where the game stops), and the state after the last action."""
+    plan: list[tuple[State, State | None, Any]] = []
+    for _ in range(n):
         legal = model.legal_actions(state)
         if not legal or len(taken) >= limit or (steps is not None and len(taken) >= steps):
+            plan.append((state, before, None))
             break
         action = legal[choose(state, legal)]
-        text = str(action)
-        taken.append(text)
-        try:
-            impl.apply(text)
-        except Exception as err:  # noqa: BLE001
-            raise part("raised", f"the implementation raised {type(err).__name__}: {err} "
-                                 f"on {text}, which the spec allows "
-                                 f"({_rule_of(model, text, state)})") from None
+        plan.append((state, before, action))
+        taken.append(str(action))
         before, state = state, model.apply(state, action)
-    return state
+    return plan, state, before
+
+
+def _questions(model: Model, plan: Sequence[tuple[State, State | None, Any]], impl: Any,
+               players: int) -> list[tuple[str, dict[str, Any]]]:
+    """What :func:`compare` asks at each planned state, in its order, then the action."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    snapshot, observation = impl.supports("snapshot"), impl.supports("observation")
+    chance = impl.supports("chance_outcomes")
+    for state, _, action in plan:
+        over = model.is_terminal(state)
+        out.append(("current_player", {}))
+        if not over:
+            out.append(("legal_actions", {}))
+            if chance and model.current_player(state) == CHANCE:
+                out.append(("chance_outcomes", {}))
+        if snapshot:
+            out.append(("snapshot", {}))
+        if observation and not over:
+            out += [("observation", {"player": p}) for p in range(players)]
+        if over:
+            out.append(("returns", {}))
+        if action is not None:
+            out.append(("apply", {"action": str(action)}))
+    return out
 
 
 def conform(model: Model, factory: Factory, *, name: str = "implementation",
@@ -341,6 +304,12 @@ def conform(model: Model, factory: Factory, *, name: str = "implementation",
     most ``shorten_budget`` lockstep games looks for one in fewer steps (Hypothesis
     shrinks towards the first legal actions, which need not be the fewest steps). The
     minimal disagreement is saved as a trace in ``trace_dir``."""
+    driver = as_driver(factory, name)
+    try:   # before the first game: an adapter without its methods is no disagreement
+        driver.check(players if players is not None else model.min_players)
+    except AdapterError as err:
+        raise ConformError(str(err)) from None
+    factory = driver
     counter = [0, 0]    # states compared, games played
     progress.set_total(examples)
     found: Disagreement | None = None
@@ -356,24 +325,39 @@ def conform(model: Model, factory: Factory, *, name: str = "implementation",
     except SearchFailed as err:
         return ConformReport(model.name, name, UNKNOWN, str(err), mode, examples, seed,
                              counter[1], counter[0])
+    except ImplementationHung as hung:
+        return _hung(model, name, hung, mode, examples, seed, counter)
     if found is None:
         detail = (f"{counter[1]} games ({mode}, seed {seed}), {counter[0]} states compared: "
                   "no difference")
         return ConformReport(model.name, name, PASSED, detail, mode, examples, seed,
                              counter[1], counter[0])
     progress.note("looking for a shorter disagreement")
-    found = shorten(model, factory, found, budget=shorten_budget)
+    try:
+        found = shorten(model, factory, found, budget=shorten_budget)
+        found = leave_out(model, factory, found, budget=shorten_budget)
+    except ImplementationHung:
+        pass   # a replay hung: the disagreement found stands, unshortened
     detail = str(found) + (f" ({note})" if note else "")
     path = error = None
     if trace_dir is not None:
         trace = Trace.of(model, found.players, found.actions, f"conforms:{name}",
                          found.message)
         try:
-            path = str(save_trace(trace, Path(trace_dir) / f"{model.name}-conform.json"))
+            path = str(save_trace(trace, Path(trace_dir) / f"{slug(model.name)}-conform.json"))
         except TraceWriteError as err:
             error = str(err)
     return ConformReport(model.name, name, VIOLATED, detail, mode, examples, seed,
                          counter[1], counter[0], found, path, error)
+
+
+def _hung(model: Model, name: str, hung: ImplementationHung, mode: str, examples: int,
+          seed: int, counter: list[int]) -> ConformReport:
+    """No reply within the safety limit: UNKNOWN (a clock is no verdict), saying where."""
+    d = Disagreement("timeout", f"{_after(hung.actions, len(hung.actions))}: the "
+                                f"implementation {hung.message}", hung.players, hung.actions)
+    return ConformReport(model.name, name, UNKNOWN, f"{d} (no verdict)", mode, examples, seed,
+                         counter[1], counter[0], d)
 
 
 def shorten(model: Model, factory: Factory, found: Disagreement, *,
@@ -404,6 +388,44 @@ def shorten(model: Model, factory: Factory, found: Disagreement, *,
                     nxt.append((after, steps))
         frontier = nxt
     return found
+
+
+def leave_out(model: Model, factory: Factory, found: Disagreement, *,
+              budget: int = SHORTEN_BUDGET) -> Disagreement:
+    """The same kind of disagreement in fewer steps, by leaving steps of ``found`` out:
+    runs of steps (halves, quarters, ... single steps), then any two steps (one move of
+    each player keeps the turns in order), while what is left is a game by the spec; at
+    most ``budget`` replays. Breadth first cannot reach a long game's end (Connect Four's
+    line of four), and Hypothesis shrinks choices, not steps."""
+    best, tried = found, 0
+    while True:
+        n = len(best.actions)
+        cuts = [range(i, i + size) for size in _halves(n) for i in range(n - size, -1, -1)]
+        cuts += [(i, j) for j in range(n - 1, 0, -1) for i in range(j - 2, -1, -1)]
+        for cut in cuts:
+            tried += 1
+            if tried > budget:
+                return best
+            steps = tuple(a for k, a in enumerate(best.actions) if k not in cut)
+            try:
+                play_lockstep(model, factory, best.players, _scripted(steps),
+                              steps=len(steps))
+            except Disagreement as shorter:
+                if shorter.kind == best.kind and len(shorter.actions) < n:
+                    best = shorter
+                    break
+            except (ValueError, StopIteration):
+                pass   # not a game by the spec: a step left out made a later one illegal
+        else:
+            return best
+
+
+def _halves(n: int) -> list[int]:
+    sizes = []
+    while n > 1:
+        n //= 2
+        sizes.append(n)
+    return sizes or [1]
 
 
 def _scripted(texts: Sequence[str]) -> Callable[[State, list], int]:
@@ -448,70 +470,6 @@ def _random(model: Model, factory: Factory, examples: int, seed: int, players: i
         except Disagreement as d:
             return d
     return None
-
-
-# =====================================================================================
-# An adapter for OpenSpiel states (the differential tests use it)
-# =====================================================================================
-@attrs.define
-class PyspielImplementation:
-    """An OpenSpiel game as an implementation: its state, and how its action ids read as
-    the spec's texts -- ``text(state, player, action_id)`` one at a time (default:
-    OpenSpiel's own ``action_to_string``), or ``texts(state, player, ids)`` all at once.
-    ``snapshot_of(state)`` and ``observation_of(state, player)`` give field values to
-    compare; ``returns_of(state)`` defaults to ``state.returns()``."""
-
-    state: Any
-    text: Callable[[Any, int, int], str] | None = None
-    snapshot_of: Callable[[Any], Mapping[str, Any]] | None = None
-    observation_of: Callable[[Any, int], Mapping[str, Any]] | None = None
-    returns_of: Callable[[Any], Sequence[float]] | None = None
-    texts: Callable[[Any, int, list[int]], list[str]] | None = None
-    _applied: int = 0
-    _named: tuple[int, dict[str, int]] | None = None
-
-    def _ids(self) -> dict[str, int]:
-        """The legal ids by text (named once per state)."""
-        if self._named is not None and self._named[0] == self._applied:
-            return self._named[1]
-        s = self.state
-        player = s.current_player()
-        ids = [a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()
-        if self.texts is not None:
-            names = self.texts(s, player, ids)
-        else:
-            to_text = self.text or (lambda st, p, a: st.action_to_string(p, a))
-            names = [to_text(s, player, a) for a in ids]
-        self._named = (self._applied, dict(zip(names, ids)))
-        return self._named[1]
-
-    def legal_actions(self) -> list[str]:
-        return [] if self.state.is_terminal() else list(self._ids())
-
-    def apply(self, action: str) -> None:
-        ids = self._ids()
-        if action not in ids:
-            raise ValueError(f"{action!r} is not among the legal actions")
-        self.state.apply_action(ids[action])
-        self._applied += 1
-
-    def current_player(self) -> int | str:
-        s = self.state
-        return "terminal" if s.is_terminal() else "chance" if s.is_chance_node() \
-            else int(s.current_player())
-
-    def returns(self) -> list[float]:
-        return list(self.returns_of(self.state) if self.returns_of else self.state.returns())
-
-    def chance_outcomes(self) -> list[tuple[str, float]]:
-        by_id = {a: t for t, a in self._ids().items()}
-        return [(by_id[a], p) for a, p in self.state.chance_outcomes()]
-
-    def snapshot(self) -> Mapping[str, Any]:
-        return self.snapshot_of(self.state) if self.snapshot_of else {}
-
-    def observation(self, player: int) -> Mapping[str, Any]:
-        return self.observation_of(self.state, player) if self.observation_of else {}
 
 
 __all__ = ["ConformError", "ConformReport", "Disagreement", "Factory", "HYPOTHESIS",

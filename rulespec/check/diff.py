@@ -30,7 +30,7 @@ from typing import Any, Iterable, Sequence
 import attrs
 
 from ..runtime.model import CHANCE, TERMINAL, Action, Model, State
-from ..runtime.trace import spec_identity, write_atomically
+from .diff_scenario import game_ref, save_scenario
 from .explain import (RuleRef, action_points, changed_cells, dependent_effects, global_points,
                       points_read, refusing_rules)
 from .impact import Impact, lockstep
@@ -185,10 +185,10 @@ def scenario_start(ma: Model, mb: Model, ref: str) -> Start:
 
     Raises ValueError (naming the problem) for a missing scenario or a refused action.
     """
-    from .scenario import ScenarioFileError, load_scenario_file, scenario_situation
+    from .scenario import ScenarioFileError, load_game_scenarios, scenario_situation
     path, _, name = ref.rpartition("#") if "#" in ref else (ref, "", "")
-    try:
-        sf = load_scenario_file(path)
+    try:   # a scenario of another spec is refused before any of its code runs
+        sf = load_game_scenarios(path, game_ref(ma))
     except ScenarioFileError as err:
         raise ValueError(str(err)) from None
     if name:
@@ -202,9 +202,6 @@ def scenario_start(ma: Model, mb: Model, ref: str) -> Start:
     else:
         raise ValueError(f"{path} holds {len(sf.scenarios)} scenarios: name one as "
                          f"{path}#NAME")
-    if sf.game_ref != ma.name and Path(sf.game_ref).resolve() != Path(
-            ma.spec.file or "").resolve():
-        raise ValueError(f"{path} is a scenario of {sf.game}, not of {ma.name}")
     sa = scenario_situation(sf, sc, ma)
     sb = mb.state_from_json(sa.to_dict())
     return Start(f"{path}#{sc.name}", sc.players, tuple(sc.given.actions),
@@ -716,120 +713,3 @@ def _opts(points: Sequence[PointChange], side: str) -> dict[str, str]:
 
 def _label(points: Sequence[PointChange], side: str) -> str:
     return ", ".join(f"{p.point}={getattr(p, side)}" for p in points)
-
-
-# =====================================================================================
-# The difference as a scenario file
-# =====================================================================================
-def save_scenario(ma: Model, mb: Model, report: DiffReport, start: Start, folder: Path
-                  ) -> Path:
-    """Write the difference as a scenario file: the same start and actions, one
-    expectation per reading, and what ``diff`` found (with the impact) in ``[diff]``."""
-    d = report.difference
-    assert d is not None
-    tag = "-".join(f"{p.point}-{p.a}-vs-{p.b}" for p in report.points)[:120]
-    lines = [f"# Found by `rulespec diff`: {report.a_label} against {report.b_label}.",
-             *(f"# {line}" for line in d.explanation),
-             f'game = "{_game_ref(ma)}"',
-             f"players = {d.players}",
-             "", "[diff]", f"a = {_toml(report.a)}", f"b = {_toml(report.b)}",
-             f"start = {_toml(d.start)}", f"kind = {_toml(d.kind)}",
-             f"steps = {len(d.steps)}", f"depth = {report.depth}", f"seed = {report.seed}"]
-    if report.impact is not None:
-        im = report.impact
-        lines += [f"games = {im.games}", f"policy = {_toml(im.policy)}",
-                  f"parted = {_toml([im.parted.count, im.parted.games])}",
-                  f"parted_ci95 = {_toml([im.parted.low, im.parted.high])}",
-                  f"winner_changed = {_toml([im.winner_changed.count, im.winner_changed.games])}",
-                  f"winner_changed_ci95 = "
-                  f"{_toml([im.winner_changed.low, im.winner_changed.high])}"]
-    lines.append("")
-    for side, model, opts in (("a", ma, report.a), ("b", mb, report.b)):
-        interp = {k: v for k, v in model.interpretation.items()
-                  if v != model.spec.interpretation(k).default or k in opts}
-        label = ", ".join(f"{k}={v}" for k, v in opts.items())
-        lines += ["[[scenario]]", f"name = {_toml(f'{label}: {d.kind} difference')}",
-                  f"source = {_toml(f'rulespec diff; {_sources(report, side)}')}",
-                  f"interpretation = {_toml(interp)}"]
-        if start.given or start.edits:
-            lines.append("[scenario.given]")
-            if start.given:
-                lines.append(f"actions = {_toml(list(start.given))}")
-            if start.edits:
-                lines.append("[scenario.given.edits]")
-                lines += [f"{_toml(ref)} = {_toml(_by_name(ma, ref, v))}"
-                          for ref, v in start.edits]
-        # a legality difference checks its last action instead of playing it
-        played = d.steps[:-1] if d.kind == "legality" else d.steps
-        if played:
-            lines += ["[scenario.when]", f"actions = {_toml(list(played))}"]
-        lines += ["[scenario.then]"]
-        if d.kind == "legality":
-            last = d.steps[-1]
-            if d.legal_under == (side,):
-                lines.append(f"legal = {_toml([last])}")
-            else:
-                reasons = [r.text for r in d.refused_by if r.points] or \
-                    [r.text for r in d.refused_by]
-                lines.append(f"illegal_because = {{ {_toml(last)} = {_toml(reasons)} }}")
-        elif d.kind == "effect":
-            lines.append("[scenario.then.fields]")
-            idx = 1 if side == "a" else 2
-            lines += [f"{_toml(cell)} = {_toml(v[idx])}" for cell, v in d.cells.items()]
-        else:
-            o = d.outcome[side]
-            lines.append(f"terminal = {_toml(o['terminal'])}")
-            if o["terminal"]:
-                lines.append(f"scores = {_toml(o['scores'])}")
-                lines.append(f"winners = {_toml(o['winners'])}")
-        lines.append("")
-    path = folder / f"{ma.name}-diff-{tag}.toml"
-    write_atomically(path, "\n".join(lines))
-    return path
-
-
-def _by_name(model: Model, ref: str, value: Any) -> Any:
-    """A list over a dimension with named positions as a table of its non-zero entries
-    (``{ "6/spear" = 1 }``), the way a person writes it in a scenario file."""
-    from .scenario import _parse_ref
-    field = model.layout.slots[ref.split("[")[0].strip()].field
-    dims = field.dims[len(_parse_ref(model, ref).index):]
-
-    def named(v: Any, rest: tuple) -> Any:
-        if not isinstance(v, list) or not rest or field.type.enum is not None:
-            return v
-        names = rest[0].names()
-        if names is None or len(v) != len(names):
-            return [named(x, rest[1:]) for x in v]
-        return {n: named(x, rest[1:]) for n, x in zip(names, v)
-                if n is not None and x not in (0, False, [], {})}
-
-    return named(value, dims)
-
-
-def _sources(report: DiffReport, side: str) -> str:
-    return "; ".join(f"{p.point}={getattr(p, side)}: {getattr(p, side + '_source')}"
-                     for p in report.points)
-
-
-def _toml(value: Any) -> str:
-    """A TOML value for strings, ints, floats, bools, lists and flat tables."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{_toml(str(k))} = {_toml(v)}" for k, v in value.items()) \
-            + " }" if value else "{}"
-    raise TypeError(f"cannot write {value!r} as TOML")
-
-
-def _game_ref(model: Model) -> str:
-    """What the scenario's ``game`` says: a bundled game's name, else its spec's path (a
-    copy of a bundled game is not the bundled game)."""
-    path, _ = spec_identity(model)
-    return model.name if path is None else path

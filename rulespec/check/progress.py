@@ -22,45 +22,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress as RichProgre
                            TimeElapsedColumn)
 
 
-#: set by the command line's SIGINT handler (see :func:`interrupt_on_sigint`)
-_interrupted = False
-
-
-def interrupt_on_sigint() -> None:
-    """Ctrl-C raises KeyboardInterrupt as usual, and is also remembered.
-
-    Python swallows (and prints) an exception raised inside a finaliser — a ``__del__``, a
-    weakref or garbage-collector callback such as Hypothesis's ``gc_callback`` — so when
-    the signal lands in one, it is only remembered; every progress report raises it again
-    until the command is out.
-    """
-    import signal
-
-    def handler(signum: int, frame: Any) -> None:
-        global _interrupted
-        _interrupted = True
-        if not _in_finaliser(frame):
-            raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, handler)
-
-
-_FINALISERS = {"__del__", "gc_callback", "_remove_dead_weakref", "remove"}
-
-
-def _in_finaliser(frame: Any) -> bool:
-    while frame is not None:
-        code = frame.f_code
-        if code.co_name in _FINALISERS and (code.co_name != "remove"
-                                            or code.co_filename.endswith("weakref.py")):
-            return True
-        frame = frame.f_back
-    return False
-
-
-def _check_interrupted() -> None:
-    if _interrupted:
-        raise KeyboardInterrupt
+from .interrupt import _check_interrupted, interrupt_on_sigint  # noqa: F401 - re-exported
 
 
 class Progress:

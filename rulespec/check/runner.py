@@ -10,6 +10,7 @@ import attrs
 from hypothesis import settings
 from hypothesis.errors import HypothesisException
 
+from ..formats.names import slug
 from ..runtime.model import Model, State
 from ..runtime.play import seeded_chooser
 from .policy import Policy, chooser as policy_chooser
@@ -210,7 +211,8 @@ def _save(model: Model, v: Violation, trace_dir: str | Path | None
         return None, None
     trace = Trace.of(model, v.players, v.actions, v.property, v.message)
     try:
-        return str(save_trace(trace, Path(trace_dir) / f"{model.name}-{v.property}.json")), None
+        name = f"{slug(model.name)}-{slug(v.property)}.json"
+        return str(save_trace(trace, Path(trace_dir) / name)), None
     except TraceWriteError as err:
         return None, str(err)
 

@@ -32,16 +32,16 @@ import copy
 import math
 import os
 import re
-import tomllib
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 
 import attrs
 
+from ..formats.scenario import ScenarioFileError, ThenDoc, read_scenario_doc
 from ..ir.errors import SpecError
 from ..runtime import CHANCE, TERMINAL, IllegalAction, Model, State
-from ..runtime.registry import available_games, load
+from ..runtime.registry import SpecChanged, available_games, load, not_a_spec, spec_path
 from ..runtime.trace import Trace, spec_identity
 
 __all__ = ["FieldRef", "Given", "When", "Then", "Scenario", "ScenarioFile", "ScenarioResult",
@@ -53,23 +53,6 @@ VIOLATED = "VIOLATED"
 
 
 # --- errors -------------------------------------------------------------------------------
-class ScenarioFileError(Exception):
-    """A scenario file is malformed. ``str()`` is one line: ``path:line: problem``.
-
-    When no line is known it reads ``path: scenario 'name': problem``.
-    """
-
-    def __init__(self, path: str | os.PathLike, problem: str, *, line: int | None = None,
-                 scenario: str | None = None) -> None:
-        self.path = os.fspath(path)
-        self.line = line
-        self.scenario = scenario
-        self.problem = _one_line(problem)
-        where = f"{self.path}:{line}" if line else self.path
-        about = f"scenario {scenario!r}: " if scenario else ""
-        super().__init__(f"{where}: {about}{self.problem}")
-
-
 class _Problem(Exception):
     """Internal: a problem and the key path it is about (turned into a ScenarioFileError)."""
 
@@ -77,10 +60,6 @@ class _Problem(Exception):
         super().__init__(problem)
         self.problem = problem
         self.keys = keys
-
-
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
 
 
 # --- the parsed file ----------------------------------------------------------------------
@@ -155,10 +134,12 @@ class ScenarioFile:
     game_ref: str
     source: str | None
     scenarios: tuple[Scenario, ...]
+    #: the hash its spec must have (a spec named by path, not named by the user)
+    spec_sha256: str | None = None
 
     def model(self, scenario: Scenario) -> Model:
         """The game, compiled under the scenario's interpretation."""
-        return load(self.game_ref, dict(scenario.interpretation))
+        return load(self.game_ref, dict(scenario.interpretation), sha256=self.spec_sha256)
 
 
 @attrs.frozen
@@ -218,269 +199,137 @@ class ScenarioResult:
         return d
 
 
-# --- finding lines in the file text -------------------------------------------------------
-_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\[\]]+?)\s*(\]\]?)\s*(#.*)?$")
-_DOTTED = re.compile(r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$")
-
-
-class _Locator:
-    """Best-effort line numbers for keys, from the file text (tomllib gives none)."""
-
-    def __init__(self, text: str) -> None:
-        self.lines = text.splitlines()
-        self.headers: list[tuple[int, str, bool]] = []   # (0-based line, dotted name, is [[ ]])
-        for i, line in enumerate(self.lines):
-            m = _HEADER.match(line)
-            if not m or len(m.group(1)) != len(m.group(3)):
-                continue
-            name = re.sub(r"\s*\.\s*", ".", m.group(2).strip()).replace('"', "").replace("'", "")
-            if _DOTTED.match(name):
-                self.headers.append((i, name, len(m.group(1)) == 2))
-        self.scenarios = [i for i, name, arr in self.headers if arr and name == "scenario"]
-
-    def _next_header(self, after: int, end: int, within: str) -> int:
-        """The first header after ``after`` that is not a sub-table of ``within``."""
-        for i, name, _ in self.headers:
-            if after < i < end and not name.startswith(within + "."):
-                return i
-        return end
-
-    def find(self, index: int | None, keys: Sequence[str]) -> int | None:
-        """The 1-based line of ``keys`` (a path of names) in scenario ``index`` (or the top)."""
-        if index is None:
-            if keys:  # a top-level key written as a table header: [scenario], [interpretation]
-                header = next((i for i, name, _ in self.headers if name == keys[0]), None)
-                if header is not None:
-                    return header + 1
-            start, end = 0, self.headers[0][0] if self.headers else len(self.lines)
-            best: int | None = None
-            prefix = ""
-        else:
-            if index >= len(self.scenarios):
-                return None
-            start = self.scenarios[index]
-            later = [i for i in self.scenarios if i > start]
-            end = later[0] if later else len(self.lines)
-            best = start
-            prefix = "scenario."
-        for depth, key in enumerate(keys):
-            dotted = prefix + ".".join(keys[:depth + 1])
-            header = next((i for i, name, _ in self.headers
-                           if start <= i < end and name == dotted), None)
-            if header is not None:
-                best, start = header, header
-                end = self._next_header(header, end, dotted)
-                continue
-            q = re.escape(key)
-            as_key = re.compile(rf"""(^|[\s{{,.])("{q}"|'{q}'|{q})\s*=""")
-            as_text = re.compile(rf"""("{q}"|'{q}')""")
-            found = None
-            for i in range(start, end):
-                if as_key.search(self.lines[i]) or (depth == len(keys) - 1
-                                                    and as_text.search(self.lines[i])):
-                    found = i
-                    break
-            if found is None:
-                break
-            best, start = found, found
-        return None if best is None else best + 1
-
-
 # --- loading ------------------------------------------------------------------------------
-_TOP_KEYS = {"game", "source", "players", "interpretation", "ruleset", "diff", "scenario"}
-_SCENARIO_KEYS = {"name", "source", "players", "interpretation", "ruleset", "given", "when",
-                  "then"}
-_GIVEN_KEYS = {"actions", "edits"}
-_WHEN_KEYS = {"actions"}
-_THEN_KEYS = {"legal", "illegal", "illegal_because", "only_legal", "refused", "refused_because",
-              "fields", "scores", "winners", "terminal", "current_player", "outcomes"}
+def load_scenario_file(path: str | os.PathLike, *,
+                       trusted: Collection[str | os.PathLike] = ()) -> ScenarioFile:
+    """Read and validate a scenario file; raise :class:`ScenarioFileError` on bad input.
 
+    A file whose ``game`` is a spec's path runs that spec only if the path is one of
+    ``trusted`` (specs the user named) or the file carries the spec's SHA-256 and the spec
+    still has it; otherwise it is refused before anything of the spec is imported.
+    """
+    text = read_scenario_doc(path)
+    doc = text.doc
 
-#: a scenario file is a few kilobytes; a far larger file is refused unread
-MAX_SCENARIO_BYTES = 4 * 1024 * 1024
-
-
-def read_scenario_text(path: str | os.PathLike) -> str:
-    """The file's text; :class:`ScenarioFileError` for a folder, a missing, unreadable,
-    huge or binary file."""
-    shown = os.fspath(path)
-    p = Path(path)
-    try:
-        if p.is_dir():
-            raise ScenarioFileError(shown, "is a folder, not a scenario file (give the .toml "
-                                    "files in it)")
-        if p.exists() and not p.is_file():
-            raise ScenarioFileError(shown, "not a regular file (a device or a pipe?)")
-        with open(p, "rb") as fh:  # read at most one byte more than a scenario file may have
-            raw = fh.read(MAX_SCENARIO_BYTES + 1)
-        if len(raw) > MAX_SCENARIO_BYTES:
-            raise ScenarioFileError(shown, "too large for a scenario file (more than "
-                                    f"{MAX_SCENARIO_BYTES} bytes)")
-        return raw.decode("utf-8")
-    except FileNotFoundError:
-        raise ScenarioFileError(shown, "no such file") from None
-    except UnicodeDecodeError:
-        raise ScenarioFileError(shown, "not a scenario file: not UTF-8 text") from None
-    except OSError as err:
-        raise ScenarioFileError(shown, f"cannot read the file: {err.strerror or err}") from None
-
-
-def load_scenario_file(path: str | os.PathLike) -> ScenarioFile:
-    """Read and validate a scenario file; raise :class:`ScenarioFileError` on bad input."""
-    shown = os.fspath(path)
-    text = read_scenario_text(path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        line, problem = _toml_error(str(err), text)
-        raise ScenarioFileError(shown, f"not valid TOML: {problem}", line=line) from None
-    except RecursionError:
-        raise ScenarioFileError(shown, "not valid TOML: nested too deeply") from None
-    loc = _Locator(text)
-
-    def fail(problem: str, index: int | None, keys: Sequence[str],
-             name: str | None = None) -> ScenarioFileError:
-        line = loc.find(index, keys)
-        return ScenarioFileError(shown, problem, line=line, scenario=name)
+    def fail(problem: str, *keys: Any) -> ScenarioFileError:
+        return text.error(problem, keys)
 
     try:
-        _check_keys(data, _TOP_KEYS, "the file")
-        if "game" not in data:
-            raise _Problem("missing 'game': a bundled game's name or the path of its spec")
-        game = _typed(data["game"], str, "game")
-        if not game.strip():
-            raise _Problem("'game' is empty: give a bundled game's name or the path of its spec",
-                           "game")
-        file_source = _typed(data.get("source"), str, "source")
-        game_ref = _resolve_game(game, Path(path))
+        game_ref, sha = _resolve_game(doc, Path(path), trusted)
         try:
-            base = load(game_ref)
+            base = load(game_ref, sha256=sha)
+        except SpecChanged as err:
+            raise _Problem(f"{err}: the scenarios were written for another version of it; "
+                           "check them against the spec, then update 'spec_sha256'",
+                           "spec_sha256") from None
         except SpecError as err:
-            raise _Problem(f"game {game!r} does not load: {err}", "game") from None
-        file_players = _typed(data.get("players"), int, "players")
-        file_interp = _interpretation(data.get("interpretation"), ("interpretation",))
-        file_ruleset = _typed(data.get("ruleset"), str, "ruleset")
-        _typed(data.get("diff"), dict, "diff")   # what `rulespec diff` found: not checked
-        if file_players is not None:
-            _check_players(base, file_players, ("players",))
-        if file_interp or file_ruleset:
-            _model(game_ref, file_interp, ("ruleset" if file_ruleset else "interpretation",),
-                   file_ruleset)
-        raw = data.get("scenario")
-        if raw is None:
-            raise _Problem("no scenarios: add at least one [[scenario]] table")
-        if not isinstance(raw, list) or not all(isinstance(s, dict) for s in raw):
-            raise _Problem("'scenario' must be an array of tables: write each as [[scenario]]",
-                           "scenario")
-        if not raw:
-            raise _Problem("no scenarios: add at least one [[scenario]] table")
+            raise _Problem(f"game {doc.game!r} does not load: {err}", "game") from None
+        file_interp = dict(doc.interpretation or {})
+        if doc.players is not None:
+            _check_players(base, doc.players, ("players",))
+        if file_interp or doc.ruleset:
+            _model(game_ref, file_interp, ("ruleset" if doc.ruleset else "interpretation",),
+                   doc.ruleset, sha)
     except _Problem as p:
-        raise fail(p.problem, None, p.keys) from None
+        raise fail(p.problem, *p.keys) from None
 
     scenarios: list[Scenario] = []
     seen: dict[str, int] = {}
-    for n, table in enumerate(raw):
-        name = table.get("name") if isinstance(table.get("name"), str) else None
+    for n, sd in enumerate(doc.scenario):
         try:
-            sc = _scenario(table, game_ref, base, file_players, file_interp,
-                           loc.find(n, ()), file_ruleset)
+            sc = _scenario(sd, game_ref, sha, base, doc.players, file_interp,
+                           text.lines.find(("scenario", n)), doc.ruleset)
         except _Problem as p:
-            raise fail(p.problem, n, p.keys, name or f"#{n + 1}") from None
+            raise fail(p.problem, "scenario", n, *p.keys) from None
         if sc.name in seen:
             raise fail(f"the name is already used by scenario #{seen[sc.name] + 1}; "
-                       "give each scenario its own name", n, ("name",), sc.name)
+                       "give each scenario its own name", "scenario", n, "name")
         seen[sc.name] = n
         scenarios.append(sc)
-    return ScenarioFile(shown, game, game_ref, file_source, tuple(scenarios))
+    return ScenarioFile(text.path, doc.game, game_ref, doc.source, tuple(scenarios), sha)
 
 
-def _toml_error(message: str, text: str) -> tuple[int | None, str]:
-    m = re.search(r"\s*\(at line (\d+), column (\d+)\)", message)
-    if m:
-        return int(m.group(1)), message[:m.start()] + f" (column {m.group(2)})"
-    m = re.search(r"\s*\(at end of document\)", message)
-    if m:
-        return max(1, len(text.splitlines())), message[:m.start()] + " (at the end of the file)"
-    return None, message
+def scenario_spec(path: str | os.PathLike) -> str:
+    """The game a scenario file is about, without loading it: a bundled game's name or the
+    absolute path of its spec file (``rulespec diff --from`` compares it first)."""
+    doc = read_scenario_doc(path).doc
+    if doc.game in available_games():
+        return doc.game
+    p = Path(doc.game)
+    p = p if p.is_absolute() else Path(path).parent / p
+    try:
+        return str(spec_path(p))
+    except ValueError as err:
+        raise ScenarioFileError(path, f"game {doc.game!r}: {err}") from None
 
 
-def _resolve_game(game: str, scenario_path: Path) -> str:
+def _resolve_game(doc: Any, scenario_path: Path, trusted: Collection[str | os.PathLike]
+                  ) -> tuple[str, str | None]:
+    """What ``game`` names, and the hash its spec must have (None: bundled or trusted).
+    Nothing is imported here."""
+    game = doc.game
     if game in available_games():
-        return game
+        return game, None
     p = Path(game)
     if not p.is_absolute():
         p = scenario_path.parent / p
-    if (p.is_dir() and (p / "spec.py").is_file()) or (p.is_file() and p.suffix == ".py"):
-        return str(p.resolve())
-    known = ", ".join(available_games())
-    raise _Problem(f"unknown game {game!r}: not a bundled game ({known}) nor a spec .py file or "
-                   "folder relative to this file", "game")
+    try:
+        found = (p.is_dir() and (p / "spec.py").is_file()) or (p.is_file() and p.suffix == ".py")
+    except (OSError, ValueError):
+        found = False
+    if not found:
+        known = ", ".join(available_games())
+        if p.exists():
+            raise _Problem(f"{not_a_spec(p, game)} (relative to this file)", "game")
+        raise _Problem(f"unknown game {game!r}: not a bundled game ({known}) nor a spec .py "
+                       "file or folder relative to this file", "game")
+    ref = str(p.resolve())
+    spec_file = Path(spec_path(ref))
+    if spec_file in _spec_files(trusted):
+        return ref, None
+    if doc.spec_sha256 is None:
+        raise _Problem(
+            f"names its spec by path ({game!r}) without the spec's SHA-256: a scenario "
+            "file is data and does not run code on its own say-so; name the spec yourself "
+            f"(`rulespec scenario {_folder_of(spec_file)}` runs the scenarios of that spec "
+            "folder) or add spec_sha256 = \"...\" (docs/security.md)", "game")
+    return ref, doc.spec_sha256
 
 
-def _check_keys(table: Mapping[str, Any], allowed: set[str], what: str,
-                keys: tuple[str, ...] = ()) -> None:
-    for k in table:
-        if k not in allowed:
-            raise _Problem(f"unknown key {k!r} in {what} (allowed: "
-                           f"{', '.join(sorted(allowed))})", *keys, k)
+def _spec_files(refs: Collection[str | os.PathLike]) -> set[Path]:
+    out = set()
+    for ref in refs:
+        try:
+            out.add(Path(spec_path(ref)))
+        except ValueError:
+            continue
+    return out
 
 
-_TYPE_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: "a table",
-               list: "an array"}
+def load_game_scenarios(path: str | os.PathLike, game_ref: str) -> ScenarioFile:
+    """A scenario file of the game the user named (``game_ref``): refused, before anything
+    of its spec is imported, when it is about another game; that game's spec is trusted."""
+    about = scenario_spec(path)
+    if _spec_files([about]) != _spec_files([game_ref]):
+        raise ScenarioFileError(path, f"is a scenario of {_shown_game(about)}, not of "
+                                f"{_shown_game(game_ref)}: refused before running its code")
+    return load_scenario_file(path, trusted=[game_ref])
 
 
-def _typed(value: Any, kind: type, *keys: str) -> Any:
-    """``value`` if it is of ``kind`` (or None); ints are never bools here."""
-    if value is None:
-        return None
-    ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
-    if not ok:
-        raise _Problem(f"'{'.'.join(keys)}' must be {_TYPE_NAMES[kind]}, got {_show(value)}",
-                       *keys)
-    return value
+def _shown_game(ref: str) -> str:
+    return ref if ref in available_games() else os.path.relpath(ref) if not os.path.relpath(
+        ref).startswith("..") else ref
 
 
-def _strings(value: Any, *keys: str) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _Problem(f"'{'.'.join(keys)}' must be an array of strings, got {_show(value)}",
-                       *keys)
-    return tuple(value)
-
-
-def _string_or_strings(value: Any, *keys: str) -> tuple[str, ...]:
-    if isinstance(value, str):
-        return (value,)
-    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-        raise _Problem(f"'{'.'.join(keys)}' must be a string or an array of strings, "
-                       f"got {_show(value)}", *keys)
-    return tuple(value)
-
-
-def _ints(value: Any, *keys: str) -> tuple[int, ...] | None:
-    if value is None:
-        return None
-    if not isinstance(value, list) or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in value):
-        raise _Problem(f"'{'.'.join(keys)}' must be an array of integers, got {_show(value)}",
-                       *keys)
-    return tuple(value)
-
-
-def _interpretation(value: Any, keys: tuple[str, ...]) -> dict[str, str]:
-    if value is None:
-        return {}
-    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
-        raise _Problem(f"'{'.'.join(keys)}' must be a table of point = \"option\", "
-                       f"got {_show(value)}", *keys)
-    return dict(value)
+def _folder_of(spec_file: Path) -> str:
+    rel = os.path.relpath(spec_file.parent)
+    return rel if not rel.startswith("..") else str(spec_file.parent)
 
 
 def _model(game_ref: str, interp: Mapping[str, str], keys: tuple[str, ...],
-           ruleset: str | None = None) -> Model:
+           ruleset: str | None = None, sha: str | None = None) -> Model:
     try:
-        return load(game_ref, dict(interp) or None, ruleset=ruleset)
+        return load(game_ref, dict(interp) or None, ruleset=ruleset, sha256=sha)
     except ValueError as err:
         raise _Problem(str(err), *keys) from None
 
@@ -492,85 +341,54 @@ def _check_players(model: Model, n: int, keys: tuple[str, ...]) -> None:
         raise _Problem(f"{model.name} is for {span} players, not {n}", *keys)
 
 
-def _scenario(table: dict[str, Any], game_ref: str, base: Model, file_players: int | None,
+def _scenario(sd: Any, game_ref: str, sha: str | None, base: Model, file_players: int | None,
               file_interp: Mapping[str, str], line: int | None,
               file_ruleset: str | None = None) -> Scenario:
-    _check_keys(table, _SCENARIO_KEYS, "a scenario")
-    name = _typed(table.get("name"), str, "name")
-    if not name or not name.strip():
+    """One scenario's document checked against its game: names, action texts, fields."""
+    if not sd.name.strip():
         raise _Problem("a scenario needs a 'name'", "name")
-    source = _typed(table.get("source"), str, "source")
-    if not source or not source.strip():
+    if not sd.source.strip():
         raise _Problem("a scenario needs a 'source': the rule it pins (seed file + section, "
                        "or a short quote)", "source")
-    interp = {**file_interp, **_interpretation(table.get("interpretation"),
-                                                ("interpretation",))}
-    ruleset = _typed(table.get("ruleset"), str, "ruleset") or file_ruleset
-    model = (_model(game_ref, interp, ("ruleset" if "ruleset" in table else "interpretation",),
-                    ruleset) if interp or ruleset else base)
+    interp = {**file_interp, **(sd.interpretation or {})}
+    ruleset = sd.ruleset or file_ruleset
+    model = (_model(game_ref, interp, ("ruleset" if sd.ruleset else "interpretation",),
+                    ruleset, sha) if interp or ruleset else base)
     if ruleset:  # the scenario runs under the ruleset's options, overridden by its own
         interp = dict(model.interpretation)
-    players = _typed(table.get("players"), int, "players")
-    players = players if players is not None else (file_players if file_players is not None
-                                                   else model.min_players)
+    players = sd.players if sd.players is not None else (
+        file_players if file_players is not None else model.min_players)
     _check_players(model, players, ("players",))
     s0 = model.initial_state(players)
 
-    def action(text: str, *keys: str) -> str:
+    def action(text: str, *keys: Any) -> str:
         try:
             model.action_from_str(s0, text)
         except ValueError as err:
-            raise _Problem(f"'{'.'.join(keys[:-1])}': {err}", *keys) from None
+            raise _Problem(f"'{'.'.join(map(str, keys[:-1]))}': {err}", *keys) from None
         return text
 
-    sections = {}
-    for part in ("given", "when", "then"):
-        sec = table.get(part, {})
-        if not isinstance(sec, dict):
-            raise _Problem(f"'{part}' must be a table ([scenario.{part}]), got {_show(sec)}",
-                           part)
-        sections[part] = sec
-    if "then" not in table:
-        raise _Problem("a scenario needs a [scenario.then] table with what must hold")
+    def actions(texts: Sequence[str], *keys: str) -> tuple[str, ...]:
+        return tuple(action(t, *keys, t) for t in texts)
 
-    g = sections["given"]
-    _check_keys(g, _GIVEN_KEYS, "[scenario.given]", ("given",))
-    g_actions = tuple(action(t, "given", "actions", t)
-                      for t in _strings(g.get("actions"), "given", "actions"))
-    edits = _field_values(model, s0, g.get("edits"), ("given", "edits"), edit=True)
-
-    w = sections["when"]
-    _check_keys(w, _WHEN_KEYS, "[scenario.when]", ("when",))
-    w_actions = tuple(action(t, "when", "actions", t)
-                      for t in _strings(w.get("actions"), "when", "actions"))
-
-    t = sections["then"]
-    _check_keys(t, _THEN_KEYS, "[scenario.then]", ("then",))
-    if not t:
+    g, w, t = sd.given, sd.when, sd.then
+    g_actions = actions(g.actions, "given", "actions")
+    edits = _field_values(model, s0, g.edits, ("given", "edits"), edit=True)
+    w_actions = actions(w.actions, "when", "actions")
+    if t == ThenDoc():
         raise _Problem("[scenario.then] is empty: say what must hold", "then")
-    legal = tuple(action(x, "then", "legal", x) for x in _strings(t.get("legal"), "then", "legal"))
-    illegal = tuple(action(x, "then", "illegal", x)
-                    for x in _strings(t.get("illegal"), "then", "illegal"))
-    only_legal = None
-    if "only_legal" in t:
-        only_legal = tuple(action(x, "then", "only_legal", x)
-                           for x in _strings(t["only_legal"], "then", "only_legal"))
-    because: list[tuple[str, tuple[str, ...]]] = []
-    ib = t.get("illegal_because")
-    if ib is not None:
-        if not isinstance(ib, dict):
-            raise _Problem("'then.illegal_because' must be a table of \"action\" = \"reason\", "
-                           f"got {_show(ib)}", "then", "illegal_because")
-        for text, reasons in ib.items():
-            action(text, "then", "illegal_because", text)
-            because.append((text, _string_or_strings(reasons, "then", "illegal_because", text)))
-    refused = _typed(t.get("refused"), str, "then", "refused")
+    legal = actions(t.legal, "then", "legal")
+    illegal = actions(t.illegal, "then", "illegal")
+    only_legal = None if t.only_legal is None else actions(t.only_legal, "then", "only_legal")
+    because = tuple((action(text, "then", "illegal_because", text), tuple(reasons))
+                    for text, reasons in (t.illegal_because or {}).items())
+    refused = t.refused
     refused_because: tuple[str, ...] = ()
-    if "refused_because" in t:
+    if t.refused_because is not None:
         if refused is None:
             raise _Problem("'then.refused_because' needs 'then.refused' (the refused action)",
                            "then", "refused_because")
-        refused_because = _string_or_strings(t["refused_because"], "then", "refused_because")
+        refused_because = tuple(t.refused_because)
     if refused is not None:
         action(refused, "then", "refused", refused)
         if not w_actions or w_actions[-1].strip() != refused.strip():
@@ -578,36 +396,30 @@ def _scenario(table: dict[str, Any], game_ref: str, base: Model, file_players: i
             raise _Problem(f"'then.refused' names the action expected to be refused, which must "
                            f"be the last of 'when.actions' (it is {last}, not {refused!r})",
                            "then", "refused")
-    fields = _field_values(model, s0, t.get("fields"), ("then", "fields"), edit=False)
-    scores = _ints(t.get("scores"), "then", "scores")
+    fields = _field_values(model, s0, t.fields, ("then", "fields"), edit=False)
+    scores = None if t.scores is None else tuple(t.scores)
     if scores is not None and len(scores) != players:
         raise _Problem(f"'then.scores' needs one score per player ({players}), got {len(scores)}",
                        "then", "scores")
-    winners = _ints(t.get("winners"), "then", "winners")
+    winners = None if t.winners is None else tuple(t.winners)
     if winners is not None:
         bad = [p for p in winners if not 0 <= p < players]
         if bad or len(set(winners)) != len(winners):
             raise _Problem(f"'then.winners' must list distinct players 0..{players - 1}, "
                            f"got {list(winners)}", "then", "winners")
-    terminal = _typed(t.get("terminal"), bool, "then", "terminal")
-    cp = t.get("current_player")
-    if cp is not None and not (cp == "chance" or (isinstance(cp, int) and not isinstance(cp, bool)
-                                                   and 0 <= cp < players)):
+    cp = t.current_player
+    if cp is not None and not (cp == "chance" or 0 <= cp < players):
         raise _Problem(f"'then.current_player' must be a player 0..{players - 1} or \"chance\", "
                        f"got {_show(cp)}", "then", "current_player")
     outcomes = None
-    if "outcomes" in t:
-        oc = t["outcomes"]
-        if not isinstance(oc, dict):
-            raise _Problem("'then.outcomes' must be a table of \"outcome\" = probability, "
-                           f"got {_show(oc)}", "then", "outcomes")
+    if t.outcomes is not None:
         outcomes = tuple((action(k, "then", "outcomes", k),
-                          _probability(v, ("then", "outcomes", k))) for k, v in oc.items())
-    then = Then(legal=legal, illegal=illegal, illegal_because=tuple(because),
+                          _probability(v, ("then", "outcomes", k))) for k, v in t.outcomes.items())
+    then = Then(legal=legal, illegal=illegal, illegal_because=because,
                 only_legal=only_legal, refused=refused, refused_because=refused_because,
-                fields=fields, scores=scores, winners=winners, terminal=terminal,
+                fields=fields, scores=scores, winners=winners, terminal=t.terminal,
                 current_player=cp, outcomes=outcomes)
-    return Scenario(name=name, source=source, players=players, interpretation=interp,
+    return Scenario(name=sd.name, source=sd.source, players=players, interpretation=interp,
                     given=Given(g_actions, edits), when=When(w_actions), then=then, line=line,
                     ruleset=ruleset)
 
@@ -776,9 +588,11 @@ def scenario_situation(sf: ScenarioFile, sc: Scenario, game: Model) -> State:
 
 
 # --- running ------------------------------------------------------------------------------
-def run_scenario_file(path: str | os.PathLike) -> list[ScenarioResult]:
-    """Load (raising :class:`ScenarioFileError` on bad input) and run every scenario."""
-    sf = load_scenario_file(path)
+def run_scenario_file(path: str | os.PathLike, *,
+                      trusted: Collection[str | os.PathLike] = ()) -> list[ScenarioResult]:
+    """Load (raising :class:`ScenarioFileError` on bad input) and run every scenario;
+    ``trusted`` as for :func:`load_scenario_file`."""
+    sf = load_scenario_file(path, trusted=trusted)
     return [run_scenario(sf, sc) for sc in sf.scenarios]
 
 

@@ -1,5 +1,5 @@
 """``python -m rulespec.cli``: the same as the ``rulespec`` command."""
 
-from .main import main
+from . import main
 
 main()

@@ -10,9 +10,9 @@ import click
 from ..check.progress import Progress
 from ..console import counts, results_table
 from ..runtime.model import Model
-from .options import (BadInput, Command, emit_json, load_model, out, players_ok, policy_from,
-                      policy_options, quiet_option, reading, ruleset_option, steps_line,
-                      verbose_option)
+from .options import (BadInput, Command, check_outputs, emit_json, load_model, out,
+                      players_ok, policy_from, policy_options, quiet_option, reading,
+                      ruleset_option, steps_line, verbose_option)
 
 
 @click.command(cls=Command)
@@ -59,6 +59,7 @@ def check(game: str, props: Sequence[str], examples: int | None, seed: int,
     except ValueError as e:
         raise BadInput(str(e)) from None
     policy = policy_from(policy_name, simulations, rollout)
+    check_outputs("trace_dir")
     mode = RANDOM if plain_random or policy is not None else HYPOTHESIS
     if examples is None:
         examples = model.spec.check_examples

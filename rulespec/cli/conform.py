@@ -2,24 +2,41 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from typing import Sequence
+from typing import Any, Iterator, Sequence
 
 import click
 
 from ..check.progress import Progress
-from .options import (BadInput, Command, emit_json, load_model, out, players_ok,
-                      quiet_option, ruleset_option, steps_line, verbose_option)
+from .options import (BadInput, Command, check_outputs, emit_json, load_model, out, players_ok,
+                      quiet_option, ruleset_option, steps_line, stdout_to_stderr,
+                      verbose_option)
 
 
 @click.command(cls=Command)
 @click.argument("game")
-@click.option("--impl", "impl_ref", required=True, metavar="MODULE:FACTORY",
-              help="The implementation: FACTORY(players) returns an adapter (legal_actions, "
-                   "apply, current_player, returns; see docs/ecosystem.md). MODULE is an "
-                   "importable module or a .py file.")
+@click.option("--impl", "impl_ref", default=None, metavar="MODULE:FACTORY",
+              help="A Python implementation: FACTORY(players) returns an adapter "
+                   "(legal_actions, apply, current_player, returns; see docs/ecosystem.md). "
+                   "MODULE is an importable module or a .py file.")
+@click.option("--exec", "exec_command", default=None, metavar="COMMAND",
+              help='An implementation in any language, run as COMMAND ("node impl.js") '
+                   "and spoken to in JSON lines on its stdin and stdout (the protocol: "
+                   "docs/ecosystem.md).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="SECONDS",
+              help="--exec: seconds to wait for one reply before the process is stopped "
+                   "(default 60): a safety limit, never a verdict (UNKNOWN).")
+@click.option("--readings", "which_reading", is_flag=True,
+              help="Which reading it follows: play it against each ruleset and each option "
+                   "of each interpretation point, and say per point the options consistent "
+                   "with every game and the smallest situation that excludes each other.")
+@click.option("--point", "points", multiple=True, metavar="NAME",
+              help="--readings: try only this interpretation point (repeatable; no "
+                   "ruleset is tried then).")
 @click.option("--examples", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Games played in lockstep.")
+              help="Games played in lockstep (with --readings: per reading).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--players", type=int, default=None,
               help="Fix the number of players (default: drawn from the game's range).")
@@ -28,37 +45,60 @@ from .options import (BadInput, Command, emit_json, load_model, out, players_ok,
                    "Hypothesis.")
 @click.option("--shrink-budget", type=click.IntRange(min=0), default=None,
               help="Test runs Hypothesis may spend shrinking a disagreement (default 500).")
-@click.option("--interpretation", multiple=True, metavar="K=V")
+@click.option("--interpretation", multiple=True, metavar="K=V",
+              help="The reading of the spec (repeatable); with --readings, the base the "
+                   "points are tried under.")
 @ruleset_option
 @click.option("--trace-dir", default="traces", show_default=True,
               help="Where the minimal disagreement is saved as a trace.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 @quiet_option
 @verbose_option
-def conform(game: str, impl_ref: str, examples: int, seed: int, players: int | None,
+def conform(game: str, impl_ref: str | None, exec_command: str | None,
+            timeout: float | None, which_reading: bool, points: Sequence[str],
+            examples: int, seed: int, players: int | None,
             plain_random: bool, shrink_budget: int | None, interpretation: Sequence[str],
             ruleset: str | None, trace_dir: str, as_json: bool, quiet: bool,
             verbose: bool) -> None:
-    """Play an implementation written elsewhere in lockstep with GAME's spec; a
-    disagreement is shrunk to the fewest steps and told in rule terms."""
-    from ..check.conform import HYPOTHESIS, RANDOM, ConformError, conform as run, load_factory
-    from ..check.runner import SHRINK_BUDGET
+    """Play an implementation written elsewhere (Python with --impl, any language with
+    --exec) in lockstep with GAME's spec; a disagreement is shrunk to the fewest steps and
+    told in rule terms. --readings: which reading of each open point it follows."""
+    from ..check.conform import ConformError
+    if (impl_ref is None) == (exec_command is None):
+        raise BadInput("conform needs one implementation: --impl MODULE:FACTORY or --exec "
+                       "COMMAND")
+    if timeout is not None and exec_command is None:
+        raise BadInput("--timeout is for --exec: a Python implementation runs in this "
+                       "process")
+    if points and not which_reading:
+        raise BadInput("--point chooses the points --readings tries: give --readings")
     model = load_model(game, interpretation, ruleset)
     players_ok(model, players)
+    check_outputs("trace_dir")
+    name = impl_ref or exec_command or ""
     try:
-        factory = load_factory(impl_ref)
-        with Progress(f"conform {model.name}", quiet=quiet) as progress:
-            report = run(model, factory, name=impl_ref, examples=examples, seed=seed,
-                         players=players, mode=RANDOM if plain_random else HYPOTHESIS,
-                         shrink_budget=SHRINK_BUDGET if shrink_budget is None
-                         else shrink_budget, trace_dir=trace_dir, progress=progress)
+        with stdout_to_stderr(), _implementation(model, impl_ref, exec_command, seed,
+                                                  timeout) as factory:
+            if which_reading:
+                report = _readings(game, model, factory, name, bool(interpretation or ruleset),
+                                   points, examples, seed, players, plain_random,
+                                   shrink_budget, quiet)
+            else:
+                report = _run(model, factory, name, examples, seed, players, plain_random,
+                              shrink_budget, trace_dir, quiet)
     except ConformError as e:
         raise BadInput(str(e)) from None
     code = 0 if report.status == "PASSED" else 1
+    if which_reading:
+        if as_json:
+            emit_json({**report.to_json(), "exit_code": code})
+        else:
+            _show_readings(model, report, verbose)
+        sys.exit(code)
     if as_json:
         emit_json({**report.to_json(), "exit_code": code})
         sys.exit(code)
-    out.para(f"{model.spec.title} against {impl_ref}: {report.mode}, {report.examples} "
+    out.para(f"{model.spec.title} against {name}: {report.mode}, {report.examples} "
              f"games, seed {report.seed}")
     colour = "green" if report.status == "PASSED" else "bold red"
     out.para(f"{report.status}: {report.detail}", style=colour)
@@ -73,3 +113,85 @@ def conform(game: str, impl_ref: str, examples: int, seed: int, players: int | N
             out.para(f"trace not saved: {report.trace_error}", indent=2, style="yellow")
     sys.exit(code)
 
+
+@contextlib.contextmanager
+def _implementation(model: Any, impl_ref: str | None, exec_command: str | None, seed: int,
+                    timeout: float | None) -> Iterator[Any]:
+    """The implementation's factory or driver; a process is stopped however the run ends.
+    Its prints never reach the --json document (the caller sends stdout to stderr)."""
+    from ..check.conform import ConformError, load_factory
+    if impl_ref is not None:
+        yield load_factory(impl_ref)
+        return
+    from ..check.conform_driver import AdapterError
+    from ..check.conform_exec import DEFAULT_TIMEOUT, ExecDriver
+    try:
+        driver = ExecDriver(exec_command or "", game=model.name, seed=seed,
+                            timeout=DEFAULT_TIMEOUT if timeout is None else timeout)
+    except AdapterError as e:
+        raise ConformError(str(e)) from None
+    try:
+        yield driver
+    finally:
+        driver.close()
+
+
+def _readings(game: str, model: Any, driver: Any, name: str, chosen: bool,
+              points: Sequence[str], examples: int, seed: int, players: int | None,
+              plain_random: bool, shrink_budget: int | None, quiet: bool) -> Any:
+    from ..check.conform import HYPOTHESIS, RANDOM
+    from ..check.conform_driver import as_driver
+    from ..check.readings import readings
+    from ..check.runner import SHRINK_BUDGET
+    from ..runtime.registry import load
+    with Progress(f"conform --readings {model.name}", quiet=quiet) as progress:
+        try:
+            return readings(model, as_driver(driver, name), points=list(points) or None,
+                            load=lambda options: load(game, interpretation=options),
+                            name=name, chosen=chosen, examples=examples, seed=seed,
+                            players=players, mode=RANDOM if plain_random else HYPOTHESIS,
+                            shrink_budget=SHRINK_BUDGET if shrink_budget is None
+                            else shrink_budget, progress=progress)
+        except ValueError as e:   # a point the spec lacks, a spec without points
+            raise BadInput(str(e)) from None
+
+
+def _show_readings(model: Any, report: Any, verbose: bool) -> None:
+    out.para(f"{model.spec.title} against {report.implementation}: which reading it follows "
+             f"({report.mode}, up to {report.examples} games per reading, seed "
+             f"{report.seed}; {report.games} games, {report.steps} states compared in all)")
+    if report.rulesets:
+        out.para("rulesets (each as a whole):")
+        for v in report.rulesets:
+            _show_verdict(v, "", verbose)
+    for p in report.points:
+        out.para(f"{p.point}: {p.question} (other points: {p.base_label})")
+        for v in p.options:
+            _show_verdict(v, " (default)" if v.option == p.default else "", verbose)
+    colour = "green" if report.status == "PASSED" else "bold red"
+    out.para(f"{report.status}: {report.detail}", style=colour)
+
+
+def _show_verdict(v: Any, mark: str, verbose: bool) -> None:
+    games = f"{v.games} game{'s' if v.games != 1 else ''}, {v.steps} states compared"
+    if v.excluded_by is None:
+        said = {"consistent": "no difference", "unknown": v.detail}.get(v.status, v.detail)
+        out.para(f"{v.option}{mark}: {v.status} ({games}): {said}", indent=2)
+        return
+    d = v.excluded_by
+    where = f", found in {v.found_in}" if v.found_in != "its own games" else ""
+    out.para(f"{v.option}{mark}: {v.status} ({games}{where}): {d}", indent=2)
+    out.para(f"smallest situation ({d.players} players, {len(d.actions)} step(s)): "
+             f"{steps_line(d.actions, verbose)}", indent=4)
+
+
+def _run(model: Any, factory: Any, impl_ref: str, examples: int, seed: int,
+         players: int | None, plain_random: bool, shrink_budget: int | None, trace_dir: str,
+         quiet: bool) -> Any:
+    from ..check.conform import HYPOTHESIS, RANDOM, conform as run
+    from ..check.runner import SHRINK_BUDGET
+    with Progress(f"conform {model.name}", quiet=quiet) as progress:
+        return run(model, factory, name=impl_ref, examples=examples, seed=seed,
+                   players=players, mode=RANDOM if plain_random else HYPOTHESIS,
+                   shrink_budget=SHRINK_BUDGET if shrink_budget is None else shrink_budget,
+                   trace_dir=trace_dir, progress=progress)

@@ -8,7 +8,7 @@ from typing import Any, Sequence
 import click
 
 from ..check.progress import Progress
-from .options import (BadInput, Command, emit_json, load_model, out, policy_from,
+from .options import (BadInput, Command, check_outputs, emit_json, load_model, out, policy_from,
                       policy_options, quiet_option, ruleset_option, steps_line,
                       verbose_option)
 
@@ -65,6 +65,7 @@ def diff_cmd(game: str, reading_a: Sequence[str], ruleset: str | None,
     if ma.interpretation == mb.interpretation:
         raise BadInput("the two readings are the same: --against must change an "
                        "interpretation point")
+    check_outputs("out_dir")
     label_a = " + ".join(([f"ruleset {ruleset}"] if ruleset else []) + list(reading_a))
     label_b = " + ".join([f"ruleset {b}" for b in b_rulesets] + b_options)
     try:

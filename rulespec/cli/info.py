@@ -12,6 +12,7 @@ from ..console import summarise, width
 from ..runtime.model import Model
 from .options import SHOWN, BadInput, Command, emit_json, load_model, out
 
+
 def _value(v: Any) -> Any:
     return v if isinstance(v, (int, str, bool, list, dict, type(None))) else repr(v)
 

@@ -4,8 +4,11 @@ given twice."""
 
 from __future__ import annotations
 
+import contextlib
 import json
-from typing import Any, Callable, Sequence
+import os
+import sys
+from typing import Any, Callable, Iterator, Sequence
 
 import click
 
@@ -146,3 +149,86 @@ def trace_and_model(trace_file: str) -> tuple[Any, Any]:
             raise
         raise BadInput(f"{trace_file}: {e}") from None
 
+
+
+#: output options that name a file (the others name a folder)
+FILE_OUTPUTS = {"output", "save_to"}
+
+
+def check_outputs(*names: str) -> None:
+    """The command's output options (by parameter name) checked before any work: a path
+    that cannot be a folder (or a file, for ``output``) is one line and exit 2; one the user
+    gave is also tried with a one-byte write. A default that cannot be written only fails
+    later, when (and if) something is written there, after the verdicts."""
+    from click.core import ParameterSource
+
+    from ..formats.files import OutputError, check_output_dir, check_output_file
+    ctx = click.get_current_context()
+    for name in names:
+        value = ctx.params.get(name)
+        if value is None:
+            continue
+        param = next(p for p in ctx.command.params if p.name == name)
+        option = max(getattr(param, "opts", [name]), key=len)
+        given = ctx.get_parameter_source(name) is not ParameterSource.DEFAULT
+        check = check_output_file if name in FILE_OUTPUTS else check_output_dir
+        try:
+            check(value, option, probe=given)
+        except OutputError as err:
+            raise BadInput(str(err)) from None
+
+
+def write_failed(what: str, err: OSError) -> None:
+    """One line on stderr for an output that could not be written after the work (the
+    verdicts are printed already)."""
+    from ..formats.files import why
+    click.echo(f"rulespec: could not write {what}: {why(err)}", err=True)
+
+
+def draw_steps(model: Model, players: int, actions: Sequence[str], svg_dir: str | None
+               ) -> tuple[str | None, OSError | None]:
+    """``--svg DIR``: a picture of each step. Returns (what was written, or None; the write
+    error, or None): the caller prints its verdict first, then this."""
+    if svg_dir is None:
+        return None, None
+    from ..report.run import step_pictures
+    from ..runtime.model import IllegalAction
+    try:
+        drawn = step_pictures(model, players, actions, svg_dir)
+    except (ValueError, IllegalAction) as e:
+        raise BadInput(f"cannot draw the steps: {e}") from None
+    except OSError as err:
+        return None, err
+    return f"{len(drawn)} pictures in {svg_dir}/", None
+
+
+def report_pictures(svg_dir: str | None, done: str | None, err: OSError | None) -> int:
+    """Print what :func:`draw_steps` did (after the verdicts); 1 if it failed."""
+    if done:
+        click.echo(done, err=True)
+    if err is not None:
+        write_failed(f"the pictures in {svg_dir}/", err)
+        return 1
+    return 0
+
+
+@contextlib.contextmanager
+def stdout_to_stderr() -> Iterator[None]:
+    """While outside code runs (an implementation under ``conform``), whatever it writes to
+    stdout, from Python or below it, goes to stderr: stdout stays for rulespec's own
+    output (one JSON document with ``--json``)."""
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:   # no file descriptor 1: only Python's stdout to redirect
+        saved = None
+    if saved is not None:
+        os.dup2(2, 1)
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        if saved is not None:
+            sys.stdout.flush()
+            os.dup2(saved, 1)
+            os.close(saved)

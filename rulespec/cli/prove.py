@@ -11,7 +11,7 @@ from rich.markup import escape
 
 from ..check.budget import DEFAULT_RLIMIT, RLIMIT_PER_SECOND
 from ..check.progress import Progress
-from .options import (BadInput, Command, emit_json, load_model, out, quiet_option,
+from .options import (BadInput, Command, check_outputs, emit_json, load_model, out, quiet_option,
                       ruleset_option, verbose_option)
 
 
@@ -49,6 +49,7 @@ def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
     from ..check.prove_text import lines
     from ..check.results import exit_code
     model = load_model(game, interpretation, ruleset)
+    check_outputs("trace_dir")
     try:
         with Progress(f"proving {model.name}", quiet=quiet) as progress:
             run = prove_run(model, property_names=props or None, rlimit=rlimit,

@@ -7,8 +7,8 @@ import sys
 import click
 
 from ..check.progress import Progress
-from .options import (SHOWN, BadInput, Command, emit_json, out, quiet_option,
-                      trace_and_model, verbose_option)
+from .options import (SHOWN, BadInput, Command, check_outputs, draw_steps, emit_json, out,
+                      quiet_option, report_pictures, trace_and_model, verbose_option)
 
 
 @click.command(cls=Command)
@@ -26,6 +26,7 @@ def replay(trace_file: str, as_json: bool, quiet: bool, verbose: bool,
     from ..check.walk import recheck
     from ..runtime.model import CHANCE, IllegalAction
     trace, model = trace_and_model(trace_file)
+    check_outputs("svg_dir")
     if not model.min_players <= trace.players <= model.max_players:
         raise BadInput(f"{trace_file}: {trace.players} players is outside "
                        f"{model.min_players}-{model.max_players}")
@@ -49,13 +50,7 @@ def replay(trace_file: str, as_json: bool, quiet: bool, verbose: bool,
             progress.advance()
         progress.note("checking the properties")
         v = recheck(model, trace.players, trace.actions, all_properties(model))
-    if svg_dir is not None:
-        from ..report.run import step_pictures
-        try:
-            drawn = step_pictures(model, trace.players, trace.actions, svg_dir)
-        except (ValueError, IllegalAction) as e:
-            raise BadInput(f"{trace_file}: {e}") from None
-        click.echo(f"{len(drawn)} pictures in {svg_dir}/", err=True)
+    drawn = draw_steps(model, trace.players, trace.actions, svg_dir)
     doc = {"game": model.name, "players": trace.players, "spec_path": trace.spec_path,
            "steps": lines,
            "violation": None if v is None else {"property": v.property, "message": v.message,
@@ -63,7 +58,7 @@ def replay(trace_file: str, as_json: bool, quiet: bool, verbose: bool,
     code = 1 if v is not None else 0
     if as_json:
         emit_json(doc)
-        sys.exit(code)
+        sys.exit(max(code, report_pictures(svg_dir, *drawn)))
     shown = lines if verbose or len(lines) <= 3 * SHOWN else lines[-2 * SHOWN:]
     if len(shown) < len(lines):
         out.print(f"  ... {len(lines) - len(shown)} earlier step(s) (--verbose shows them)")
@@ -75,4 +70,4 @@ def replay(trace_file: str, as_json: bool, quiet: bool, verbose: bool,
     else:
         out.para(f"VIOLATED {v.property}: {v.message} (after step {len(v.actions)})",
                  style="bold red")
-    sys.exit(code)
+    sys.exit(max(code, report_pictures(svg_dir, *drawn)))

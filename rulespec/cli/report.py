@@ -9,7 +9,7 @@ from typing import Sequence
 import click
 from rich.markup import escape
 
-from .options import BadInput, Command, load_model, out, policy_from, quiet_option
+from .options import BadInput, Command, check_outputs, load_model, out, policy_from, quiet_option
 
 
 @click.command(cls=Command)
@@ -45,6 +45,7 @@ def report(games: Sequence[str], all_games: bool, out_dir: str, budget_name: str
         except ValueError as e:
             raise BadInput(str(e)) from None
         load_model(g)  # a malformed spec fails here, with its file and line
+    check_outputs("out_dir")
     start = time.perf_counter()
     import attrs
     policy_from(policy_name, None, None)  # MCTS needs OpenSpiel: say so before any work
@@ -58,6 +59,12 @@ def report(games: Sequence[str], all_games: bool, out_dir: str, budget_name: str
             continue
         found = ", ".join(f"{n} {s}" for s, n in d["counts"].items() if n)
         out.print(escape(f"{d['game']}: {found}"))
-    out.print(escape(f"reports ({budget_name} budget, {time.perf_counter() - start:.0f} s) "
-                     f"in {os.path.abspath(out_dir)}/index.html"))
-    sys.exit(1 if any("error" in d for d in done) else 0)
+    unwritten = [d for d in done if "write_error" in d]
+    for d in unwritten:   # after every verdict: one line each, naming what is missing
+        click.echo(f"rulespec: {d['game']}: the report could not be written: "
+                   f"{d['write_error']}", err=True)
+    index = os.path.join(os.path.abspath(out_dir), "index.html")
+    if os.path.isfile(index) and not unwritten:
+        out.print(escape(f"reports ({budget_name} budget, {time.perf_counter() - start:.0f} s) "
+                         f"in {index}"))
+    sys.exit(1 if any("error" in d or "write_error" in d for d in done) else 0)

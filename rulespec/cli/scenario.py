@@ -10,22 +10,42 @@ import click
 from rich.markup import escape
 
 from ..check.progress import Progress
-from .options import BadInput, Command, emit_json, out, quiet_option, verbose_option
+from .options import (BadInput, Command, check_outputs, emit_json, out, quiet_option,
+                      verbose_option)
 
-def _scenario_files(files: Sequence[str]) -> list[str]:
-    """The files to run: a bundled game's name stands for all of its scenario files."""
-    from ..runtime.registry import available_games, models_dir
-    expanded: list[str] = []
+
+def _scenario_files(files: Sequence[str]) -> list[tuple[str, str | None]]:
+    """The files to run, each with the spec the user named for it (or None): a bundled
+    game's name, a spec folder or a spec file stands for all of its scenario files."""
+    from ..runtime.registry import available_games, spec_path
+    expanded: list[tuple[str, str | None]] = []
     for f in files:
-        if f in available_games() and not Path(f).exists():
-            found = sorted(str(p) for p in (models_dir() / f / "scenarios").glob("*.toml"))
-            if not found:
-                raise BadInput(f"{f} has no scenario files (none in its scenarios/ folder); "
-                               "give scenario .toml files")
-            expanded += found
-        else:
-            expanded.append(f)
+        named = f in available_games() and not Path(f).exists()
+        if not named and (Path(f).is_dir() or Path(f).suffix == ".py"):
+            try:
+                spec_path(f)
+                named = True
+            except ValueError:
+                pass
+        if not named:
+            expanded.append((f, None))
+            continue
+        spec = spec_path(f)
+        found = sorted(shown_path(p) for p in (spec.parent / "scenarios").glob("*.toml"))
+        if not found:
+            raise BadInput(f"{f} has no scenario files (none in its scenarios/ folder); "
+                           "give scenario .toml files")
+        expanded += [(p, str(spec)) for p in found]
     return expanded
+
+
+def shown_path(path: str | Path) -> str:
+    """A path as a person reads it: relative to the working folder when it is inside it
+    (an absolute path in a deep clone would wrap the output)."""
+    import os
+    p = os.path.abspath(path)
+    rel = os.path.relpath(p)
+    return p if rel.startswith("..") else rel
 
 
 @click.command(cls=Command)
@@ -40,20 +60,23 @@ def _scenario_files(files: Sequence[str]) -> list[str]:
 def scenario(files: Sequence[str], trace_dir: str, states: bool, as_json: bool, quiet: bool,
              verbose: bool) -> None:
     """Run given/when/then scenario files (TOML; see docs/scenarios.md). A bundled game's
-    name stands for all of its scenario files."""
+    name, or a spec folder, stands for all of its scenario files (and lets them run that
+    spec: a scenario file alone never runs a spec it names by path without its hash)."""
     from ..check.scenario import ScenarioFileError, load_scenario_file, run_scenario
+    from ..formats.names import slug
     from ..runtime.trace import TraceWriteError, save_trace
     expanded = _scenario_files(files)
     loaded = []
-    for f in expanded:
+    for f, spec in expanded:
         try:
-            loaded.append(load_scenario_file(f))
+            loaded.append(load_scenario_file(f, trusted=[spec] if spec else []))
         except ScenarioFileError as e:
             raise BadInput(str(e)) from None
+    check_outputs("trace_dir")
     all_results = []
     total = sum(len(sf.scenarios) for sf in loaded)
     with Progress("scenarios", total=total, quiet=quiet) as progress:
-        for f, sf in zip(expanded, loaded):
+        for (f, _), sf in zip(expanded, loaded):
             rs = []
             for sc in sf.scenarios:
                 progress.note(sc.name[:40])
@@ -69,10 +92,9 @@ def scenario(files: Sequence[str], trace_dir: str, states: bool, as_json: bool, 
         for r in rs:
             trace = r.to_trace() if r.status != "PASSED" else None
             if trace is not None:
-                slug = "".join(ch if ch.isalnum() else "-" for ch in r.name)[:60]
+                name = f"{slug(r.game)}-scenario-{slug(r.name)}.json"
                 try:
-                    saved[id(r)] = str(save_trace(
-                        trace, Path(trace_dir) / f"{r.game}-scenario-{slug}.json"))
+                    saved[id(r)] = str(save_trace(trace, Path(trace_dir) / name))
                 except TraceWriteError as e:
                     unsaved[id(r)] = str(e)
     failed = sum(1 for _, rs in all_results for r in rs if r.status != "PASSED")
@@ -85,7 +107,8 @@ def scenario(files: Sequence[str], trace_dir: str, states: bool, as_json: bool, 
         sys.exit(code)
     for f, rs in all_results:
         bad = [r for r in rs if r.status != "PASSED"]
-        out.para(f"{f}: {len(rs) - len(bad)} passed, {len(bad)} failed", style="bold")
+        out.para(f"{shown_path(f)}: {len(rs) - len(bad)} passed, {len(bad)} failed",
+                 style="bold")
         for r in rs:
             if r.status == "PASSED" and not verbose:
                 continue

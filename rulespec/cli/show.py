@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
-from .options import BadInput, Command, trace_and_model
+from .options import BadInput, Command, check_outputs, trace_and_model, write_failed
 
 
 @click.command(cls=Command)
@@ -18,6 +20,7 @@ def show(trace_file: str, step: int | None, output: str | None) -> None:
     from ..report.run import picture_after
     from ..runtime.model import IllegalAction
     trace, model = trace_and_model(trace_file)
+    check_outputs("output")
     n = len(trace.actions) if step is None else step
     if n > len(trace.actions):
         raise BadInput(f"{trace_file}: step {n} is past the end ({len(trace.actions)} steps)")
@@ -32,5 +35,9 @@ def show(trace_file: str, step: int | None, output: str | None) -> None:
         click.echo(svg, nl=False)
     else:
         from ..report.render import write_atomically
-        write_atomically(output, svg)
+        try:
+            write_atomically(output, svg)
+        except OSError as err:
+            write_failed(output, err)
+            sys.exit(1)
         click.echo(f"wrote {output}", err=True)

@@ -19,7 +19,7 @@ from ..check.impact import lockstep
 from ..check.prove import DEAD_RULE_GAMES, prove
 from ..check.results import SKIPPED, Result
 from ..check.runner import check_game
-from ..check.scenario import ScenarioFile, ScenarioResult, load_scenario_file, run_scenario
+from ..check.scenario import ScenarioFile, ScenarioResult, load_game_scenarios, run_scenario
 from ..runtime.model import Model
 from ..runtime.registry import available_games, load, models_dir
 from .budget import Budget
@@ -190,7 +190,7 @@ def _scenario_files_parsed(model: Model, game_ref: str) -> list[tuple[Path, Scen
     out = []
     for path in scenario_files(model, game_ref):
         try:
-            out.append((path, load_scenario_file(path)))
+            out.append((path, load_game_scenarios(path, game_ref)))
         except Exception:  # noqa: BLE001 - a broken file is reported by _scenarios
             continue
     return out
@@ -201,7 +201,7 @@ def _scenarios(model: Model, game_ref: str
     out, errors = [], []
     for path in scenario_files(model, game_ref):
         try:
-            sf = load_scenario_file(path)
+            sf = load_game_scenarios(path, game_ref)
         except Exception as err:  # noqa: BLE001 - a broken file is reported, not fatal
             errors.append(f"{path.name}: {err}")
             continue

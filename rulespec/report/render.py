@@ -10,6 +10,7 @@ file is written atomically.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -29,17 +30,44 @@ def write_atomically(path: str | Path, text: str) -> Path:
     return p
 
 
-def _md(text: Any) -> str:
-    """Text safe inside a Markdown table cell or paragraph."""
+class _Safe(str):
+    """Markdown text already made safe (every other value the template prints is escaped:
+    a spec's text can neither open HTML nor Markdown markup)."""
+
+
+# a backtick may stay: a code span shows its text literally (a spec's ``x`` stays code);
+# so may "_": inside a word it is no emphasis, and names like drop_precondition stay as read
+_MD_SPECIAL = re.compile(r"([\\*\[\]|])")
+
+
+def _md(text: Any) -> _Safe:
+    """Text safe inside a Markdown table cell or paragraph: markup characters escaped,
+    ``<`` and ``>`` as entities (no HTML), line breaks as ``<br>``."""
     s = "" if text is None else str(text)
-    return (s.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
-            .replace("\n", "<br>"))
+    s = _MD_SPECIAL.sub(r"\\\1", s).replace("<", "&lt;").replace(">", "&gt;")
+    return _Safe(s.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "<br>"))
+
+
+def _code(text: Any) -> _Safe:
+    """A code span of ``text``, whatever backticks it holds (a fence one longer than its
+    longest run); ``|`` escaped for table cells; no line breaks."""
+    s = " ".join(("" if text is None else str(text)).splitlines()).replace("|", "\\|")
+    fence = "`" * (max((len(r) for r in re.findall(r"`+", s)), default=0) + 1)
+    pad = " " if s.startswith("`") or s.endswith("`") else ""
+    return _Safe(f"{fence}{pad}{s}{pad}{fence}")
+
+
+def _anchor(text: Any) -> _Safe:
+    """An id or file-name part as it may stand in a link target."""
+    return _Safe(re.sub(r"[^A-Za-z0-9_.\-]", "-", str(text)))
+
+
+def _finalize(value: Any) -> Any:
+    return value if isinstance(value, _Safe) else _md(value)
 
 
 def _code_spans(text: Any) -> Any:
     """HTML of text whose `backticked` parts are code (a mutant's change in words)."""
-    import re
-
     from markupsafe import Markup, escape
     return Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", str(escape(text))))
 
@@ -48,8 +76,11 @@ def _env(html: bool) -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.PackageLoader("rulespec.report", "templates"),
                              autoescape=html, undefined=jinja2.StrictUndefined,
                              trim_blocks=not html, lstrip_blocks=not html,
-                             keep_trailing_newline=True)
+                             keep_trailing_newline=True, finalize=None if html else _finalize)
     env.filters["md"] = _md
+    env.filters["code"] = _code
+    env.filters["anchor"] = _anchor
+    env.filters["raw"] = _Safe   # a macro's output: its own values are escaped already
     env.filters["code_spans"] = _code_spans
     return env
 

@@ -16,14 +16,19 @@ def report_one(game_ref: str, budget: Budget, out_dir: str) -> dict:
     that cannot be made says why instead of stopping the others."""
     from .collect import collect
     from .document import build_document
+    from ..formats.files import why
     trace_dir = Path(out_dir) / "traces"
     try:
         doc = build_document(collect(game_ref, budget, trace_dir), game_ref)
-        write_report(doc, out_dir)
     except Exception as err:  # noqa: BLE001 - one game's failure is reported in one line
         return {"game": game_ref, "error": f"{type(err).__name__}: {err}"}
-    return {"game": doc["game"]["name"], "counts": doc["glance"]["counts"],
+    done = {"game": doc["game"]["name"], "counts": doc["glance"]["counts"],
             "seconds": doc["budget"]["seconds"]}
+    try:   # what was found stands even when it cannot be written (a full disk)
+        write_report(doc, out_dir)
+    except OSError as err:
+        done["write_error"] = f"{getattr(err, 'filename', None) or out_dir}: {why(err)}"
+    return done
 
 
 def _heaviest_first(game_refs: Sequence[str]) -> list[str]:
@@ -52,7 +57,10 @@ def report_games(game_refs: Sequence[str], budget: Budget, out_dir: str, workers
         for f in as_completed(futures):
             done[futures[f]] = f.result()
             progress(f"reported {futures[f]}")
-    write_index(out_dir)  # once more, after every game: workers finish in any order
+    try:
+        write_index(out_dir)  # once more, after every game: workers finish in any order
+    except OSError:
+        pass   # the games' own lines say what could not be written
     return [done[g] for g in game_refs]
 
 

@@ -18,24 +18,46 @@ from .codec import FieldCodec
 
 @attrs.frozen
 class Reason:
-    """One rule that forbids an action: what it says and where it comes from."""
+    """One rule that forbids an action: what it says and where it comes from. For a
+    precondition (``requires``), ``fact`` is what the state holds instead: the cells the
+    rule reads, ``board[0][0] is x``.
+
+    >>> str(Reason("the cell is empty", "rules: 2", requires=True, fact="board[0][0] is x"))
+    'requires: the cell is empty — but board[0][0] is x [rules: 2]'
+    >>> str(Reason("the game is over", "rules: 5"))
+    'the game is over [rules: 5]'
+    """
 
     text: str
     source: str | None
     where: Location | None = attrs.field(default=None, eq=False)
+    requires: bool = attrs.field(default=False, eq=False, kw_only=True)
+    fact: str | None = attrs.field(default=None, eq=False, kw_only=True)
 
     def __str__(self) -> str:
-        return f"{self.text} [{self.source}]" if self.source else self.text
+        said = f"requires: {self.text}" if self.requires else self.text
+        if self.fact:
+            said += f" — but {self.fact}"
+        return f"{said} [{self.source}]" if self.source else said
 
 
 class IllegalAction(Exception):
-    """An action was refused. ``reasons`` lists every failed precondition with its source."""
+    """An action was refused. ``reasons`` lists every failed precondition with its source,
+    and the message says each requirement and the fact that broke it:
+    ``refused: mark(0,0) requires: the cell is empty — but board[0][0] is x [source]``."""
 
     def __init__(self, action: str, reasons: list[Reason]) -> None:
         self.action = action
         self.reasons = reasons
-        lines = "; ".join(str(r) for r in reasons) or "not a legal action here"
-        super().__init__(f"illegal action {action!r}: {lines}")
+        super().__init__(refusal(action, reasons))
+
+
+def refusal(action: str, reasons: list[Reason]) -> str:
+    """One line: the refused action, each requirement and what broke it."""
+    if not reasons:
+        return f"refused: {action}: not a legal action here"
+    said = "; ".join(str(r) for r in reasons)
+    return f"refused: {action} {said}" if reasons[0].requires else f"refused: {action}: {said}"
 
 
 class Action:
@@ -321,6 +343,17 @@ class Model:
         return State(tuple(values), self)
 
     # --- checks used by the checker -----------------------------------------------------
+    def _fact(self, i: int, j: int, values: tuple, params: tuple) -> str | None:
+        """What precondition ``j`` of action ``i`` found instead (``board[0][0] is x``)."""
+        facts = self.__dict__.get("_facts")
+        if facts is None:
+            from ..compile.reads import Facts
+            interp = {p.name: p.enum.index_of(self.interpretation[p.name])
+                      for p in self.spec.interpretations}
+            facts = self.__dict__["_facts"] = Facts(self.spec, self.compiled.layout, interp)
+        found = facts(i, j, values, tuple(params))
+        return ", ".join(f"{text} is {value}" for text, value in found) or None
+
     def why_illegal(self, state: State, action: Action) -> list:
         """Every reason ``action`` may not be taken in ``state`` (empty if it is legal)."""
         self._own(state, action)
@@ -346,16 +379,18 @@ class Model:
                                       spec_action.source))
         if reasons:
             return reasons
-        for pre, fn in zip(spec_action.preconditions, self.compiled.preconditions[idx]):
+        for j, (pre, fn) in enumerate(zip(spec_action.preconditions,
+                                          self.compiled.preconditions[idx])):
             try:
                 ok = fn(state.values, *params)
             except Exception as err:  # a guard that cannot be evaluated is not satisfied
                 ok = False
                 text = f"{pre.text} (cannot be evaluated: {err})"
-                reasons.append(Reason(text, pre.source, pre.where))
+                reasons.append(Reason(text, pre.source, pre.where, requires=True))
                 continue
             if not ok:
-                reasons.append(Reason(pre.text, pre.source, pre.where))
+                reasons.append(Reason(pre.text, pre.source, pre.where, requires=True,
+                                      fact=self._fact(idx, j, state.values, params)))
         if not reasons and spec_action.chance and action not in self.legal_actions(state):
             reasons.append(Reason("this outcome has no weight here", spec_action.source))
         return reasons

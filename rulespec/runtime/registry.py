@@ -40,6 +40,10 @@ class SpecOrigin:
     sha256: str
 
 
+class SpecChanged(ValueError):
+    """A spec file's bytes are not those a trace or scenario vouched for (by SHA-256)."""
+
+
 def origin(spec: GameSpec) -> SpecOrigin | None:
     """Where ``spec`` was loaded from (None for a spec built without the registry)."""
     return _ORIGINS.get(id(spec))
@@ -78,34 +82,60 @@ def spec_path(name_or_path: str | os.PathLike) -> Path:
             return (p / "spec.py").resolve()
         if p.is_file() and p.suffix == ".py":
             return p.resolve()
+        exists = p.exists()
     except (OSError, ValueError):  # a name too long for a path, a NUL byte...: not a path
-        pass
+        exists = False
+    if exists:
+        raise ValueError(not_a_spec(p, text))
     known = ", ".join(available_games())
     raise ValueError(f"unknown game {_shown(text)} (bundled: {known}; or give a spec .py "
                      "file or folder)")
 
 
-def load_spec(name_or_path: str | os.PathLike) -> GameSpec:
-    """Import a spec module and return its validated ``SPEC`` (errors name file and line)."""
+def not_a_spec(p: Path, text: str) -> str:
+    """Why an existing path is not a spec: a folder without spec.py, a file not ``.py``."""
+    if p.is_dir():
+        return (f"{_shown(text)} is a folder without a spec.py: not a spec (give a spec .py "
+                "file, a folder holding spec.py, or a bundled game's name)")
+    return (f"{_shown(text)} exists but is not a spec: a spec is a Python file ending in .py "
+            "(or a folder holding spec.py)")
+
+
+def load_spec(name_or_path: str | os.PathLike, *, sha256: str | None = None) -> GameSpec:
+    """Import a spec module and return its validated ``SPEC`` (errors name file and line).
+
+    With ``sha256``, the file's bytes are hashed first and run only if they match, exactly
+    those bytes (what a trace or scenario vouches for); :class:`SpecChanged` otherwise.
+    """
     path = spec_path(name_or_path)
     key = str(path)
+    source = None
+    if sha256 is not None:
+        try:
+            source = path.read_bytes()
+        except OSError as err:
+            raise SpecChanged(f"cannot read {path}: {err.strerror or err}") from None
+        if hashlib.sha256(source).hexdigest() != sha256:
+            raise SpecChanged(f"{path} has changed since (its SHA-256 differs)")
     if key in _SPEC_CACHE:
-        return _SPEC_CACHE[key]
-    module = import_file(path, "spec")
+        cached = _SPEC_CACHE[key]
+        if sha256 is None or _ORIGINS[id(cached)].sha256 == sha256:
+            return cached
+    module = import_file(path, "spec", source)
     spec = getattr(module, "SPEC", None)
     if not isinstance(spec, GameSpec):
         raise SpecError("a spec module must end with SPEC = game.build()",
                         element=f"module {path.name}", where=Location(_rel(str(path)), 1))
     _SPEC_CACHE[key] = spec
     bundled = path.parent.name if path.parent.parent == models_dir() else None
-    _ORIGINS[id(spec)] = SpecOrigin(path, bundled, file_sha256(path))
+    _ORIGINS[id(spec)] = SpecOrigin(path, bundled, sha256 or file_sha256(path))
     return spec
 
 
-def import_file(path: Path, kind: str) -> object:
-    """Run a spec's Python file as a module; whatever it raises (an exit too) becomes a
-    :class:`SpecError` naming the file and line. Its prints go to stderr (stdout may be a
-    ``--json`` document)."""
+def import_file(path: Path, kind: str, source: bytes | None = None) -> object:
+    """Run a spec's Python file as a module (``source``: exactly these bytes of it);
+    whatever it raises (an exit too) becomes a :class:`SpecError` naming the file and line.
+    Its prints go to stderr (stdout may be a ``--json`` document)."""
     mod_name = f"_rulespec_{kind}_{abs(hash(str(path)))}"
     loader_spec = importlib.util.spec_from_file_location(mod_name, path)
     assert loader_spec and loader_spec.loader
@@ -113,7 +143,10 @@ def import_file(path: Path, kind: str) -> object:
     sys.modules[mod_name] = module
     try:
         with contextlib.redirect_stdout(sys.stderr):
-            loader_spec.loader.exec_module(module)
+            if source is None:
+                loader_spec.loader.exec_module(module)
+            else:
+                exec(compile(source, str(path), "exec"), module.__dict__)  # noqa: S102
     except (SpecError, KeyboardInterrupt):
         raise
     except SyntaxError as err:  # the file (or one it imports) does not parse
@@ -141,15 +174,16 @@ def _spec_failed(path: Path, err: BaseException) -> SpecError:
 
 
 def load(name_or_path: str | os.PathLike, interpretation: Mapping[str, str] | str | None = None,
-         ruleset: str | None = None) -> Model:
+         ruleset: str | None = None, *, sha256: str | None = None) -> Model:
     """Load a game (bundled name or spec path) compiled under an interpretation.
 
     ``interpretation`` is None for the rulebook's defaults, a mapping ``{point: option}``, or
     a string ``"point=option,..."``. ``ruleset`` names a bundle of options the spec declares
     (``rulespec.load("hawaii", ruleset="bga")``); ``interpretation`` may add points it leaves
-    open, and a point it fixes to another option is a ValueError.
+    open, and a point it fixes to another option is a ValueError. ``sha256``: run the spec
+    file only if its bytes have this hash (:func:`load_spec`).
     """
-    spec = load_spec(name_or_path)
+    spec = load_spec(name_or_path, sha256=sha256)
     from .model import resolve_interpretation
     chosen = resolve_interpretation(spec, interpretation, ruleset)
     key = (str(spec_path(name_or_path)), tuple(sorted(chosen.items())))

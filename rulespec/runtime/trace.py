@@ -3,32 +3,27 @@
 A trace names the spec that produced it, so that ``rulespec replay`` checks that same
 spec: a bundled game by its name only; any spec loaded from a path (a copy of a bundled
 game included) by its absolute path and the SHA-256 of the file, and replay refuses a spec
-that changed since.
+that changed since, or a path without its hash, before anything of it runs. The file format
+is read and written by :mod:`rulespec.formats.trace`.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import re
-import tempfile
 from pathlib import Path
 from typing import Any, Sequence
 
 import attrs
 
-FORMAT = "rulespec-trace/1"
-#: a trace is a few kilobytes; a file far larger than any game's trace is refused unread
-MAX_TRACE_BYTES = 16 * 1024 * 1024
-_KEYS = {"format", "game", "players", "interpretation", "actions", "violates", "spec_path",
-         "spec_sha256"}
+from ..formats.files import OutputError, why, write_atomically
+from ..formats.trace import (FORMAT, MAX_TRACE_BYTES, TraceDoc, TraceError, Violates,
+                             dump_trace, read_trace_doc, trace_doc, trace_json)
+
+__all__ = ["FORMAT", "MAX_TRACE_BYTES", "Trace", "TraceError", "TraceWriteError", "load_trace",
+           "save_trace", "spec_identity", "trace_from_json", "trace_model", "write_atomically"]
 
 
-class TraceError(ValueError):
-    """A trace file is malformed (one clear line: file and problem)."""
-
-
-class TraceWriteError(OSError):
+class TraceWriteError(OutputError):
     """A trace could not be written (one line: where, and why)."""
 
 
@@ -55,17 +50,14 @@ class Trace:
         return cls(model.name, players, tuple(actions), dict(model.interpretation), prop,
                    message, spec_path, sha)
 
+    def doc(self) -> TraceDoc:
+        """The trace as its file's document."""
+        violates = None if not self.property else Violates(self.property, self.message)
+        return TraceDoc(self.game, self.players, list(self.actions), FORMAT,
+                        dict(self.interpretation), violates, self.spec_path, self.spec_sha256)
+
     def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"format": FORMAT, "game": self.game, "players": self.players,
-                             "interpretation": dict(self.interpretation),
-                             "actions": list(self.actions)}
-        if self.property:
-            d["violates"] = {"property": self.property, "message": self.message}
-        if self.spec_path:
-            d["spec_path"] = self.spec_path
-        if self.spec_sha256:
-            d["spec_sha256"] = self.spec_sha256
-        return d
+        return trace_json(self.doc())
 
 
 def spec_identity(model: Any) -> tuple[str | None, str | None]:
@@ -84,113 +76,34 @@ def spec_identity(model: Any) -> tuple[str | None, str | None]:
     return None, None
 
 
-def write_atomically(path: str | os.PathLike, text: str) -> Path:
-    """Write ``text`` to ``path`` so that a reader sees the old file or the new, never half."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return target
-
-
 def save_trace(trace: Trace, path: str | os.PathLike) -> Path:
     """Save a trace as pretty JSON, atomically; :class:`TraceWriteError` if it cannot be."""
     try:
-        return write_atomically(path, json.dumps(trace.to_json(), indent=2,
-                                                 ensure_ascii=False) + "\n")
+        return write_atomically(path, dump_trace(trace.doc()))
     except OSError as err:
-        why = err.strerror or str(err)
-        raise TraceWriteError(f"cannot write {path}: {why}") from None
+        raise TraceWriteError(f"cannot write {path}: {why(err)}") from None
 
 
 def load_trace(path: str | os.PathLike) -> Trace:
     """Read a trace file; raises :class:`TraceError` naming the file and the problem."""
-    p = Path(path)
-    try:
-        if p.is_dir():
-            raise TraceError(f"{p}: is a folder, not a trace file")
-        if p.exists() and not p.is_file():
-            raise TraceError(f"{p}: not a regular file (a device or a pipe?)")
-        with open(p, "rb") as fh:  # read at most one byte more than a trace may have
-            raw = fh.read(MAX_TRACE_BYTES + 1)
-        if len(raw) > MAX_TRACE_BYTES:
-            raise TraceError(f"{p}: too large for a trace (more than {MAX_TRACE_BYTES} "
-                             "bytes)")
-        text = raw.decode("utf-8")
-    except FileNotFoundError:
-        raise TraceError(f"{p}: no such trace file") from None
-    except UnicodeDecodeError:
-        raise TraceError(f"{p}: not a trace: not UTF-8 text") from None
-    except OSError as err:
-        raise TraceError(f"{p}: cannot read the file: {err.strerror or err}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise TraceError(f"{p}:{err.lineno}: not valid JSON ({err.msg})") from None
-    except RecursionError:
-        raise TraceError(f"{p}: not a trace: JSON nested too deeply") from None
-    return trace_from_json(data, str(p))
+    return _trace(read_trace_doc(path))
 
 
 def trace_from_json(data: Any, where: str = "trace") -> Trace:
     """Validate a trace's JSON value; :class:`TraceError` names the first problem."""
-    def bad(problem: str) -> TraceError:
-        return TraceError(f"{where}: {problem}")
-
-    if not isinstance(data, dict):
-        raise bad(f"a trace must be a JSON object, not {_kind(data)}")
-    unknown = sorted(str(k) for k in data if k not in _KEYS)
-    if unknown:
-        raise bad(f"unknown key(s) {', '.join(map(repr, unknown))[:200]} "
-                  f"(a trace has: {', '.join(sorted(_KEYS))})")
-    if data.get("format", FORMAT) != FORMAT:
-        raise bad(f"'format' must be {FORMAT!r}, not {_short(data.get('format'))}")
-    game = data.get("game")
-    if not isinstance(game, str) or not game.strip():
-        raise bad(f"'game' must be a game's name, not {_short(game)}")
-    players = data.get("players")
-    if type(players) is not int or players < 1:
-        raise bad(f"'players' must be a positive integer, not {_short(players)}")
-    actions = data.get("actions")
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-        raise bad("'actions' must be a list of action texts")
-    interp = data.get("interpretation")
-    interp = {} if interp is None else interp
-    if not isinstance(interp, dict) or not all(isinstance(v, str) for v in interp.values()):
-        raise bad("'interpretation' must be an object of point: \"option\"")
-    violates = data.get("violates")
-    prop = message = None
-    if violates is not None:
-        if not isinstance(violates, dict):
-            raise bad(f"'violates' must be an object {{\"property\", \"message\"}}, "
-                      f"not {_kind(violates)}")
-        prop, message = violates.get("property"), violates.get("message")
-        if not isinstance(prop, str) or not (message is None or isinstance(message, str)):
-            raise bad("'violates' needs a \"property\" name and a \"message\" text")
-    spec_path, sha = data.get("spec_path"), data.get("spec_sha256")
-    if spec_path is not None and (not isinstance(spec_path, str) or not spec_path.strip()):
-        raise bad(f"'spec_path' must be the path of a spec file, not {_short(spec_path)}")
-    if sha is not None and (not isinstance(sha, str) or not re.fullmatch(r"[0-9a-f]{64}", sha)):
-        raise bad(f"'spec_sha256' must be 64 hex digits, not {_short(sha)}")
-    return Trace(game, players, tuple(actions), dict(interp), prop, message, spec_path, sha)
+    return _trace(trace_doc(data, where))
 
 
-def _kind(value: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "true/false",
-            int: "a number", float: "a number", type(None): "null"}.get(type(value), "a value")
+def _trace(doc: TraceDoc) -> Trace:
+    v = doc.violates
+    return Trace(doc.game, doc.players, tuple(doc.actions), dict(doc.interpretation or {}),
+                 v.property if v else None, v.message if v else None, doc.spec_path,
+                 doc.spec_sha256)
 
 
 def _short(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, float) else repr(value)
+    import json
+    text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -201,30 +114,29 @@ def trace_model(trace: Trace, where: str = "trace") -> Any:
     another spec would check the wrong rules), and ``ValueError``/``SpecError`` as
     :func:`rulespec.load` does.
     """
-    from .registry import available_games, file_sha256, load
+    from .registry import SpecChanged, available_games, load
     if trace.spec_path is None:
         if trace.game not in available_games():
-            raise TraceError(f"{where}: game {_short(trace.game)} is not bundled and the trace "
+            raise TraceError(where, f"game {_short(trace.game)} is not bundled and the trace "
                              "names no spec file")
         ref = trace.game
     else:
         spec = Path(trace.spec_path)
         if not spec.is_absolute():  # traces before 0.1 stored a path relative to the check
-            raise TraceError(f"{where}: 'spec_path' {_short(trace.spec_path)} is relative; run "
+            raise TraceError(where, f"'spec_path' {_short(trace.spec_path)} is relative; run "
                              "`rulespec check` again to write a trace with an absolute path")
+        if trace.spec_sha256 is None:   # trace_from_json refuses this; a Trace built by hand
+            raise TraceError(where, "names its spec by path without its SHA-256: refused")
         try:
             found = spec.is_file()
         except OSError:
             found = False
         if not found:
-            raise TraceError(f"{where}: the spec this trace was made with, {spec}, is gone")
-        try:
-            now = file_sha256(spec) if trace.spec_sha256 is not None else None
-        except OSError as err:
-            raise TraceError(f"{where}: cannot read {spec}: {err.strerror or err}") from None
-        if now is not None and now != trace.spec_sha256:
-            raise TraceError(f"{where}: {spec} has changed since this trace was written "
-                             "(its SHA-256 differs); run `rulespec check` again")
+            raise TraceError(where, f"the spec this trace was made with, {spec}, is gone")
         ref = str(spec)
     interp = ",".join(f"{k}={v}" for k, v in trace.interpretation.items()) or None
-    return load(ref, interpretation=interp)
+    try:
+        return load(ref, interpretation=interp, sha256=trace.spec_sha256)
+    except SpecChanged:
+        raise TraceError(where, f"{ref} has changed since this trace was written (its "
+                         "SHA-256 differs); run `rulespec check` again") from None

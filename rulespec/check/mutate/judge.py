@@ -385,14 +385,7 @@ def load_scenarios(game_ref: str, files: Sequence[str] | None = None
                    ) -> tuple[ScenarioFile, ...]:
     """The game's scenario files, parsed once (ScenarioFileError on a bad one); a file
     written for another game is refused."""
-    from ...runtime.registry import spec_path
-    from ..scenario import ScenarioFileError, load_scenario_file
-    wanted = spec_path(game_ref)
-    out = []
-    for f in (files if files is not None else scenario_files(game_ref)):
-        sf = load_scenario_file(f)
-        if spec_path(sf.game_ref) != wanted:
-            raise ScenarioFileError(f, f"is about {sf.game!r}, not the game being mutated")
-        out.append(sf)
-    return tuple(out)
+    from ..scenario import load_game_scenarios
+    files = files if files is not None else scenario_files(game_ref)
+    return tuple(load_game_scenarios(f, game_ref) for f in files)
 

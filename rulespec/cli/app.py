@@ -13,6 +13,7 @@ from ..ir.errors import SpecError
 from ..runtime.trace import TraceError
 from . import (check, conform, diff, info, list_games, mutate, play, prove, replay, report,
                scenario, show)
+from . import interrupted
 from .options import BadInput, Group
 
 
@@ -34,10 +35,8 @@ _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", None) or getat
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
-    """Entry point: run the CLI, turning bad input into one line and exit code 2."""
-    from ..check.progress import interrupt_on_sigint
-    if argv is None:  # the command itself, not a test calling main([...])
-        interrupt_on_sigint()
+    """Run the CLI (the Ctrl-C handler is in place already: ``rulespec.cli.main``),
+    turning bad input into one line and exit code 2."""
     try:
         cli.main(args=list(argv) if argv is not None else None, prog_name="rulespec",
                  standalone_mode=False)
@@ -50,8 +49,7 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         _fail(e.format_message())
     except (click.exceptions.Abort, KeyboardInterrupt):
         # Ctrl-C: workers are already killed (check/workers.py); nothing is half-written
-        click.echo("rulespec: interrupted", err=True)
-        sys.exit(130)
+        interrupted()
     except (BadInput, SpecError, TraceError) as e:
         _fail(str(e))
     except click.exceptions.Exit as e:
