@@ -28,10 +28,10 @@ def test_the_tie_for_first_misreading_is_violated(tmp_path):
     # misreading: after a tie for first, the next total still gets the second prize
     # (the source's second example says it gets the third)
     text = (models_dir() / "hawaii" / "spec.py").read_text()
-    old = "if_(all_of(n_best == 1, tot[i] == second), lookup(PRIZE[1], r0),"
+    old = 'if_(all_of(n_best == 1, tot[i] == second), lookup(PRIZE[1], r0, name="second_prize"),'
     assert old in text
     path = tmp_path / "spec.py"
-    path.write_text(text.replace(old, "if_(tot[i] == second, lookup(PRIZE[1], r0),"))
+    path.write_text(text.replace(old, 'if_(tot[i] == second, lookup(PRIZE[1], r0, name="second_prize"),'))
     result = _law(rulespec.load(path))
     assert result.status == VIOLATED
     assert "round_total" in result.detail

@@ -63,6 +63,9 @@ CASES = {
                               "max_steps (the rules bound the game) or a horizon"),
     "horizon_without_reason": ('game.horizon(5, reason=" ")\n' + GOOD_ACTION,
                                "horizon needs a positive int and a reason"),
+    "let_without_a_name": (GOOD_ACTION.replace("rule.set(board[i], Mark.x)",
+                                               "t = rule.let(turn + 1)\n    rule.set(turn, t)"),
+                           "in action put: rule.let needs a name"),
 }
 
 
@@ -120,3 +123,13 @@ def test_an_uncapped_count_is_bounded_below_only():
         game.field("debt", game.at_least(0), initial=-1, source=src)
     f = game.field("points", game.at_least(0), source=src)
     assert (f.args[0].lo, f.args[0].hi) == (0, None)
+
+
+def test_a_let_without_a_name_points_at_its_line(tmp_path):
+    body, _ = CASES["let_without_a_name"]
+    text = HEADER + body + FOOTER
+    path = tmp_path / "let.py"
+    path.write_text(text)
+    with pytest.raises(SpecError) as err:
+        rulespec.load(path)
+    assert err.value.where.line == _line_of(text, "rule.let(turn + 1)")

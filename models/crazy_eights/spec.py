@@ -15,8 +15,8 @@ ends the game, as do 100 cards played or, once the deck is empty, a full round o
 Everyone pays a penalty for the cards left in hand.
 """
 
-from rulespec.spec import (Game, all_of, any_of, exists, forall, if_, implies, not_, ordinal,
-                           sum_of, view)
+from rulespec.spec import (Game, all_of, any_of, called, exists, forall, if_, implies, not_,
+                           ordinal, sum_of, view)
 from rulespec.spec.kit import Deck, Hands, Pile
 
 CC = "OpenSpiel crazy_eights.cc"
@@ -49,7 +49,7 @@ Phase = game.enum("Phase", {
 
 def rank(card):
     """The rank index 0..12 (2..A): ``GetRank(action) = action / kNumSuits``."""
-    return ordinal(card) // 4
+    return called(ordinal(card) // 4, "rank[{0}]", card)
 
 
 suit_of = game.table("suit_of", {c: Suit[Suit.members[k % 4]] for k, c in enumerate(Card)},

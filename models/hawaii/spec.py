@@ -19,8 +19,8 @@ and its first tile (the only tile whose order matters); tikis and kahunas are co
 counts; price tokens are counts per token type and location (type = value + spear mark).
 """
 
-from rulespec.spec import (PLAYERS, Game, abs_, all_of, any_of, count, exists, forall, if_,
-                           implies, lookup, max_, min_, not_, option, sum_of, to_int, view)
+from rulespec.spec import (PLAYERS, Game, abs_, all_of, any_of, called, count, derived, exists,
+                           forall, if_, implies, lookup, max_, min_, not_, option, sum_of, to_int, view)
 
 SEED = "000_3b00b4fc026f56e4.txt"
 RESEARCH = "research/components.md"
@@ -128,9 +128,7 @@ WIDTH = game.assume(
            "で埋めることができます)",
     origin="INFERENCE from the tile's name; NOT FOUND in any source")
 
-EFFECTS = game.assume(
-    "tile_effects",
-    {"shell_hut": "+1/+2 shells at the start of each later round",
+EFFECT_WORDS = {"shell_hut": "+1/+2 shells at the start of each later round",
      "foot_hut": "+1/+2 feet at the start of each later round",
      "spear_hut": "round end: +1/+2 VP per spear price token taken this round",
      "exchange_hut": "a payment may be mixed: up to 1/2 units of the shell cost paid with "
@@ -151,7 +149,15 @@ EFFECTS = game.assume(
      "ku": "game end: 1/2 VP per tiki placed (valid village)",
      "boat": "capacity 3 / 4 feet with one free foot",
      "kahuna": "single-sided; spot shells and row points as printed",
-     "tiki": "single-sided; spot feet and validity as printed"},
+     "tiki": "single-sided; spot feet and validity as printed"}
+# the numbers of those effects, (level I, level II): what the rules read
+EFFECTS = game.assume(
+    "tile_effects",
+    {"shell_hut": (1, 2), "foot_hut": (1, 2), "fruit": (1, 2), "irrigation_fruit": (1, 1),
+     "spear_hut": (1, 2), "exchange_hut": (1, 2), "long_hut": (2, 5), "irrigation": (0, 3),
+     "hula": (1, 2), "surfer": 2, "kane": (2, 3), "laka": (2, 3), "kanaloa": (2, 3),
+     "lono": (3, 5), "pele": (1, 2), "ku": (1, 2)},
+    shown=EFFECT_WORDS,
     reason="the seed prints tile effects only as tooltips; it fixes the level-II surfer (-4), "
            "and the shape of the special rules (exchange mixes payments, hula counts itself, "
            "Laka counts fruit in all villages, Lono needs the goal, Pele only for purchases, "
@@ -159,21 +165,21 @@ EFFECTS = game.assume(
            "valid village); the values here are plausible fillers",
     origin=f"{RESEARCH} §Hawaii additional facts (shell hut +1/+2 spielmonster.de; long hut "
            "5 VP tk-game-diary.net; green god 2 VP per fruit tk-game-diary.net); rest NOT FOUND")
-SHELL_INCOME = {"shell_hut": (1, 2)}
-FEET_INCOME = {"foot_hut": (1, 2)}
-FRUIT_INCOME = {"irrigation": (1, 1), **{f: (1, 2) for f in FRUITS}}
-SPEAR_VP = (1, 2)
-EXCHANGE = (1, 2)
-LONG_VP = (2, 5)
-IRRIGATION_VP = (0, 3)
-HULA_VP = (1, 2)
-SURFER_GOAL = (2, SURFER_II_GOAL)
-KANE_VP = (2, 3)
-LAKA_VP = (2, 3)
-KANALOA_VP = (2, 3)
-LONO_VP = (3, 5)
-PELE_FEET = (1, 2)
-KU_VP = (1, 2)
+SHELL_INCOME = {"shell_hut": EFFECTS["shell_hut"]}
+FEET_INCOME = {"foot_hut": EFFECTS["foot_hut"]}
+FRUIT_INCOME = {"irrigation": EFFECTS["irrigation_fruit"], **{f: EFFECTS["fruit"] for f in FRUITS}}
+SPEAR_VP = EFFECTS["spear_hut"]
+EXCHANGE = EFFECTS["exchange_hut"]
+LONG_VP = EFFECTS["long_hut"]
+IRRIGATION_VP = EFFECTS["irrigation"]
+HULA_VP = EFFECTS["hula"]
+SURFER_GOAL = (EFFECTS["surfer"], SURFER_II_GOAL)
+KANE_VP = EFFECTS["kane"]
+LAKA_VP = EFFECTS["laka"]
+KANALOA_VP = EFFECTS["kanaloa"]
+LONO_VP = EFFECTS["lono"]
+PELE_FEET = EFFECTS["pele"]
+KU_VP = EFFECTS["ku"]
 
 # --- the ten places of the main board --------------------------------------------------
 PLACES = game.assume(
@@ -244,9 +250,9 @@ def _distances() -> list[list[int]]:
     return out
 
 
-DIST = _distances()
+DIST = derived(_distances(), ADJACENT)  # each distance follows from the whole adjacency
 DIST.append(DIST[BEACH])  # the pass area (row 11) is never a starting point; keep it total
-DIST_FLAT = [d for row in DIST for d in row]   # index: from * 11 + to
+# the distance from a to b is lookup(DIST, a, b): a table of rows, one index per level
 
 # --- price tokens ----------------------------------------------------------------------
 # Token codes 1..10 (0 = no token), ordered by (value, spear) so that sorting codes sorts
@@ -266,10 +272,6 @@ SPEAR = [0] + [t[1] for t in TOKEN_TYPES]
 FISH = [0] + [t[2] for t in TOKEN_TYPES]
 TOKEN_COUNT = [0] + [t[3] for t in TOKEN_TYPES]
 ALL_TOKENS = sum(TOKEN_COUNT)
-# names for the token codes in states and scenario files ("6/spear" = 1), as actions print them
-TokenCode = game.labels("TokenCode", {c: f"{VALUE[c]}/{'spear' if SPEAR[c] else 'plain'}"
-                                      for c in CODES},
-                        source=src("貝の支払い", "価格トークンの中には槍（バツ印のような模様）が描かれているものがあります"))
 
 # --- islands ---------------------------------------------------------------------------
 ISLANDS = game.assume(
@@ -302,7 +304,7 @@ PRIZE = [[pr[i] for pr in ROUND_TILES["prizes"]] for i in range(3)]
 INCOME_SHELLS = [s for s, _ in ROUND_TILES["income_after"]] + [0]
 INCOME_FEET = [f for _, f in ROUND_TILES["income_after"]] + [0]
 
-game.assume("tiki_columns",
+TIKI_COLUMNS = game.assume("tiki_columns",
             "a tiki sits over column 8 - t for the t-th tiki (placed right-aligned); a "
             "village is valid when its width reaches the leftmost tiki's column: width + "
             "tikis >= 8; at most 5 tikis (columns 3-7). A board without a tiki: see the "
@@ -311,19 +313,19 @@ game.assume("tiki_columns",
                    "placed and that tikis are placed right-aligned; the start cottage already "
                    "covers columns 1-2",
             origin="INFERENCE from the seed §タイルの配置")
-game.assume("kahuna_spots", "5 kahuna spots, one per village row, filled from the top; a "
+KAHUNA_SPOTS = game.assume("kahuna_spots", "5 kahuna spots, one per village row, filled from the top; a "
             "6th kahuna cannot be placed and is discarded; likewise a 6th tiki",
             reason="§タイルの配置: カフナはそれぞれの村の左側に上から順番に置かれます",
             origin="INFERENCE from the seed §タイルの配置")
 game.assume("start_order", "the first round's turn order is player 0, 1, 2, ...",
             reason="the seed does not say how the first player is chosen",
             origin="NOT FOUND")
-game.assume("fish_choice",
+FISH_CHOICE = game.assume("fish_choice",
             "the fisher chooses each fish token by its fish count",
             reason="fish tokens lie face up in the cove (§釣り); the price side is hidden, so "
                    "tokens with the same fish count are interchangeable",
             origin="INFERENCE from the seed §釣り, §細かいルール")
-game.assume("exchange_capacity_counts_fruit",
+EXCHANGE_COUNTS_FRUIT = game.assume("exchange_capacity_counts_fruit",
             "with exchange cottages, up to their summed capacity of units of a payment may "
             "be paid with fruit (part of a price, part of a move, or part of a trip's feet), "
             "and the units so paid count against that capacity like shells paid as feet. "
@@ -333,7 +335,7 @@ game.assume("exchange_capacity_counts_fruit",
                    "支払うことができます); its example counts only shells and feet, so the capacity is "
                    "read as counting every exchanged unit",
             origin="INFERENCE from the seed §タイル効果の詳細")
-game.assume("exchange_two_resources",
+EXCHANGE_TWO = game.assume("exchange_two_resources",
             "one payment mixes two resources only: shells and feet (exchange +k / -k), or "
             "fruit into the price, or fruit into the move (pay mix_fruit), or fruit into a "
             "trip's feet (pay feet_and_fruit); one purchase never combines a shell/foot swap "
@@ -343,24 +345,24 @@ game.assume("exchange_two_resources",
             reason="keeps one exchange parameter per action (a second one would multiply the "
                    "action count); the seed's example only mixes two resources",
             origin="modelling bound; NOT FOUND in the source")
-game.assume("exchange_bound", "at most 4 units of one payment are exchanged",
+EXCHANGE_BOUND = game.assume("exchange_bound", "at most 4 units of one payment are exchanged",
             reason="a finite action parameter; 4 units need two level-II exchange cottages",
             origin="modelling bound")
-game.assume("fish_needs_tokens",
+FISH_NEEDS_TOKENS = game.assume("fish_needs_tokens",
             "a player may fish for k tokens only if the cove holds at least k",
             reason="the seed does not say what happens when the cove runs short",
             origin="NOT FOUND")
-game.assume("fish_bound", "one fishing trip takes at most 7 fish tokens",
+FISH_BOUND = game.assume("fish_bound", "one fishing trip takes at most 7 fish tokens",
             reason="a finite action parameter and fish counter: 7 is what a level-I and a "
                    "level-II boat carry together; two level-II boats (8 feet) or three boats "
                    "could carry more, which the model leaves out",
             origin="modelling bound")
-game.assume("trip_boats_bound", "a trip uses at most three boats (combine_boats=any)",
+TRIP_BOATS = game.assume("trip_boats_bound", "a trip uses at most three boats (combine_boats=any)",
             reason="a finite action parameter: three boats carry 8-12 feet, more than the "
                    "farthest island's 6 or fish_bound's 7 (a fourth level-II boat would only "
                    "lower the feet paid further)",
             origin="modelling bound")
-game.assume("pawn_on_board_after_purchase",
+PAWN_AFTER = game.assume("pawn_on_board_after_purchase",
             "after a purchase the pawn stands on the bought place; fishing and island visits "
             "put it on the beach; passing takes it off the board",
             reason="§足の支払い measures each move from where the pawn stands; §ボートの使用 "
@@ -395,6 +397,10 @@ Level = game.enum("Level", {"I": "level I side", "II": "level II side (bought at
 Mark = game.enum("Mark", {"plain": "a price token without a spear",
                           "spear": "a price token with a spear"},
                  source=src("貝の支払い", "槍（バツ印のような模様）が描かれているもの"))
+# token codes by their parts (value, mark), named "6/spear" in states, scenarios and reports
+TokenCode = game.codes("TokenCode", (range(2, 7), Mark), first=1, source=src(
+    "貝の支払い", "価格トークンの中には槍（バツ印のような模様）が描かれているものがあります"))
+assert TokenCode.names[1:] == tuple(f"{VALUE[c]}/{'spear' if SPEAR[c] else 'plain'}" for c in CODES)
 Dest = game.enum("Dest", {**{f"village_{r + 1}": f"village row {r + 1} (from the top)"
                              for r in range(VILLAGES)},
                           "discard": "the tile cannot be placed anywhere and is discarded"},
@@ -680,7 +686,7 @@ phase = game.field("phase", Phase, initial=Phase.layout, flow=True, source=src("
 round_ = game.field("round", range(1, ROUNDS + 1), initial=1, flow=True,
                     source=src("ゲーム進行", "ゲームは全５ラウンド行われ"))
 order = game.field("order", range(0, 5), shape=(5,), initial=[0, 1, 2, 3, 4], flow=True,
-                   source=src("パス", "次のラウンドのターン順"),
+                   source=src("パス", "次のラウンドのターン順") + "; assumption start_order",
                    doc="order[k] = the player who moves k-th this round")
 turn_pos = game.field("turn_pos", range(0, 5), flow=True, source=src("ゲーム進行"),
                       doc="index into order of the player to move")
@@ -766,13 +772,13 @@ canoe_used = game.field("canoe_used", bool, shape=(PLAYERS,),
 # =====================================================================================
 # Derived quantities (expressions over the state)
 # =====================================================================================
-me = order[turn_pos]          # the player to move (turn_pos changes only when a turn ends)
+me = called(order[turn_pos], "mover")  # the player to move (turn_pos changes only when a turn ends)
 N = game.num_players
 
 
-def code_of(price, mark):
-    """The token code of a (value, spear) pair: codes are sorted by value, then spear."""
-    return (price - 2) * 2 + 1 + to_int(mark == Mark.spear)
+# A price token's code is TokenCode.of(price, mark): codes are sorted by value, then spear,
+# so that sorting codes sorts tokens the way §細かいルール lays them out (same number: the
+# spear token to the right).
 
 
 def by_level(p, v, name: str, amounts: tuple[int, int]):
@@ -802,7 +808,8 @@ def valid(p, v):
     """§タイルの配置: the village's rightmost tile reaches the column of the leftmost tiki
     (without a tiki: never, or the board's last column — village_without_tiki)."""
     line = if_(village_without_tiki.is_("board_edge"), max_(tikis[p], 1), tikis[p])
-    return all_of(village_exists(p, v), line >= 1, width[p, v] + line >= COLUMNS + 1)
+    return all_of(village_exists(p, v), line >= 1,
+                  width[p, v] + line >= derived(COLUMNS + 1, TIKI_COLUMNS))
 
 
 def tiles_in(p, v):
@@ -831,8 +838,8 @@ def can_place(p, kind: str, r: int):
     in_existing = all_of(village_exists(p, r), *rules)
     if kind in COTTAGES and r > 0:
         new_row = all_of(not_(village_exists(p, r)), village_exists(p, r - 1))
-        return any_of(in_existing, new_row)
-    return in_existing
+        return called(any_of(in_existing, new_row), f"fits_village_{r + 1}")
+    return called(in_existing, f"fits_village_{r + 1}")
 
 
 def placement_ok(p, kind: str, dest):
@@ -865,7 +872,7 @@ def place_on_track(rule, count, reward, table, kind, where_source, reward_source
     """Kahunas and tikis fill a printed track of five spots, one after the other; a spot
     may pay a reward at once. With the track full, the tile is discarded."""
     with rule.when(count[me] < len(table), source=where_source):
-        rule.add(reward[me], lookup(table, count[me]), source=reward_source)
+        rule.add(reward[me], lookup(table, count[me], name=f"{kind}_track_reward"), source=reward_source)
         rule.add(count[me], 1)
     with rule.otherwise():
         rule.add(discard[Kind[kind]], 1)
@@ -873,13 +880,14 @@ def place_on_track(rule, count, reward, table, kind, where_source, reward_source
 
 def place_kahuna(rule):
     place_on_track(rule, kahunas, shells, KAHUNA_SHELLS, "kahuna",
-                   src("タイルの配置", "カフナはそれぞれの村の左側に上から順番に置かれます"),
+                   src("タイルの配置", "カフナはそれぞれの村の左側に上から順番に置かれます")
+                   + "; assumption kahuna_spots",
                    src("タイルの配置", "「貝」が描かれている場所にカフナを配置すると"))
 
 
 def place_tiki(rule):
     place_on_track(rule, tikis, feet, TIKI_FEET, "tiki",
-                   src("タイルの配置", "ティキは右詰めで配置されていきます"),
+                   src("タイルの配置", "ティキは右詰めで配置されていきます") + "; assumption kahuna_spots",
                    src("タイルの配置", "「足」が描かれている場所にティキを配置すると"))
 
 
@@ -962,9 +970,9 @@ def pay_trip(rule, due, pay, swap):
 def take_token(rule, who, code):
     """A price token (price side) goes to ``who`` and counts toward the round goal."""
     rule.add(took[who, code], 1)
-    rule.add(round_total[who], lookup(VALUE, code),
+    rule.add(round_total[who], lookup(VALUE, code, name="value"),
              source=src("ラウンド目標", "受け取る価格トークンの値は２倍にはなりません"))
-    rule.add(spears[who], lookup(SPEAR, code))
+    rule.add(spears[who], lookup(SPEAR, code, name="spears_on"))
 
 
 # =====================================================================================
@@ -975,7 +983,7 @@ def setup(rule):
     with rule.for_each(game.players()) as p:
         rule.set(shells[p], START_SHELLS)
         rule.set(feet[p], START_FEET)
-        rule.set(fruit[p], lookup(START_FRUIT, p),
+        rule.set(fruit[p], lookup(START_FRUIT, p, name="start_fruit"),
                  source=src("ゲーム進行", "手番順によって次のように追加のフルーツが配られます"))
         rule.set(founder[p, 0], Founder.start_hut,
                  source=src("タイルの配置", "個人ボードにはゲーム開始時にスタートコテージが１つ配置されています"))
@@ -1008,15 +1016,15 @@ def islands_needed():
              source=src("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を超えないように"))
 def draw_token(rule, price, mark):
     """Round start: each draw goes to the next spot; a token over the cap becomes a fish."""
-    code = code_of(price, mark)
+    code = TokenCode.of(price, mark)
     rule.require(phase == Phase.deal, "price tokens are being dealt", source=src("細かいルール"))
     rule.require(bag[code] >= 1, "the token is still in the bag", source=src("細かいルール"))
     rule.set_weight(bag[code])
     with rule.when(deal_step < BOARD_DRAWS, source=src("細かいルール")):
-        where = rule.let(lookup(DEAL_ORDER, deal_step), name="place")
+        where = rule.let(lookup(DEAL_ORDER, deal_step, name="deal_order"), name="place")
         area_sum = rule.let(_sum([area_tok[where, c] * VALUE[c] for c in CODES]), name="sum")
         # price_cap=below: a token that would make the sum equal to the cap is flipped too
-        with rule.when(area_sum + price <= lookup(CAPS, where) - to_int(price_cap.is_("below")),
+        with rule.when(area_sum + price <= lookup(CAPS, where, name="cap") - to_int(price_cap.is_("below")),
                        source=src("足の支払い", "この数字以下になるように各場所に価格トークンが配置されます")):
             rule.add(area_tok[where, code], 1)
         with rule.otherwise():
@@ -1069,10 +1077,10 @@ def move_cost(place):
     """§足の支払い: feet to reach ``place`` (1 to stay; the beach is free to return to)."""
     tgt = pos_of[place]
     here = pawn[me]
-    walk = if_(here == tgt, 1, lookup(DIST_FLAT, here * 11 + tgt))
-    via_beach = lookup(DIST[BEACH], tgt)
+    walk = if_(here == tgt, 1, lookup(DIST, here, tgt, name="distance"))
+    via_beach = lookup(DIST[BEACH], tgt, name="distance_from_the_beach")
     steps = if_(beach_return.is_("free"), min_(walk, via_beach), walk)
-    return max_(0, steps - owned(me, "pele", PELE_FEET))
+    return called(max_(0, steps - owned(me, "pele", PELE_FEET)), "feet_to_move")
 
 
 def define_buy(kind: str) -> None:
@@ -1090,7 +1098,8 @@ def define_buy(kind: str) -> None:
             + (" -> {dest}" if in_village else ""))
 
     def buy(rule, swap, price, mark, level=None, pay=None, dest=None):
-        code = code_of(price, mark)
+        rule.rests_on(SINGLE_SIDED, EXCHANGE_BOUND, EXCHANGE_COUNTS_FRUIT, EXCHANGE_TWO)
+        code = TokenCode.of(price, mark)
         double = level == Level.II if two_sided else False
         cost_feet = move_cost(Place[place])
         cost_shells = price * if_(double, 2, 1) if two_sided else price
@@ -1099,9 +1108,9 @@ def define_buy(kind: str) -> None:
         # not mix: swap > 0 shell units paid with feet, swap < 0 foot units paid with shells;
         # mix: swap > 0 shell units, swap < 0 foot units paid with fruit;
         # both: swap > 0 units of the price and as many of the move paid with fruit
-        feet_due = cost_feet + if_(mix, min_(swap, 0), if_(both, -swap, swap))
-        shell_due = cost_shells - if_(mix, max_(swap, 0), swap)
-        fruit_mixed = if_(mix, abs_(swap), if_(both, 2 * swap, 0))
+        feet_due = called(cost_feet + if_(mix, min_(swap, 0), if_(both, -swap, swap)), "feet_due")
+        shell_due = called(cost_shells - if_(mix, max_(swap, 0), swap), "shell_due")
+        fruit_mixed = called(if_(mix, abs_(swap), if_(both, 2 * swap, 0)), "fruit_mixed")
         fruit_feet = pay.is_one_of(PayWith.fruit_for_feet, PayWith.fruit_for_both)
         fruit_shells = pay.is_one_of(PayWith.fruit_for_shells, PayWith.fruit_for_both)
         # --- who, when, what is left ----------------------------------------------------
@@ -1123,8 +1132,8 @@ def define_buy(kind: str) -> None:
                             "turn' (interpretation exchange_uses)")
         rule.require(any_of(pay == PayWith.own, fruit[me] >= 1), "paying with fruit needs fruit",
                      source=src("画面説明", "フルーツ、貝にも足の代わりにも使える"))
-        rule.require(area_tok[p_idx, code_of(price, Mark.plain)]
-                     + area_tok[p_idx, code_of(price, Mark.spear)] >= 1,
+        rule.require(area_tok[p_idx, TokenCode.of(price, Mark.plain)]
+                     + area_tok[p_idx, TokenCode.of(price, Mark.spear)] >= 1,
                      "a price token of this value lies on the place",
                      source=src("貝の支払い", "どれか１つの価格トークンを選んで"))
         rule.require(area_tok[p_idx, code] >= 1, "the chosen price token lies on the place",
@@ -1168,7 +1177,8 @@ def define_buy(kind: str) -> None:
                      source=src("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます"))
         rule.add(area_tok[p_idx, code], -1, source=src("貝の支払い", "価格トークンを取り"))
         take_token(rule, me, code)
-        rule.set(pawn[me], pos_of[Place[place]], source=src("足の支払い"))
+        rule.set(pawn[me], pos_of[Place[place]],
+                 source=src("足の支払い") + "; assumption pawn_on_board_after_purchase")
         # --- take the tile and place it -----------------------------------------------------
         rule.add(supply[Kind[kind]], -1)
         if in_village:
@@ -1218,14 +1228,16 @@ def fish(rule, use, k, pay, swap):
     rule.require(due >= 1, "at least one foot is paid",
                  source=src("釣り", "最低でも１個の足を支払わなければオマケの足を使うことはできない"))
     rule.require(_sum([fish_pool[c] for c in CODES]) >= k, "the cove holds k fish tokens",
-                 source=src("釣り"))
+                 source=src("釣り") + "; assumption fish_needs_tokens")
+    rule.rests_on(FISH_BOUND, EXCHANGE_BOUND, EXCHANGE_COUNTS_FRUIT, EXCHANGE_TWO, TRIP_BOATS)
     rule.require(trip_exchange_ok(pay, swap), "mixing payments needs enough exchange cottages",
                  source=src("タイル効果の詳細", "交換コテージ"))
     rule.require(trip_payment_ok(due, pay, swap), "the player can pay the feet",
                  source=src("釣り"))
     pay_trip(rule, due, pay, swap)
     use_boats(rule, use)
-    rule.set(pawn[me], BEACH, source=src("ボートの使用", "自分のコマはメインボードのどの場所にあったとしても最初の砂浜に移動します"))
+    rule.set(pawn[me], BEACH, source=src("ボートの使用", "自分のコマはメインボードのどの場所にあったとしても最初の砂浜に移動します")
+             + "; assumption pawn_on_board_after_purchase")
     rule.set(pending_fish, k)
     rule.set(phase, Phase.fishing)
 
@@ -1234,6 +1246,7 @@ def fish(rule, use, k, pay, swap):
              source=src("釣り", "魚トークンに描かれている魚の数と同じ価値の価格トークンを獲得します"))
 def take_fish(rule, n):
     """Take one of the fish tokens paid for; it counts its fish toward the round goal."""
+    rule.rests_on(FISH_CHOICE)
     rule.require(phase == Phase.fishing, "the player is fishing", source=src("釣り"))
     rule.require(any_of(*(all_of(n == FISH[c], fish_pool[c] >= 1) for c in CODES)),
                  "a fish token with that many fish is in the cove", source=src("釣り"))
@@ -1272,6 +1285,7 @@ def dock_table(dock, values):
              source=src("島の訪問", "ボートを使って、支払った「足」の数と対応する島を訪問し"))
 def visit_island(rule, dock, use, pay, swap):
     """Pay the island's feet by boat, score its points, take what it shows."""
+    rule.rests_on(EXCHANGE_BOUND, EXCHANGE_COUNTS_FRUIT, EXCHANGE_TWO, TRIP_BOATS)
     due = dock_table(dock, ISLAND_FEET) - boats_needed(use, 2)
     rule.require(phase == Phase.play, "it is a player's turn", source=src("ゲーム進行"))
     rule.require(docks[dock] != Isl.none, "an island lies at the dock",
@@ -1315,7 +1329,8 @@ def visit_island(rule, dock, use, pay, swap):
                             place_tiki(rule)
     rule.set(docks[dock], Isl.none, source=src("島の訪問", "訪問した島タイルは無くなります"))
     rule.add(islands_gone, 1)
-    rule.set(pawn[me], BEACH, source=src("ボートの使用", "自分のコマはメインボードのどの場所にあったとしても最初の砂浜に移動します"))
+    rule.set(pawn[me], BEACH, source=src("ボートの使用", "自分のコマはメインボードのどの場所にあったとしても最初の砂浜に移動します")
+             + "; assumption pawn_on_board_after_purchase")
     with rule.when(phase == Phase.play):
         advance_turn(rule)
 
@@ -1370,9 +1385,9 @@ def round_prizes(ach, tot, r0):
     for i in range(5):
         second = max_(second, if_(all_of(ach[i], tot[i] < best), tot[i], -1))
     return [if_(not_(ach[i]), 0,
-                if_(tot[i] == best, lookup(PRIZE[0], r0),
-                    if_(all_of(n_best == 1, tot[i] == second), lookup(PRIZE[1], r0),
-                        lookup(PRIZE[2], r0))))
+                if_(tot[i] == best, lookup(PRIZE[0], r0, name="first_prize"),
+                    if_(all_of(n_best == 1, tot[i] == second), lookup(PRIZE[1], r0, name="second_prize"),
+                        lookup(PRIZE[2], r0, name="third_prize"))))
             for i in range(5)]
 
 
@@ -1389,9 +1404,9 @@ def tile_income(rule, p):
 def end_round(rule):
     """§ラウンド目標 and §ラウンド終了と新たなラウンドの開始, for every player at once."""
     r0 = rule.let(round_ - 1, name="r0")
-    target = rule.let(lookup(TARGET, r0), name="target")
+    target = rule.let(lookup(TARGET, r0, name="goal_target"), name="target")
     tot = [ranking_total(i) for i in range(5)]
-    ach = [rule.let(goal_met(i, target), name=f"met{i}") for i in range(5)]
+    ach = [rule.let(goal_met(i, target), name=f"met_goal[{i}]") for i in range(5)]
     prizes = round_prizes(ach, tot, r0)
     for i in range(5):
         prize = prizes[i]
@@ -1404,9 +1419,9 @@ def end_round(rule):
                  source=src("貝の支払い", "特定のタイルとの組み合わせで得点を生み出す可能性がある"))
     with rule.when(round_ < ROUNDS, source=src("ゲーム進行", "ゲームは全５ラウンド行われ")):
         with rule.for_each(game.players()) as p:
-            rule.add(shells[p], lookup(INCOME_SHELLS, r0),
+            rule.add(shells[p], lookup(INCOME_SHELLS, r0, name="income_shells"),
                      source=src("ラウンド終了と新たなラウンドの開始", "各プレイヤーに貝と足が支給される"))
-            rule.add(feet[p], lookup(INCOME_FEET, r0),
+            rule.add(feet[p], lookup(INCOME_FEET, r0, name="income_feet"),
                      source=src("ラウンド終了と新たなラウンドの開始", "前のラウンドでの目標タイルに記されています"))
             tile_income(rule, p)
             rule.set(canoe_used[p], False, source=src("ラウンド終了と新たなラウンドの開始", "ボートが再び使用できるようになる"))
@@ -1425,7 +1440,7 @@ def end_round(rule):
             rule.set(pass_by[k], -1)
             rule.set(pass_tok[k], 0)
         with rule.for_each(range(1, 11)) as c:
-            rule.set(bag[c], lookup(TOKEN_COUNT, c),
+            rule.set(bag[c], lookup(TOKEN_COUNT, c, name="token_count"),
                      source=src("ラウンド終了と新たなラウンドの開始", "メインボードやパスエリアに新たに価格トークンが置かれる"))
             rule.set(fish_pool[c], 0, source=src("ラウンド終了と新たなラウンドの開始", "魚トークン、島タイルが補充される"))
             with rule.for_each(range(10)) as a:
@@ -1717,7 +1732,7 @@ game.invariant(
     implies(phase == Phase.deal,
             all_of(*(_sum([area_tok[a, c] for c in CODES])
                      <= lookup([sum(1 for x in DEAL_ORDER[:d] if x == a)
-                                for d in range(BOARD_DRAWS + 5)], deal_step)
+                                for d in range(BOARD_DRAWS + 5)], deal_step, name=f"draws_for_{PLACE_NAMES[a]}_before")
                      for a in range(10)))),
     source=src("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を超えないように、価格トークンは置かれます"),
     doc="while dealing, a place holds at most as many tokens as draws it has had this round")
@@ -1787,12 +1802,12 @@ def _prize_by_rank(i, ach, tot, r0):
     """The same rule stated by counting: a seat that met the goal gets the first prize if
     no qualifying seat has more, the second if exactly one has more, else the third."""
     above = _sum([to_int(all_of(ach[j], tot[j] > tot[i])) for j in range(5)])
-    return if_(not_(ach[i]), 0, if_(above == 0, lookup(PRIZE[0], r0),
-                                    if_(above == 1, lookup(PRIZE[1], r0), lookup(PRIZE[2], r0))))
+    return if_(not_(ach[i]), 0, if_(above == 0, lookup(PRIZE[0], r0, name="first_prize"),
+                                    if_(above == 1, lookup(PRIZE[1], r0, name="second_prize"), lookup(PRIZE[2], r0, name="third_prize"))))
 
 
 _r0 = round_ - 1
-_ach = [goal_met(i, lookup(TARGET, _r0)) for i in range(5)]
+_ach = [goal_met(i, lookup(TARGET, _r0, name="goal_target")) for i in range(5)]
 _tot = [ranking_total(i) for i in range(5)]
 _impl = round_prizes(_ach, _tot, _r0)
 game.law(

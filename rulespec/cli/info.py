@@ -19,8 +19,14 @@ def _value(v: Any) -> Any:
 
 def _info_doc(model: Model) -> dict[str, Any]:
     from ..check.property import all_properties
-    from ..ir.english import to_english
+    from ..ir.english import definitions, to_english
+    from ..ir.walk import statement_exprs
     spec = model.spec
+
+    def named(a: Any) -> list[dict[str, str]]:
+        used = [pre.cond for pre in a.preconditions] + list(statement_exprs(a.effects))
+        return [{"name": n, "means": to_english(v)} for n, v in definitions(used)]
+
     return {
         "name": spec.name, "title": spec.title, "source": spec.source,
         "players": [spec.min_players, spec.max_players], "max_steps": spec.max_steps,
@@ -28,7 +34,8 @@ def _info_doc(model: Model) -> dict[str, Any]:
         "actions": [{"name": a.name, "chance": a.chance, "source": a.source,
                      "params": {p.name: p.domain.label for p in a.params},
                      "preconditions": [{"text": pre.text, "rule": to_english(pre.cond),
-                                        "source": pre.source} for pre in a.preconditions]}
+                                        "source": pre.source} for pre in a.preconditions],
+                     "definitions": named(a)}
                     for a in spec.actions],
         "properties": [{"name": p.name, "kind": p.kind, "source": p.source,
                         "checked_by": "python" if p.python_only else "python, z3"}
@@ -150,6 +157,8 @@ def _print_action(a: dict[str, Any], full: bool) -> None:
     for pre in a["preconditions"]:
         out.para(f"requires: {pre['text']} [{pre['source']}]", indent=4)
         out.para(f"means: {pre['rule']}", indent=8)
+    for d in a.get("definitions", ()):
+        out.para(f"where {d['name']}: {d['means']}", indent=4)
 
 
 def _print_assumptions(doc: dict[str, Any], full: bool) -> None:

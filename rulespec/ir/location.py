@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dis
 import os
 import sys
 
@@ -56,6 +57,37 @@ def _column(frame) -> int | None:  # noqa: ANN001 - a frame object
         positions = _POSITIONS[code] = list(code.co_positions())
     i = frame.f_lasti // 2
     return positions[i][2] if 0 <= i < len(positions) else None
+
+
+#: each code object's (offset, operation, argument) list, read once
+_INSTRUCTIONS: dict = {}
+_STORES = {"STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF"}
+
+
+def with_target() -> str | None:
+    """The name after ``as`` in the ``with`` statement that is entering the calling context
+    manager (``with rule.for_each(players) as p`` gives ``p``), or None: a loop variable
+    keeps the name the spec wrote for it.
+
+    >>> @contextlib.contextmanager
+    ... def loop():
+    ...     yield with_target()
+    >>> with loop() as seat:
+    ...     seat
+    'seat'
+    """
+    frame = sys._getframe(2)  # 0: here, 1: the context manager's generator
+    while frame is not None and os.path.abspath(frame.f_code.co_filename) == _CONTEXTLIB:
+        frame = frame.f_back
+    if frame is None:
+        return None
+    code = frame.f_code
+    ops = _INSTRUCTIONS.get(code)
+    if ops is None:
+        ops = _INSTRUCTIONS[code] = [(i.offset, i.opname, i.argval)
+                                     for i in dis.get_instructions(code)]
+    after = next((op for op in ops if op[0] > frame.f_lasti), None)
+    return after[2] if after is not None and after[1] in _STORES else None
 
 
 def _short(path: str) -> str:

@@ -80,6 +80,10 @@ class Enum:
         if member not in consts:
             raise SpecError(f"unknown member {member!r} of enum {self.name} "
                             f"(members: {', '.join(self.members)})", element=f"enum {self.name}")
+        tags = getattr(member, "assumed", None)  # a name from an assumption (ir.assumed)
+        if tags:
+            c = consts[member]
+            return Expr("const", c.args, c.type, None, None, None, tags)
         return consts[member]
 
     def __getitem__(self, member: str) -> "Expr":
@@ -110,7 +114,7 @@ class Dim:
     size: int
     enum: Enum | None = None
     players: bool = False
-    labels: Labels | None = None   # names for the positions of an int dimension
+    labels: "Labels | None" = None   # names for the positions of an int dimension
 
     def label(self) -> str:
         if self.enum is not None:
@@ -126,33 +130,6 @@ class Dim:
         if self.labels is not None:
             return self.labels.names
         return None
-
-
-@attrs.frozen(eq=False)
-class Labels:
-    """Names for the positions of an int array dimension (a token code, a place number):
-    the spec still indexes it with ints, but states, scenarios and reports may name the
-    positions. ``None`` leaves a position unnamed (a code that is never used, say).
-
-    >>> Code = Labels("Code", (None, "2/plain", "2/spear"))
-    >>> Code.size, Code.index_of("2/spear")
-    (3, 2)
-    """
-
-    name: str
-    names: tuple[str | None, ...]
-    source: str | None = None
-    where: Location | None = None
-
-    @property
-    def size(self) -> int:
-        return len(self.names)
-
-    def index_of(self, name: str) -> int:
-        """The position named ``name`` (KeyError if none is)."""
-        if name is None or name not in self.names:
-            raise KeyError(name)
-        return self.names.index(name)
 
 
 def int_span(lo: int, hi: int | None) -> str:
@@ -178,6 +155,8 @@ class Field:
     #: tuple with one bool expression per cell (row-major) of the observer variable below
     visible: Any = "all"
     observer: "Expr | None" = None
+    #: the assumption labels its initial value comes from (:mod:`.assumed`), or None
+    assumed: Any = None
 
     @property
     def size(self) -> int:
@@ -269,22 +248,43 @@ class Named(int):
         return int.__repr__(self)
 
 
+@attrs.frozen
+class Reading:
+    """How a person reads a node built from parts: ``text`` with ``{0}``, ``{1}``... for the
+    English of ``parts`` (``"{0}/{1}"`` for a token code of a price and a mark,
+    ``"distance[{0}, {1}]"`` for a table of rows). The English printer says this instead of
+    the node's arithmetic; no backend reads it.
+    """
+
+    text: str
+    parts: tuple = ()
+    #: a clause (``if A, then B``) rather than a name: parenthesised inside other operators
+    clause: bool = False
+
+
 class Expr:
     """An immutable IR node. Operators build new nodes; ``same_as`` compares structure.
 
     ``label`` says where a literal comes from (:class:`Printed`; for a ``table`` node, one
-    entry per value): provenance only, no backend reads it.
+    entry per value): provenance only, no backend reads it. ``name`` is what a person calls
+    the node: the spec's name for a bound variable (a ``let``, a quantifier's or a loop's
+    variable), a table's name, or a :class:`Reading`; only the English printer reads it.
+    ``assumed`` says which assumptions a literal comes from (:mod:`.assumed`: a frozenset of
+    labels; for a ``table`` node, one per entry): provenance only too.
     """
 
-    __slots__ = ("op", "args", "type", "where", "label")
+    __slots__ = ("op", "args", "type", "where", "label", "name", "assumed")
 
     def __init__(self, op: str, args: tuple, type: Type, where: Location | None = None,
-                 label: Any = None) -> None:
+                 label: Any = None, name: "str | Reading | None" = None,
+                 assumed: Any = None) -> None:
         object.__setattr__(self, "op", op)
         object.__setattr__(self, "args", args)
         object.__setattr__(self, "type", type)
         object.__setattr__(self, "where", where)
         object.__setattr__(self, "label", label)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "assumed", assumed or None)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("IR nodes are immutable")
@@ -342,10 +342,38 @@ class Expr:
     def is_one_of(self, *values: Any) -> "Expr":
         """True when this equals one of ``values``.
 
-        >>> lift(2).is_one_of(1, 2).op
-        'or'
+        >>> e = lift(2).is_one_of(1, 2); e.op, e.name.text
+        ('or', '{0} is one of {1}, {2}')
         """
-        return any_of(*(self == v for v in values))
+        e = any_of(*(self == v for v in values))
+        if e.op != "or":
+            return e
+        said = ", ".join("{%d}" % (k + 1) for k in range(len(values)))
+        return Expr(e.op, e.args, e.type, e.where, None,
+                    Reading("{0} is one of " + said, (self, *(lift(v) for v in values)), True))
+
+
+def called(x: Any, name: str, *parts: Any) -> Expr:
+    """``x`` under a name a person reads it by (``called(order[turn_pos], "mover")``): the
+    same rule for every backend; the English printer says the name, and the report lists
+    what it stands for. Use it for a value several rules share (the player to move, the
+    feet a move costs). With ``parts``, the name says them where it has ``{0}``, ``{1}``...
+    (``called(ordinal(card) // 4, "rank[{0}]", card)`` reads ``rank[last_card]``).
+
+    >>> e = called(lift(2) + 3, "feet_due")
+    >>> e.op, e.name, repr(e)
+    ('add', 'feet_due', '<feet_due>')
+    >>> k = Expr("param", ("card", None), INT)
+    >>> repr(called(k // 4, "rank[{0}]", k))
+    '<rank[card]>'
+    """
+    e = lift(x)
+    if not isinstance(name, str) or not name.strip():
+        raise SpecError(f"a name is a non-empty string, got {name!r}")
+    if parts:
+        return Expr(e.op, e.args, e.type, e.where, e.label,
+                    Reading(name, tuple(lift(p) for p in parts)), e.assumed)
+    return Expr(e.op, e.args, e.type, e.where, e.label, name, e.assumed)
 
 
 def lift(x: Any) -> Expr:
@@ -360,7 +388,7 @@ def lift(x: Any) -> Expr:
         return Expr("const", (x,), BOOL)
     if isinstance(x, int):
         printed = getattr(x, "printed", None)
-        return Expr("const", (int(x),), INT, None, printed)
+        return Expr("const", (int(x),), INT, None, printed, None, getattr(x, "assumed", None))
     if isinstance(x, Field):
         if x.dims:
             raise SpecError(f"field {x.name} is an array: index it", element=f"field {x.name}")
@@ -440,10 +468,12 @@ def not_(x: Any) -> Expr:
 def implies(a: Any, b: Any) -> Expr:
     """``a`` implies ``b``.
 
-    >>> implies(lift(True), lift(False)).op
-    'or'
+    >>> e = implies(lift(True), lift(False)); e.op, e.name.text
+    ('or', 'if {0}, then {1}')
     """
-    return any_of(not_(a), b)
+    e = any_of(not_(a), b)
+    return Expr(e.op, e.args, e.type, e.where, None,
+                Reading("if {0}, then {1}", (lift(a), lift(b)), True))
 
 
 def if_(cond: Any, then: Any, otherwise: Any) -> Expr:
@@ -498,40 +528,6 @@ def to_int(b: Any) -> Expr:
     return if_(b, 1, 0)
 
 
-def lookup(table: Sequence[Any], index: Any) -> Expr:
-    """``table[index]`` for a constant table of ints (or bools) and an int expression.
-
-    Out-of-range indices are a rule error at run time. Nested tables: index them twice.
-
-    >>> e = lookup([5, 5, 10, 10, 15], lift(2))
-    >>> e.op, e.args[0]
-    ('table', (5, 5, 10, 10, 15))
-    """
-    values = tuple(table)
-    if not values:
-        raise SpecError("lookup needs a non-empty table")
-    printed = tuple(getattr(v, "printed", None) for v in values)
-    label = printed if any(p is not None for p in printed) else None
-    if all(isinstance(v, bool) for v in values):
-        typ = BOOL
-    elif all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        typ = INT
-        values = tuple(int(v) for v in values)
-    elif all(isinstance(v, Expr) and v.op == "const" for v in values):
-        typ = values[0].type
-        if any(v.type != typ for v in values):
-            raise SpecError("lookup table entries must share one type")
-        label = tuple(v.label for v in values)
-        label = label if any(p is not None for p in label) else None
-        values = tuple(v.args[0] for v in values)
-    else:
-        raise SpecError("lookup needs a table of ints, bools or enum members")
-    i = lift(index)
-    if i.type != INT:
-        raise SpecError(f"lookup index must be an int, got {i.type}")
-    return Expr("table", (values, i), typ, caller_location(), label)
-
-
 def ordinal(member: Any) -> Expr:
     """An enum member's position (0 for the first member) as an int, for arithmetic.
 
@@ -543,88 +539,6 @@ def ordinal(member: Any) -> Expr:
     if m.type.enum is None:
         raise SpecError(f"ordinal needs an enum member, got {m.type}")
     return Expr("ordinal", (m,), INT, caller_location())
-
-
-@attrs.frozen(eq=False)
-class Table:
-    """A named constant table with one value per member of an enum (a card's cost, its
-    suit, its rank...). Index it with a member, known or not: ``cost[card]`` is one IR
-    node (``enum_table``), whatever the number of members.
-
-    >>> Card = Enum("Card", ["fish", "shell", "boat"], source="t")
-    >>> cost = Table.of("cost", {Card.fish: 3, Card.shell: 1, Card.boat: 3})
-    >>> e = exists(Card, lambda c: cost[c] > 2).args[2].args[0]
-    >>> e.op, e.args[0].values, cost.value_of("boat"), cost[Card.shell].args
-    ('enum_table', (3, 1, 3), 3, (1,))
-    """
-
-    name: str
-    enum: Enum
-    values: tuple
-    type: Type
-    source: str | None = None
-    where: Location | None = None
-
-    @classmethod
-    def of(cls, name: str, mapping: Any, *, source: str | None = None,
-           where: Location | None = None) -> "Table":
-        """A table from ``{member: value}`` covering every member of one enum exactly once.
-
-        Values are ints, bools or members of one enum (all of one type).
-        """
-        element = f"table {name}"
-        items = list(mapping.items()) if hasattr(mapping, "items") else None
-        if not items:
-            raise SpecError("a table needs a mapping {member: value} with at least one entry",
-                            element=element, where=where)
-        keys = [lift(k) for k, _ in items]
-        enum = keys[0].type.enum
-        if enum is None or any(k.op != "const" or k.type != keys[0].type for k in keys):
-            raise SpecError("table keys must be members of one enum", element=element,
-                            where=where)
-        seen: dict[int, Any] = {}
-        for k, (_, v) in zip(keys, items):
-            if k.args[0] in seen:
-                raise SpecError(f"member {enum.name_of(k.args[0])} is given twice",
-                                element=element, where=where)
-            seen[k.args[0]] = v
-        missing = [m for i, m in enumerate(enum.members) if i not in seen]
-        if missing:
-            raise SpecError(f"no value for {', '.join(missing)} (a table gives every member "
-                            f"of {enum.name} a value)", element=element, where=where)
-        raw = [seen[i] for i in range(len(enum))]
-        if all(isinstance(v, bool) for v in raw):
-            typ, values = BOOL, tuple(raw)
-        elif all(isinstance(v, int) and not isinstance(v, bool) for v in raw):
-            typ, values = INT, tuple(int(v) for v in raw)
-        elif all(isinstance(v, Expr) and v.op == "const" and v.type.enum is not None
-                 for v in raw):
-            typ = raw[0].type
-            if any(v.type != typ for v in raw):
-                raise SpecError("table values must share one type", element=element,
-                                where=where)
-            values = tuple(v.args[0] for v in raw)
-        else:
-            raise SpecError("table values must all be ints, all bools or all members of one "
-                            "enum", element=element, where=where)
-        return cls(name, enum, values, typ, source, where)
-
-    def __getitem__(self, member: Any) -> Expr:
-        m = lift(member)
-        if m.type != self.enum.type:
-            raise SpecError(f"table {self.name} is indexed by a {self.enum.name}, got {m.type}",
-                            element=f"table {self.name}")
-        if m.op == "const":  # a known member: the value itself
-            return Expr("const", (self.values[m.args[0]],), self.type, None,
-                        Printed(self.name, self.enum.name_of(m.args[0])))
-        return Expr("enum_table", (self, m), self.type, caller_location())
-
-    def value_of(self, member: str) -> Any:
-        """The Python value stored for a member (by name)."""
-        return self.values[self.enum.index_of(member)]
-
-    def __repr__(self) -> str:
-        return f"Table({self.name}: {self.enum.name})"
 
 
 # --- domains and binders -------------------------------------------------------------
@@ -646,9 +560,34 @@ def domain_of(x: Any) -> Domain:
     raise SpecError(f"not a finite domain: {x!r} (use range(a, b), an enum, or players())")
 
 
+def bound_name(fn: Any) -> str | None:
+    """The name a spec gave the variable of ``fn`` (``lambda p: ...`` names it ``p``): Python
+    keeps a function's parameter names on its code object.
+
+    >>> bound_name(lambda card: card), bound_name(len)
+    ('card', None)
+    """
+    code = getattr(fn, "__code__", None)
+    if code is None or code.co_argcount < 1:
+        return None
+    return code.co_varnames[0]
+
+
+def bound_var(d: Domain, name: str | None) -> Expr:
+    """A fresh variable over ``d``: a unique id for the backends, ``name`` for people (or,
+    when the spec wrote none, a word for what it ranges over, never the id).
+
+    >>> bound_var(domain_of(range(3)), None).name, bound_var(domain_of(range(3)), "k").name
+    ('k', 'k')
+    """
+    word = name or (d.enum.name if d.enum is not None else
+                    "player" if d.label == "players" else "k")
+    return Expr("var", (f"v{next(_counter)}", d), d.type, None, None, word)
+
+
 def _binder(op: str, dom: Any, body: Callable[[Expr], Any], result: Type, want: Type | None) -> Expr:
     d = domain_of(dom)
-    var = Expr("var", (f"v{next(_counter)}", d), d.type)
+    var = bound_var(d, bound_name(body))
     b = lift(body(var))
     if want is not None and b.type != want:
         raise SpecError(f"{op} body must be {want}, got {b.type}")
@@ -700,3 +639,7 @@ OPERATIONS = frozenset({
     "exists", "forall", "sum", "count",
     "ordinal", "enum_table", "connected", "component_size", "largest_component",
 })
+
+
+# the table builders live in tables.py; a spec finds them here too
+from .tables import Labels, Table, lookup  # noqa: E402,F401

@@ -24,13 +24,15 @@ class Assign:
 
 @attrs.frozen(eq=False)
 class If:
-    """Run ``then`` when ``cond`` holds, else ``otherwise``."""
+    """Run ``then`` when ``cond`` holds, else ``otherwise``. ``name`` is the spec's name for
+    the rule the ``then`` side states (reports and dead-rule verdicts use it)."""
 
     cond: Expr
     then: tuple
     otherwise: tuple = ()
     where: Location | None = None
     source: str | None = None
+    name: str | None = None
 
 
 @attrs.frozen(eq=False)

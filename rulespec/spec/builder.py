@@ -12,10 +12,11 @@ from typing import Any, Callable, Iterator, Sequence
 
 import attrs
 
+from ..ir.assumed import Assumed, tag, tags_of, with_tags
 from ..ir.errors import SpecError
-from ..ir.location import Location, caller_location
+from ..ir.location import Location, caller_location, with_target
 from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Labels, Named, Table,
-                        Type, const, domain_of, int_span, lift)
+                        Type, bound_name, bound_var, const, domain_of, int_span, lift)
 from ..ir.statements import Assign, ForEach, If, Let
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
                        Invariant, Param, Precondition, Rule, Ruleset, Scoring, TieBreak)
@@ -65,6 +66,8 @@ class RuleBuilder:
         self.preconditions: list[Precondition] = []
         self._blocks: list[list] = [[]]
         self.weight: Expr | None = None
+        #: assumption labels the rule rests on by its shape (``rests_on``)
+        self.rests: set = set()
 
     @property
     def effects(self) -> tuple:
@@ -85,6 +88,16 @@ class RuleBuilder:
                             element=self._element, where=where)
         self.preconditions.append(Precondition(text, c, source, where))
 
+    def rests_on(self, *values: Any) -> None:
+        """This rule rests on assumptions no value of it shows (a parameter's range, a
+        modelling choice written as its shape): ``values`` that ``game.assume`` returned."""
+        where = caller_location()
+        tags = tags_of(values)
+        if not tags:
+            raise SpecError("rests_on() takes values game.assume returned", element=self._element,
+                            where=where)
+        self.rests |= tags
+
     def set(self, target: Any, value: Any, *, source: str | None = None) -> None:
         """Assign ``value`` to the field cell ``target``."""
         where = caller_location()
@@ -97,12 +110,16 @@ class RuleBuilder:
                             element=self._element, where=where)
         self._blocks[-1].append(Assign(t, v, where, source))
 
-    def let(self, value: Any, *, name: str = "t") -> Expr:
-        """Evaluate ``value`` now and name it for the rest of this block (like a local)."""
+    def let(self, value: Any, *, name: str | None = None) -> Expr:
+        """Evaluate ``value`` now and name it for the rest of this block (like a local).
+        ``name`` is required: the report's English reads the value by it."""
         where = caller_location()
         from ..ir.nodes import _counter
+        if not isinstance(name, str) or not name.strip():
+            raise SpecError("rule.let needs a name the report can read the value by: "
+                            "rule.let(value, name=\"...\")", element=self._element, where=where)
         v = lift(value)
-        var = Expr("var", (f"{name}{next(_counter)}", None), v.type)
+        var = Expr("var", (f"{name}{next(_counter)}", None), v.type, None, None, name)
         self._blocks[-1].append(Let(var, v, where))
         return var
 
@@ -111,9 +128,15 @@ class RuleBuilder:
         self.set(target, lift(target) + delta, source=source)
 
     @contextlib.contextmanager
-    def when(self, cond: Any, *, source: str | None = None) -> Iterator[None]:
-        """Effects inside the block happen only if ``cond`` holds."""
+    def when(self, cond: Any, *, source: str | None = None,
+             name: str | None = None) -> Iterator[None]:
+        """Effects inside the block happen only if ``cond`` holds. ``name`` says the rule in
+        a few words (the report and the dead-rule checker call the branch so; without
+        it, by its condition)."""
         where = caller_location()
+        if name is not None and not (isinstance(name, str) and name.strip()):
+            raise SpecError(f"a when's name is a non-empty string, got {name!r}",
+                            element=self._element, where=where)
         c = lift(cond)
         if c.type != BOOL:
             raise SpecError(f"when() needs a bool, got {c.type}", element=self._element,
@@ -123,7 +146,7 @@ class RuleBuilder:
             yield
         finally:
             body = self._blocks.pop()
-        self._blocks[-1].append(If(c, tuple(body), (), where, source))
+        self._blocks[-1].append(If(c, tuple(body), (), where, source, name))
 
     @contextlib.contextmanager
     def otherwise(self) -> Iterator[None]:
@@ -139,15 +162,16 @@ class RuleBuilder:
         finally:
             body = self._blocks.pop()
         last = block[-1]
-        block[-1] = If(last.cond, last.then, tuple(body), last.where, last.source)
+        block[-1] = If(last.cond, last.then, tuple(body), last.where, last.source, last.name)
 
     @contextlib.contextmanager
-    def for_each(self, dom: Any, *, source: str | None = None) -> Iterator[Expr]:
-        """Repeat the block for each value of a finite domain (yields the loop variable)."""
+    def for_each(self, dom: Any, *, source: str | None = None,
+                 name: str | None = None) -> Iterator[Expr]:
+        """Repeat the block for each value of a finite domain (yields the loop variable,
+        which the report calls by the name after ``as``, or ``name``)."""
         where = caller_location()
-        from ..ir.nodes import _counter
         d = domain_of(dom)
-        var = Expr("var", (f"v{next(_counter)}", d), d.type)
+        var = bound_var(d, name or with_target())
         self._blocks.append([])
         try:
             yield var
@@ -192,6 +216,7 @@ class Game:
         self.tie_breaks: list[TieBreak] = []
         self._setup: tuple = ()
         self._setup_source: str | None = None
+        self._setup_rests: frozenset = frozenset()
         self._current_player: Rule | None = None
         self._chance_node: Rule | None = None
         self._terminal: Rule | None = None
@@ -266,6 +291,18 @@ class Game:
                             element=f"labels {name}", where=where)
         return Labels(name, tuple(listed), source, where)
 
+    def codes(self, name: str, parts: Sequence[Any], *, source: str, first: int = 0,
+              sep: str = "/") -> Labels:
+        """Codes for the combinations of ``parts`` (each a ``range`` or an enum; the last
+        varies fastest), numbered from ``first`` and named by their parts (``"6/spear"``):
+        labels for an int dimension, looked up by their parts with ``Codes.of(price,
+        mark)`` (no arithmetic on a flattened index in the spec, and the report reads
+        ``bag[price/mark]``)."""
+        where = caller_location()
+        self._claim("labels", name, where)
+        self._need_source("labels", name, source, where)
+        return Labels.product(name, parts, first=first, sep=sep, source=source, where=where)
+
     def players(self) -> Domain:
         """The domain of player numbers 0 .. number of players - 1."""
         return Domain(0, self.num_players, self.max_players, None, "players")
@@ -330,7 +367,7 @@ class Game:
         init = default if initial is None else _initial_value(initial, typ, lo, hi, element, where)
         seen, observer = self._visibility(visible, tuple(dims), element, where)
         f = Field(name, typ, lo, hi, tuple(dims), init, source, where, doc, flow, seen,
-                  observer)
+                  observer, tags_of(initial) or None)
         self.fields.append(f)
         return lift(f) if not dims else f
 
@@ -386,15 +423,31 @@ class Game:
             return Named(value, name)
         return lift(value)
 
-    def assume(self, name: str, value: Any, *, reason: str, origin: str | None = None) -> Any:
-        """A value the sources do not give: say why this one, and where it comes from."""
+    def assume(self, name: str, value: Any, *, reason: str, origin: str | None = None,
+               shown: Any = None) -> Any:
+        """A value the sources do not give: say why this one, and where it comes from.
+
+        Returns the value with every int and string in it tagged by the assumption (and
+        the entry of it: a dict's key, a list's index), so that the rules built from it
+        carry where they come from (:mod:`rulespec.ir.assumed`); a bool comes back as a
+        constant expression. Use the returned value in the rules, not a copy of it; a
+        value computed from it in a way Python does not trace (``len``, a comparison, a
+        string method) is labelled with :func:`~rulespec.ir.assumed.derived`. ``shown``:
+        what ``rulespec info`` and the report show instead of ``value`` (a card's effects
+        in words rather than the tuple the rules read)."""
         where = caller_location()
         self._claim("assumption", name, where)
         if not reason.strip():
             raise SpecError("an assumption needs a reason", element=f"assumption {name}",
                             where=where)
-        self.assumptions.append(Assumption(name, value, reason, origin, where))
-        return lift(value) if isinstance(value, (int, bool)) else value
+        entries = (tuple(map(str, value)) if isinstance(value, dict) else
+                   tuple(map(str, range(len(value)))) if isinstance(value, (list, tuple))
+                   else None)
+        self.assumptions.append(Assumption(name, value if shown is None else shown, reason,
+                                           origin, where, entries))
+        if isinstance(value, bool):  # a bool cannot carry the tag: a tagged constant does
+            return with_tags(lift(value), [Assumed(name)])
+        return tag(value, name)
 
     def interpretation(self, name: str, *, question: str, options: dict[str, Any],
                        default: str, source: str, english: str | None = None,
@@ -478,6 +531,7 @@ class Game:
             with _in_element("setup"):
                 fn(rb)
             self._setup, self._setup_source = rb.effects, source
+            self._setup_rests = frozenset(rb.rests)
             return fn
         return deco
 
@@ -526,7 +580,7 @@ class Game:
                                     element=f"action {aname}", where=where)
             self.actions.append(Action(aname, tuple(ps), tuple(rb.preconditions), rb.effects,
                                        source, where, text, chance, rb.weight,
-                                       doc or (fn.__doc__ or "").strip()))
+                                       doc or (fn.__doc__ or "").strip(), frozenset(rb.rests)))
             return fn
         return deco
 
@@ -554,7 +608,7 @@ class Game:
         """Each player's score: ``fn(p)`` for the player variable ``p``."""
         where = caller_location()
         self._need_source("rule", "score", source, where)
-        var = Expr("var", ("p", self.players()), INT)
+        var = Expr("var", ("p", self.players()), INT, None, None, bound_name(fn) or "p")
         with _in_element("rule score"):
             e = lift(fn(var))
         if e.type != INT:
@@ -567,7 +621,7 @@ class Game:
         """Among players tied on score, compare ``fn(p)``; applied in declaration order."""
         where = caller_location()
         self._need_source("rule", "tie_break", source, where)
-        var = Expr("var", ("p", self.players()), INT)
+        var = Expr("var", ("p", self.players()), INT, None, None, bound_name(fn) or "p")
         e = lift(fn(var))
         if e.type != INT:
             raise SpecError(f"a tie-break key must be an int, got {e.type}",
@@ -715,7 +769,7 @@ class Game:
             horizon_reason=self._horizon[1] if self._horizon else None,
             waivers=dict(self._waivers), left_to_play=dict(self._left_to_play),
             tables=tuple(self.tables),
-            rulesets=tuple(self.rulesets))
+            rulesets=tuple(self.rulesets), setup_rests_on=self._setup_rests)
         validate(spec)
         return spec
 
@@ -762,7 +816,7 @@ def _initial_value(initial: Any, typ: Type, lo: int, hi: int | None, element: st
         if not isinstance(initial, int) or initial < lo or (hi is not None and initial > hi):
             raise SpecError(f"initial value {initial!r} is outside {int_span(lo, hi)}",
                             element=element, where=where)
-        return initial
+        return int(initial)  # a tagged int (ir.assumed): the field keeps its tags apart
     raise SpecError(f"initial value of an enum field must be a member, got {initial!r}",
                     element=element, where=where)
 

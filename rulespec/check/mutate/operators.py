@@ -259,7 +259,7 @@ def _comparisons(spec: GameSpec, home: str | None) -> list[Mutant]:
         elements = _elements(places)
         context = _context(place, elements)
         if op == "ite":
-            c, t, e = (to_english(a) for a in node.args)
+            c, t, e = (to_english(a, literal=True) for a in node.args)
             change = (f"`if {_short(c, 40)} then {_short(t, 20)} else {_short(e, 20)}` gives "
                       "its branches the other way round")
             out.append(_node_mutant(SWAP_BRANCHES, s, op, lambda n: Expr(
@@ -271,8 +271,8 @@ def _comparisons(spec: GameSpec, home: str | None) -> list[Mutant]:
             new = table.get(op)
             if new is None:
                 continue
-            before = to_english(node)
-            after = to_english(Expr(new, node.args, node.type))
+            before = to_english(node, literal=True)
+            after = to_english(Expr(new, node.args, node.type), literal=True)
             out.append(_node_mutant(
                 operator, s, op,
                 lambda n, new=new: Expr(new, n.args, n.type, n.where, n.label),
