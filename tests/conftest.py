@@ -1,5 +1,5 @@
 """Hypothesis profiles: `dev` (default), `ci` (derandomized, set by .ci/run), `debug`; the
-smoke-budget reports the report tests read."""
+smoke-budget reports the report tests read; the long tests first."""
 
 import os
 
@@ -29,3 +29,10 @@ def smoke_reports(tmp_path_factory):
     from rulespec.runtime.registry import available_games
     out = tmp_path_factory.mktemp("smoke-reports")
     return out, build_reports(out, [*available_games(), PLANTED, MUTATED])
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests marked ``slow`` run first (in collection order otherwise): spread over
+    processes (`make test`: pytest-xdist, `--dist load`), the longest then start early and
+    end with the rest instead of after them, on one core."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
