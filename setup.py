@@ -3,11 +3,13 @@
 Installing rulespec adds one top-level import package, ``rulespec``. The bundled games and
 properties keep their own folders in the repository (``models/``, ``properties/``) but
 install inside it, as ``rulespec.models`` and ``rulespec.properties``: a top-level
-``models`` would collide with countless other projects. Every folder below them is listed
-(game folders hold data, not just modules), so a new game needs no change here.
+``models`` would collide with countless other projects. Every folder is listed, under
+``rulespec/`` too: a folder that holds only data (game folders, ``report/templates``) is a
+package to Python, and setuptools warns that it "would be ignored" unless it is listed. A new
+game or data folder needs no change here.
 """
 
-from setuptools import find_namespace_packages, find_packages, setup
+from setuptools import find_namespace_packages, setup
 
 MAPPED = {"models": "rulespec.models", "properties": "rulespec.properties"}
 
@@ -24,6 +26,8 @@ def _mapped_packages() -> list[str]:
 
 
 setup(
-    packages=[*find_packages(include=["rulespec", "rulespec.*"]), *_mapped_packages()],
+    packages=[*find_namespace_packages(include=["rulespec", "rulespec.*"],
+                                       exclude=["*__pycache__*"]),
+              *_mapped_packages()],
     package_dir={new: old for old, new in MAPPED.items()},
 )

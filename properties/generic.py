@@ -1,4 +1,4 @@
-"""Properties every game must have (docs/architecture.md, "Properties"). Python-checked."""
+"""Properties every game must have (docs/verification.md, "Generic properties"). Python-checked."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from typing import Any
 from rulespec import CHANCE, TERMINAL, IllegalAction
 from rulespec.check.property import Property, end_property, state_property, step_property
 
-GENERIC_SOURCE = "rulespec generic property (BRIEF.md: Properties)"
+#: where a reader (or the report) finds what each generic property asks, in the repository
+GENERIC_SOURCE = "rulespec generic property (docs/verification.md: Generic properties)"
 #: how many non-legal action instances are tried per state
 ILLEGAL_SAMPLES = 4
 #: how many legal actions are re-checked against the preconditions per state
@@ -154,7 +155,8 @@ def terminates_within_declared_bound(model: Any, state: Any, steps: int) -> str 
 
 
 OBSERVATION_SOURCE = ("rulespec generic property: a player's information state is a function "
-                      "of what they saw (OpenSpiel's information states; BRIEF.md: observation)")
+                      "of what they saw (OpenSpiel's information states; docs/verification.md: "
+                      "Generic properties)")
 
 
 def _perfect_information(model: Any) -> str | None:

@@ -1,7 +1,9 @@
-"""Hypothesis profiles: `dev` (default), `ci` (derandomized, set by .ci/run), `debug`."""
+"""Hypothesis profiles: `dev` (default), `ci` (derandomized, set by .ci/run), `debug`; the
+smoke-budget reports the report tests read; the long tests first."""
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, Verbosity, settings
 
 settings.register_profile("dev", max_examples=100, deadline=None)
@@ -16,3 +18,21 @@ collect_ignore_glob = ["fixtures/*"]
 
 # tests/test_pytest_plugin.py runs pytest inside pytest
 pytest_plugins = ["pytester"]
+
+
+@pytest.fixture(scope="session")
+def smoke_reports(tmp_path_factory):
+    """Every bundled game's report (and two planted fixtures') at the smoke budget, built
+    once per session: (folder, {name: document})."""
+    from report_pages import MUTATED, PLANTED, build_reports
+
+    from rulespec.runtime.registry import available_games
+    out = tmp_path_factory.mktemp("smoke-reports")
+    return out, build_reports(out, [*available_games(), PLANTED, MUTATED])
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests marked ``slow`` run first (in collection order otherwise): spread over
+    processes (`make test`: pytest-xdist, `--dist load`), the longest then start early and
+    end with the rest instead of after them, on one core."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -78,6 +78,16 @@ def test_every_snippet_of_the_guide_runs(program, tmp_path, monkeypatch):
         assert isinstance(namespace["SPEC"], GameSpec)
 
 
+def test_the_report_pages_python_runs(monkeypatch):
+    """docs/reports.md's Python (a state drawing itself) runs as shown."""
+    monkeypatch.chdir(ROOT)
+    text = (ROOT / "docs" / "reports.md").read_text(encoding="utf-8")
+    blocks = [m.group(3) for m in BLOCK.finditer(text)]
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "docs/reports.md", "exec"), {})  # noqa: S102
+
+
 def test_the_guides_nim_is_the_fixture_nim():
     """The guide's Nim and tests/fixtures/nim play the same game (same heaps, same moves)."""
     import rulespec

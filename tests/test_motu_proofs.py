@@ -108,6 +108,7 @@ QUICK = Budget(10_000_000)  # the report's quick budget (rulespec/report/budget.
 CARDS = {"island_cards_are_conserved_per_card", "aside_size_counts_its_cards"}
 
 
+@pytest.mark.slow
 def test_paying_and_setting_aside_keep_the_cards_in_step_at_the_quick_budget():
     # pay slides the row from the chosen slot, set_aside writes the card in hand: both are
     # split on that cell (one case per value), each equation less its twin before the step
@@ -154,6 +155,7 @@ def _case_prover(action: str, goal: str, players: int, lessons: Lessons) -> Acti
     # setting a card aside: the slice is undecided, the card in hand is split on
     ("set_aside", "aside_size_counts_its_cards", {"slice"}, "cell", "splits"),
 ])
+@pytest.mark.slow
 def test_a_case_for_fewer_players_skips_the_queries_that_failed_for_more(
         action, goal, skipped, asked, learned):
     import copy

@@ -110,6 +110,7 @@ def test_check_kills_what_no_scenario_covers():
 SAFE = str(Path(__file__).parent / "fixtures" / "mutate_prove")
 
 
+@pytest.mark.slow
 def test_prove_kills_what_scenarios_and_check_let_survive():
     """The safe's scenarios never dial the whole code and two random games do not either:
     a mutant that stops the safe opening survives them; ``--prove`` (bounded model
@@ -168,18 +169,22 @@ def test_hawaii_scenarios_written_from_its_survivors_kill_them():
     by_id = {m.id: m for m in mutants(spec)}
     for name, mid in HAWAII_KILLS.items():
         sf = load_scenario_file(HAWAII_SCENARIOS / f"{name}.toml")
+        # the spec passes every scenario of the file (each reading is compiled once, for
+        # every file: the registry keeps it)
+        failed = [sc.name for sc in sf.scenarios if run_scenario(sf, sc).status != PASSED]
+        assert failed == [], (name, failed)
+        # the mutant fails one: the first that does is enough (a reading of the mutant is
+        # compiled only when a scenario asks for it)
         mut = by_id[mid].make(spec)
-        for s in (spec, mut):
-            models = {}
+        models: dict = {}
 
-            def model(i, s=s, models=models):
-                key = tuple(sorted(i.items()))
-                if key not in models:
-                    models[key] = Model(s, i)
-                return models[key]
-            failed = [sc.name for sc in sf.scenarios
-                      if run_scenario(sf, sc, model).status != PASSED]
-            assert (failed == []) is (s is spec), (name, mid, failed)
+        def model(i, models=models, mut=mut):
+            key = tuple(sorted(i.items()))
+            if key not in models:
+                models[key] = Model(mut, i)
+            return models[key]
+        assert any(run_scenario(sf, sc, model).status != PASSED for sc in sf.scenarios), \
+            (name, mid, "survives every scenario of the file")
 
 
 def test_operators_and_groups_are_selected_by_name():

@@ -123,6 +123,7 @@ def test_every_mutant_reused_plays_as_compiled_whole(game):
     assert _check_mutants(game) >= 15
 
 
+@pytest.mark.slow
 def test_crazy_eights_mutants_with_chance_reused_play_as_compiled_whole():
     assert _check_mutants("crazy_eights", every=7, games=1) > 30
 

@@ -140,6 +140,7 @@ def test_verdicts_and_work_do_not_depend_on_the_workers(tmp_path):
     assert one.rlimit == two.rlimit and one.rlimit > 0
 
 
+@pytest.mark.slow
 def test_a_job_for_fewer_players_starts_from_what_the_most_players_job_learned(
         tmp_path, monkeypatch):
     """Crazy Eights (2-5 players): the 3-, 4- and 2-player jobs of an action set start from

@@ -1,72 +1,48 @@
 """Ctrl-C on a running ``rulespec prove``: exit 130 at once, no worker left behind.
 
 A terminal sends SIGINT to the whole process group; ``kill -INT`` reaches the parent only.
-Both must stop the run (Z3 used to catch the signal inside a query and carry on).
+Both must stop the run (Z3 used to catch the signal inside a query and carry on). The
+signal comes once every worker is solving; "at once" is counted: no process spends more
+than ``STOP_CPU`` CPU seconds after it, where Hawaii's proofs take minutes
+(``tests/interrupting.py``).
 """
 
 import contextlib
 import os
 import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-#: how long the exit may take after SIGINT (measured: under 1 s, also on a loaded machine)
-PROMPT = 3.0
-
-
-def _children(pid):
-    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True,
-                         text=True).stdout
-    return [int(x) for x in out.split()]
-
-
-def _alive(pid):
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().split()[2]
-    except OSError:
-        return False
-    return state != "Z"
+from interrupting import STOP_CPU, Running, children, stat
 
 
 def _interrupt(tmp_path, to_group, workers):
     rulespec = Path(sys.executable).with_name("rulespec")
-    p = subprocess.Popen([str(rulespec), "prove", "hawaii", "-q", "--workers", str(workers),
-                          "--trace-dir", str(tmp_path)], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    run = Running([str(rulespec), "prove", "hawaii", "-q", "--workers", str(workers),
+                   "--trace-dir", str(tmp_path)], tmp_path)
     try:
-        deadline = time.monotonic() + 60
-        while len(_children(p.pid)) < workers and time.monotonic() < deadline:
-            time.sleep(0.2)  # wait until the workers solve
-        workers_seen = _children(p.pid)
-        assert len(workers_seen) >= workers, "the workers never started"
-        time.sleep(1.0)
-        assert p.poll() is None, "prove hawaii ended before it could be interrupted"
-        sent = time.monotonic()
-        if to_group:
-            os.killpg(p.pid, signal.SIGINT)
-        else:
-            os.kill(p.pid, signal.SIGINT)
-        out, err = p.communicate(timeout=30)
-        took = time.monotonic() - sent
+        run.wait_for(lambda: len(children(run.pid)) >= workers, "the workers started")
+        pool = children(run.pid)
+        # solving: each worker has spent a tenth of a CPU second (a count, not a wait)
+        run.wait_for(lambda: all((stat(w) or ("", 1.0))[1] >= 0.1 for w in pool),
+                     "the workers solving")
+        run.interrupt(to_group=to_group, workers=pool)
+        code = run.finish()
+        return code, run.stdout(), run.stderr(), run.cpu_after, run.left_behind()
     finally:
-        if p.poll() is None:
-            os.killpg(p.pid, signal.SIGKILL)
-            p.wait()
-    time.sleep(0.5)
-    return p.returncode, took, err, [w for w in workers_seen if _alive(w)]
+        run.kill()
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("to_group,workers", [(True, 2), (False, 2), (False, 1)])
 def test_ctrl_c_stops_prove_at_once_and_leaves_no_worker(tmp_path, to_group, workers):
-    code, took, err, left = _interrupt(tmp_path, to_group, workers)
+    code, out, err, cpu, left = _interrupt(tmp_path, to_group, workers)
     assert code == 130, err
-    assert took < PROMPT
     assert "Traceback" not in err
+    assert len(cpu) == 1 + workers and all(s <= STOP_CPU for s in cpu.values()), cpu
+    assert "PROVED" not in out  # stopped, not finished
     assert left == []
 
 

@@ -1451,9 +1451,15 @@ LOC_ABBR = {"coral_garden": "CG", "shark_lair": "SL", "bay_of_teeth": "BT", "kel
             "wreck": "Wr", "galleon": "Ga", "ghost_fleet": "GF", "treasure_hold": "TH",
             "sunken_temple": "ST", "lost_city": "LC", "ancient_library": "AL",
             "black_smoker": "BS", "magma_vents": "MV", "ash_plains": "AP"}
+ICON_TEXT = {"empty": "·", "coin1": "1c", "coin2": "2c", "power1": "1p", "power2": "2p",
+             "badge_shark_bay": "+2p SB", "badge_sunken_ships": "+2p SS",
+             "badge_decayed_civilizations": "+2p DC", "badge_ocean_volcanoes": "+2p OV",
+             "scout": "Sct", "recruit": "Rec", "recruit_free": "Rec0", "take_back": "Back",
+             "raise1": "R1", "raise2": "R2", "full_raise": "Rmax", "score": "Scr"}
 LOC_GLYPHS = {Loc[k]: view.glyph(f"{LOC_ABBR[k]} {v[3]}", TYPE_COLOUR[v[0]], shape="card",
                                   title=f"{k.replace('_', ' ')}: {v[1]} coins / {v[2]} power, "
-                                        f"{v[3]} points, depths {', '.join(v[4])}"
+                                        f"{v[3]} points, depths "
+                                        f"{', '.join(ICON_TEXT[d] for d in v[4])}"
                                         + (f", wild {v[5]} manta" if v[5] else ""))
               for k, v in LOCATIONS.items()}
 CARD_ABBR = {"patrician": "Pat", "legionary": "Leg", "matrona": "Mat", "sea_horse": "SHo",
@@ -1466,15 +1472,10 @@ CARD_COLOUR = {**{k: "#f2e6c9" for k in STARTING}, **{k: "#f5c542" for k in KING
                **{k: "#9fd3c7" for k in OCEAN}}
 CARD_GLYPHS = {Card[k]: view.glyph(CARD_ABBR[k], CARD_COLOUR[k], shape="card", title=v[2])
                for k, v in ALL_CARDS.items()}
-ICON_TEXT = {"empty": "·", "coin1": "1c", "coin2": "2c", "power1": "1p", "power2": "2p",
-             "badge_shark_bay": "+2p SB", "badge_sunken_ships": "+2p SS",
-             "badge_decayed_civilizations": "+2p DC", "badge_ocean_volcanoes": "+2p OV",
-             "scout": "Sct", "recruit": "Rec", "recruit_free": "Rec0", "take_back": "Back",
-             "raise1": "R1", "raise2": "R2", "full_raise": "Rmax", "score": "Scr"}
 ICON_COLOUR = {"coin": "#f5c542", "power": "#d9534f", "badge": "#d9534f", "empty": "#ffffff"}
 ICON_GLYPHS = {k: view.glyph(ICON_TEXT[n], ICON_COLOUR.get(n.split("_")[0].rstrip("12"),
                                                            "#b9d7ea"),
-                             shape="square", title=n.replace("_", " "))
+                             shape="square", title=Icon.docs[n])
                for k, n in enumerate(Icon.members)}
 PLAYER_COLOUR = ["#E69F00", "#56B4E9", "#009E73", "#CC79A7"]
 SIDE_GLYPHS = {MantaSide.ready: view.glyph("ready", "#7fc97f", title="ready"),

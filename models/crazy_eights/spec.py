@@ -248,10 +248,17 @@ game.shared_ties(source=f"{CC}: general-sum returns (kGeneralSum): equal penalti
 SUIT_COLOUR = {"C": "#1a1a1a", "D": "#d55e00", "H": "#cc0033", "S": "#0072b2"}
 
 
+SUIT_NAME = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+RANK_NAME = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+
+
 def card_glyph(c):
-    """A card as drawn: rank then suit letter, in its suit's colour."""
+    """A card as drawn: rank then suit letter, in its suit's colour (the legend explains
+    the letters once, not each of the 52 cards)."""
     name = Card.name_of(c.args[0])  # c is a member (a constant)
-    return view.glyph(name[1] + name[0], SUIT_COLOUR[name[0]], shape="card", title=name)
+    return view.glyph(name[1] + name[0], SUIT_COLOUR[name[0]], shape="card",
+                      title=f"{RANK_NAME.get(name[1], name[1])} of {SUIT_NAME[name[0]]}",
+                      legend=False)
 
 
 game.view(
@@ -266,6 +273,8 @@ game.view(
     view.pile("Hand", lambda p: [view.chip(hand.count(c, of=p), card_glyph(c)) for c in Card],
               player=True),
     view.pile("Discard pile", [view.chip(discard.count(c), card_glyph(c)) for c in Card]),
+    legend={"2C, 7H, TS …": "a card: its rank (T: 10, J: jack, Q: queen, K: king, A: ace), "
+                           "then its suit (C: clubs, D: diamonds, H: hearts, S: spades)"},
 )
 
 # --- what must always hold ---------------------------------------------------------------

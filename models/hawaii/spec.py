@@ -1562,7 +1562,8 @@ SPOT_XY = {8: (25, 0), 9: (75, 0), 5: (0, 25), 6: (50, 25), 7: (100, 25), 2: (0,
 def _token_glyph(c):
     spear = "⚔" if SPEAR[c] else ""
     return view.glyph(f"{VALUE[c]}{spear}", "#f2d8a7",
-                      title=f"price token {VALUE[c]}{' with a spear' if SPEAR[c] else ''}")
+                      title=f"price token {VALUE[c]}{' with a spear' if SPEAR[c] else ''}",
+                      legend=False)  # the view's legend says what ⚔ means
 
 
 def _place_pieces(n):
@@ -1579,6 +1580,14 @@ def _island_text(i):
     what, value = ISLANDS[i]
     return {"fruit": f"{value} fruit", "vp": f"{value} VP"}.get(
         what, f"{value} II" if value in GIFT_KINDS or value == "boat" else value)
+
+
+def _island_title(i):
+    what, value = ISLANDS[i]
+    if what == "tile":
+        level = " (level II)" if value in GIFT_KINDS or value == "boat" else ""
+        return f"an island that gives a {value.replace('_', ' ')} tile{level}"
+    return f"an island that gives {value} {'victory points' if what == 'vp' else what}"
 
 
 def _village_tiles(p, v):
@@ -1601,7 +1610,7 @@ game.view(
                labels=[str(k + 1) for k in range(5)]),
     view.slots("Islands", count=DOCKS, value=lambda d: docks[DOCK_LIST[d]],
                glyphs={Isl[i]: view.glyph(_island_text(i), "#a8d5e2", shape="square",
-                                          title=f"island: {ISLANDS[i][1]} ({ISLANDS[i][0]})")
+                                          title=_island_title(i))
                        for i in ISLAND_NAMES},
                labels=[f"{ISLAND_FEET[d]} feet" for d in range(DOCKS)]),
     view.pile("Fishing cove", [view.chip(fish_pool[c], view.glyph(
@@ -1618,6 +1627,8 @@ game.view(
                  top=lambda p: tikis[p],
                  top_glyph=view.glyph("T", TILE_COLOURS["tiki"], shape="square", title="tiki"),
                  flag=lambda p, v: valid(p, v), player=True),
+    legend={"⚔": "the price token has a spear", "II": "a level-II tile (on a tile: its "
+            "level-II side)", "VP": "victory points"},
 )
 
 # =====================================================================================

@@ -1331,6 +1331,11 @@ FATE_SHORT = {"palms_8": "Pa +8/-5", "canoes_4": "Ca +4/-3", "fish_birds_10": "F
               "hunters_5": "Hu +5/-3", "birds_4": "Bd +4/-3"}
 FATE_LIST = list(Fate)
 
+#: what the symbols' short texts stand for (the report's legend)
+SYMBOL_LEGEND = {t: {"volcano": "volcano (its star cannot be covered)",
+                     "village": "village (its star cannot be covered)"}.get(s, s)
+                 for s, t in SYMBOL_TEXT.items() if t}
+
 game.view(
     view.counters("Turn", {"phase": phase, "to move": to_move, "scorings done": scorings,
                            "deck A left": deck_left[0], "deck B left": deck_left[1],
@@ -1357,6 +1362,7 @@ game.view(
         "traveller points": lambda p: traveller_points[p],
         **{f"{s} scored": (lambda p, s=s: sheet[p, Source[s]]) for s in Source.members},
         "longest beach (cards)": lambda p: beach[p], "score": final_score}, player=True),
+    legend=SYMBOL_LEGEND,
 )
 
 # =====================================================================================

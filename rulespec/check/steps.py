@@ -61,7 +61,7 @@ class Goal:
 def goals_of(smt: SmtGame) -> list[Goal]:
     """The bounds, the rules' evaluability, every invariant (not laws) and every
     conservation law, in the spec's order."""
-    generic = "rulespec generic property (BRIEF.md: Properties)"
+    generic = "rulespec generic property (docs/verification.md: Generic properties)"
     # the bounds, one goal per field: one hard field must not hide the easy ones
     out = [Goal(f"{BOUNDS}[{f.name}]", generic, "bounds", field=f.name)
            for f in smt.spec.fields if f.type != BOOL]

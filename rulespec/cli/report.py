@@ -34,6 +34,7 @@ def report(games: Sequence[str], all_games: bool, out_dir: str, budget_name: str
     import time
 
     from ..report.budget import BUDGETS
+    from ..report.progress import ReportProgress
     from ..report.run import report_games
     from ..runtime.registry import available_games, spec_path
     if all_games == bool(games):
@@ -51,8 +52,8 @@ def report(games: Sequence[str], all_games: bool, out_dir: str, budget_name: str
     policy_from(policy_name, None, None)  # MCTS needs OpenSpiel: say so before any work
     budget = attrs.evolve(BUDGETS[budget_name], diff_policy=policy_name,
                           mutate=budget_name if with_mutate else None)
-    done = report_games(refs, budget, out_dir, workers,
-                        progress=lambda msg: None if quiet else click.echo(msg, err=True))
+    with ReportProgress(refs, quiet=quiet) as progress:
+        done = report_games(refs, budget, out_dir, workers, progress=progress)
     for d in done:
         if "error" in d:
             click.echo(f"{d['game']}: the report could not be made: {d['error']}", err=True)

@@ -16,6 +16,7 @@ import attrs
 
 from ..check.diff import DiffReport, diff
 from ..check.impact import Impact, lockstep
+from ..check.progress import QUIET, Progress
 from ..check.prove import DEAD_RULE_GAMES, prove
 from ..check.results import SKIPPED, Result
 from ..check.runner import check_game
@@ -25,6 +26,7 @@ from ..runtime.registry import available_games, load, models_dir
 from .budget import Budget
 from .coverage import Coverage, play_coverage
 from .mutation import run_mutation
+from .progress import GameProgress
 
 
 @attrs.frozen
@@ -61,15 +63,19 @@ def scenario_files(model: Model, game_ref: str) -> list[Path]:
 
 
 def collect(game_ref: str, budget: Budget, trace_dir: str | Path,
-            progress: Callable[[str], None] = lambda msg: None) -> Collected:
-    """Run the checkers on ``game_ref`` (a bundled name or a spec path) under ``budget``."""
+            progress: GameProgress | None = None) -> Collected:
+    """Run the checkers on ``game_ref`` (a bundled name or a spec path) under ``budget``;
+    ``progress`` hears each phase and its count."""
     model = load(game_ref)
     seconds: dict[str, float] = {}
     trace_dir = Path(trace_dir)
     examples = budget.examples(model.spec.check_examples)
+    progress = progress or GameProgress(model.name)
+    phases = (["check", "diff", "scenarios", "coverage"] + ["prove"] * budget.prove
+              + ["mutate"] * bool(budget.mutate))
 
     def timed(name: str, fn: Callable[[], Any]) -> Any:
-        progress(f"{model.name}: {name}")
+        progress.phase(name, phases.index(name) + 1, len(phases))
         start = time.perf_counter()
         try:
             return fn()
@@ -78,9 +84,10 @@ def collect(game_ref: str, budget: Budget, trace_dir: str | Path,
 
     check = timed("check", lambda: _guard(budget.check_mode, lambda: check_game(
         model, examples=examples, seed=budget.seed, trace_dir=trace_dir,
-        mode=budget.check_mode)))
+        mode=budget.check_mode, progress=progress)))
     impacts: dict[tuple[str, str], list[Impact]] = {}
-    diffs = timed("diff", lambda: _diffs(model, game_ref, budget, trace_dir, impacts))
+    diffs = timed("diff", lambda: _diffs(model, game_ref, budget, trace_dir, impacts,
+                                         progress=progress))
     scenarios, errors = timed("scenarios", lambda: _scenarios(model, game_ref))
     coverage = timed("coverage", lambda: play_coverage(model, budget.coverage_games,
                                                        budget.seed))
@@ -88,7 +95,8 @@ def collect(game_ref: str, budget: Budget, trace_dir: str | Path,
     # games are reported side by side, the last one's end keeps every core busy
     run = timed("prove", lambda: _guard_run(lambda: prove(
         model, rlimit=budget.solver_rlimit, depth=budget.depth(model.spec.bmc_depth),
-        trace_dir=trace_dir, workers=budget.workers, timeout=budget.prove_safety_s))
+        trace_dir=trace_dir, workers=budget.workers, timeout=budget.prove_safety_s,
+        progress=progress))
     ) if budget.prove else None
     prove_results = run.results if run is not None else [Result(
         "z3_proofs", SKIPPED, "z3", f"the {budget.name} budget runs no proofs")]
@@ -137,8 +145,8 @@ def _queries(results: list[Result]) -> int | None:
 
 
 def _diffs(model: Model, game_ref: str, budget: Budget, trace_dir: Path,
-           impacts: dict[tuple[str, str], list[Impact]] | None = None
-           ) -> list[tuple[str, str, DiffReport | None, str | None]]:
+           impacts: dict[tuple[str, str], list[Impact]] | None = None, *,
+           progress: Progress = QUIET) -> list[tuple[str, str, DiffReport | None, str | None]]:
     """One diff per non-default option: from setup first; when its search finds no
     difference (readings that part only late in a game, like a final tie-break), from the
     given situation of each scenario that pins the point, until the search parts them.
@@ -151,6 +159,7 @@ def _diffs(model: Model, game_ref: str, budget: Budget, trace_dir: Path,
     paths: dict = {}   # the defaults' own lockstep games, the same against every option
     second_paths: dict = {}
     files = _scenario_files_parsed(model, game_ref)
+    progress.set_total(sum(len(p.options) - 1 for p in model.spec.interpretations))
     for point in model.spec.interpretations:
         starts = pinning_scenarios(game_ref, model, point.name, files)
         for opt in point.options:
@@ -185,6 +194,7 @@ def _diffs(model: Model, game_ref: str, budget: Budget, trace_dir: Path,
                 out.append((point.name, opt, chosen, None))
             except Exception as err:  # noqa: BLE001 - reported as not checked
                 out.append((point.name, opt, None, f"{type(err).__name__}: {err}"))
+            progress.advance()
     return out
 
 

@@ -25,11 +25,13 @@ from ..runtime.trace import load_trace
 from .collect import Collected
 from .coverage import branch_runs
 from .faq import question_entry
+from .glossary import legend
 from .mutation import mutation_section
 from .depends import annotate
 from .provenance import origin_kinds, spec_hash
 from .rules import ENGLISH_LIMIT, EXPR_LIMIT, rule_entries, slug, source_id
 from .svg import Picture
+from ..draw.legend import abbreviations
 
 FORMAT = "rulespec-report"
 VERSION = 1
@@ -77,6 +79,7 @@ def build_document(c: Collected, game_ref: str) -> dict[str, Any]:
         "assumptions": assumptions, "properties": properties, "scenarios": scenarios,
         "scenario_errors": c.scenario_errors, "coverage": _coverage(model, c),
         "mutation": mutation_section(c.mutation, c.mutation_error, rules),
+        "legend": legend(abbreviations(pictures.drawer.view)),
         "pictures": pictures.store,
     }
     annotate(doc, c)  # evidence and the assumptions each verdict rests on (depends.py)
@@ -233,9 +236,43 @@ def _result(model: Model, r: Result, c: Collected, pics: _Pictures) -> dict[str,
         pid = pics.after(r.trace, players, f"{r.property} is violated after "
                          f"{len(r.trace)} step(s) ({r.checker})", f"p-{r.property}-{r.checker}",
                          m)
-        row["counterexample"] = {"players": players, "steps": _steps(m, players, r.trace),
-                                 "trace": _shown_path(r.trace_path), "picture": pid}
+        steps = _steps(m, players, r.trace)
+        row["counterexample"] = {"players": players, "steps": steps,
+                                 "trace": _shown_path(r.trace_path), "picture": pid,
+                                 "step_pictures": _step_pictures(m, players, r, steps, pid,
+                                                                 pics)}
     return row
+
+
+#: how many of a counterexample's last steps get a picture each, to step through
+STEP_PICTURES = 12
+
+
+def _step_pictures(model: Model, players: int, r: Result, steps: list[dict[str, Any]],
+                   last: str | None, pics: _Pictures) -> list[dict[str, Any]]:
+    """The state before the trace's last :data:`STEP_PICTURES` steps (the setup, when the
+    trace is that short; its chance steps are never pictured one by one), then after each;
+    the failing state is picture ``last``."""
+    if last is None:
+        return []
+    setup = sum(1 for s in steps if s["setup"])
+    first = max(setup, len(r.trace) - STEP_PICTURES)
+    state = model.initial_state(players)
+    out = []
+    try:
+        for n in range(len(r.trace) + 1):
+            if n:
+                state = model.apply(state, model.action_from_str(state, r.trace[n - 1]))
+            if n == len(r.trace):
+                out.append({"n": n, "picture": last})
+            elif n >= first:
+                what = ("the setup" if n == setup else f"after step {n}") + f" of {len(r.trace)}"
+                out.append({"n": n, "picture": pics.of(state, f"{r.property}: {what}",
+                                                       f"p-{r.property}-{r.checker}-step-{n}",
+                                                       model)})
+    except Exception:  # noqa: BLE001 - a trace that does not replay has the steps as text
+        return out
+    return out
 
 
 def _load_model(model: Model, interp: dict[str, str]) -> Model:

@@ -24,7 +24,8 @@ from typing import Any, Iterable, Sequence
 
 from ..runtime.model import Model, State
 from ..spec.view import PlaceMap, Track, View
-from .svg import FAINT, GAP, INK, LINE, Picture, _el, _text, _wrap
+from ..draw.fit import wrap
+from ..draw.svg import FAINT, GAP, INK, LINE, Picture, _el, _text
 
 #: the marks' colour: a strong magenta, apart from the players' Okabe-Ito colours
 MARK = "#c8006e"
@@ -172,8 +173,8 @@ def moves(model: Model, before: State, after: State) -> list[str]:
     """In words, each token or marker of the view that an action moves ("player 0 moves
     from Kahunas to Cottages II")."""
     picture = Picture(model)
-    return [what for _, _, _, what in _moves(picture, picture.values(before),
-                                             picture.values(after))]
+    return [what for _, _, _, what in _moves(picture, picture.values_of(before),
+                                             picture.values_of(after))]
 
 
 def _words(picture: Picture) -> Any:
@@ -220,7 +221,7 @@ def _note(root: ET.Element, title: str, rows: Iterable[tuple[str, bool]]) -> int
     vb = [float(v) for v in (root.get("viewBox") or "0 0 200 40").split()]
     width, top = max(vb[2], NOTE_WIDTH), vb[3]
     lines = [(line, marked) for text, marked in rows
-             for line in _wrap(text, max(20, int((width - 2 * GAP - 24) / 7.2)))]
+             for line in wrap(text, width - 2 * GAP - 24, 12)]
     height = 30 + ROW * len(lines)
     g = _el(root, "g", transform=f"translate({GAP},{top:.1f})")
     _el(g, "rect", x="0", y="0", width=f"{width - 2 * GAP:.1f}", height=f"{height:.1f}",
@@ -278,7 +279,7 @@ def action_svg(model: Model, before: State, afters: Sequence[tuple[State, State]
     hits = _Hits(root)
     say = _words(picture)
     for start, after in afters:
-        old, new = picture.values(start), picture.values(after)
+        old, new = picture.values_of(start), picture.values_of(after)
         for k, a, b, what in _moves(picture, old, new):
             hits.arrow(a, b, what)
         for k, (va, vb) in enumerate(zip(old, new)):
@@ -304,8 +305,8 @@ def difference_svg(model: Model, state: State, other_model: Model, other: State,
     view's parts that differ are drawn. ``extra``: (label, here, there) rows the view
     cannot show, such as the scores at the end."""
     picture = Picture(model, hits=True)
-    mine = picture.values(state)
-    theirs = Picture(other_model).values(other)
+    mine = picture.values_of(state)
+    theirs = Picture(other_model).values_of(other)
     # only the parts that differ: the whole situation is the action's picture
     parts = _parts_of(picture, [k for k, (a, b) in enumerate(zip(mine, theirs)) if a != b])
     root = picture.tree(state, caption, only=parts)

@@ -10,6 +10,7 @@ file is written atomically.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,11 @@ import jinja2
 
 from .. import __version__
 from ..runtime import trace
+from .chart import coverage_chart
 from .document import FORMAT
+from .glossary import DOCS, KINDS, WORDS
+from .rules import slug
+from .share import SharedPictures
 
 SCHEMA = Path(__file__).with_name("report.schema.json")
 
@@ -66,10 +71,41 @@ def _finalize(value: Any) -> Any:
     return value if isinstance(value, _Safe) else _md(value)
 
 
+def wrap_md(text: str, width: int = 100) -> "_Safe":
+    """A Markdown paragraph broken into lines of at most ``width`` characters at spaces
+    (it reads the same rendered; its source stays readable). A word longer than a line
+    stays whole. Its text is Markdown made safe already (``md`` filtered, with markup the
+    template adds), so it is not escaped again.
+
+    >>> wrap_md("a " * 60).count("\\n")
+    1
+    """
+    import textwrap
+    return _Safe(textwrap.fill(str(text), width, break_long_words=False,
+                               break_on_hyphens=False))
+
+
+def first_chars(items: list[Any], limit: int) -> list[Any]:
+    """The first items of a list whose texts fit ``limit`` characters in all (at least
+    one): a long list is summarised by them and a count of the rest.
+
+    >>> first_chars(["a = 1", "b = [0, 0, 0]", "c = 2"], 12)
+    ['a = 1']
+    """
+    out: list[Any] = []
+    used = 0
+    for item in items:
+        used += len(str(item)) + 2
+        if out and used > limit:
+            break
+        out.append(item)
+    return out
+
+
 def _code_spans(text: Any) -> Any:
     """HTML of text whose `backticked` parts are code (a mutant's change in words)."""
     from markupsafe import Markup, escape
-    return Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", str(escape(text))))
+    return Markup(re.sub(r"``?([^`]+)``?", r"<code>\1</code>", str(escape(text))))
 
 
 def _env(html: bool) -> jinja2.Environment:
@@ -82,24 +118,112 @@ def _env(html: bool) -> jinja2.Environment:
     env.filters["anchor"] = _anchor
     env.filters["raw"] = _Safe   # a macro's output: its own values are escaped already
     env.filters["code_spans"] = _code_spans
+    env.filters["slug"] = slug
+    env.filters["coverage_chart"] = coverage_chart
+    env.filters["first_chars"] = first_chars
+    env.filters["wrap_md"] = wrap_md
+    env.filters["by_element"] = by_element
+    env.filters["md_cut"] = lambda text, n: text if len(text) <= n else text[:n - 1] + "…"
+    env.filters["basename"] = lambda where: str(where).rsplit("/", 1)[-1]
     return env
+
+
+def _asset(name: str) -> str:
+    return (Path(__file__).parent / "templates" / name).read_text(encoding="utf-8")
 
 
 def _css() -> str:
     """The page's style, then the open questions' own (question.css)."""
-    folder = Path(__file__).parent / "templates"
-    return "\n".join((folder / name).read_text(encoding="utf-8")
-                     for name in ("style.css", "question.css"))
+    return "\n".join(_asset(name) for name in ("style.css", "question.css"))
 
 
-def render_html(doc: dict[str, Any]) -> str:
-    """The report as one self-contained HTML page."""
-    return _env(True).get_template("report.html.j2").render(doc=doc, css=_css())
+#: a rule pinned by more properties than this names a shared set of them (the set is
+#: listed once, under the rule index: most rules of an action share one)
+INLINE_PROPERTIES = 3
 
 
-def render_markdown(doc: dict[str, Any], pictures_dir: str) -> str:
+def pin_sets(rules: list[dict[str, Any]]) -> dict[str, Any]:
+    """The distinct lists of properties pinning more than :data:`INLINE_PROPERTIES`
+    rules' fields, numbered from 1 in the order the rule index first shows them; ``of``
+    maps a rule's id to its set's number."""
+    number: dict[tuple[str, ...], int] = {}
+    of: dict[str, int] = {}
+    count: dict[int, int] = {}
+    for r in rules:
+        props = tuple(r["pinned_by"]["properties"])
+        if len(props) > INLINE_PROPERTIES:
+            n = number.setdefault(props, len(number) + 1)
+            of[r["id"]] = n
+            count[n] = count.get(n, 0) + 1
+    sets = [{"n": n, "properties": list(props), "rules": count[n]}
+            for props, n in number.items()]
+    return {"inline": INLINE_PROPERTIES, "sets": sets, "of": of}
+
+
+def rule_actions(rules: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
+    """Each rule's id -> (id, name) of the element it belongs to (itself at the top)."""
+    top = {r["id"]: (r["id"], r["name"]) for r in rules if not r["parent"]}
+    return {r["id"]: top.get(r["parent"] or r["id"], (r["id"], r["name"])) for r in rules}
+
+
+def by_element(rule_ids: list[str], actions: dict[str, tuple[str, str]]
+               ) -> list[dict[str, Any]]:
+    """Rules grouped by the element they belong to: its id, name and how many of them
+    (a passage cited by 40 preconditions of 12 actions reads as those 12 actions).
+
+    >>> by_element(["a-x-pre-0", "a-x-pre-1", "a-y"], {"a-x-pre-0": ("a-x", "x"),
+    ...            "a-x-pre-1": ("a-x", "x"), "a-y": ("a-y", "y")})
+    [{'id': 'a-x', 'name': 'x', 'n': 2}, {'id': 'a-y', 'name': 'y', 'n': 1}]
+    """
+    out: dict[str, dict[str, Any]] = {}
+    for rid in rule_ids:
+        aid, name = actions.get(rid, (rid, rid))
+        out.setdefault(aid, {"id": aid, "name": name, "n": 0})["n"] += 1
+    return list(out.values())
+
+
+def common_source(rules: list[dict[str, Any]]) -> str:
+    """The document most rules cite (the text before " §" of their sources), when it is
+    more than half of them: the rule index names it once instead of in every rule."""
+    from collections import Counter
+    docs = Counter(r["source"].split(" §", 1)[0] for r in rules
+                   if r["source"] and " §" in r["source"])
+    if not docs:
+        return ""
+    name, n = docs.most_common(1)[0]
+    return name if n * 2 > len(rules) else ""
+
+
+def docs_link(doc: dict[str, Any], out_dir: str | Path | None) -> str | None:
+    """A relative link from the report's folder to the legend's document, when rulespec
+    runs from a clone that has it (an installed package has no docs/)."""
+    target = Path(__file__).resolve().parents[2] / doc["legend"]["docs"]
+    if out_dir is None or not target.is_file():
+        return None
+    return Path(os.path.relpath(target, Path(out_dir).resolve())).as_posix()
+
+
+def _context(doc: dict[str, Any], out_dir: str | Path | None) -> dict[str, Any]:
+    """What both views show besides the document: its legend's headings and link."""
+    return {"doc": doc, "legend_kinds": KINDS, "docs_link": docs_link(doc, out_dir)}
+
+
+def render_html(doc: dict[str, Any], out_dir: str | Path | None = None) -> str:
+    """The report as one self-contained HTML page (pieces its pictures share drawn once)."""
+    shared = SharedPictures({pid: p["svg"] for pid, p in doc["pictures"].items()})
+    return _env(True).get_template("report.html.j2").render(
+        **_context(doc, out_dir), css=_css(), report_js=_asset("report.js"), shared=shared,
+        pin_sets=pin_sets(doc["rules"]), rule_actions=rule_actions(doc["rules"]),
+        common_source=common_source(doc["rules"]),
+        scenario_number={s["id"]: k for k, s in enumerate(doc["scenarios"], 1)})
+
+
+def render_markdown(doc: dict[str, Any], pictures_dir: str,
+                    out_dir: str | Path | None = None) -> str:
     """The report as Markdown; pictures are referenced as ``pictures_dir/ID.svg``."""
-    return _env(False).get_template("report.md.j2").render(doc=doc, pictures_dir=pictures_dir)
+    return _env(False).get_template("report.md.j2").render(
+        **_context(doc, out_dir), pictures_dir=pictures_dir,
+        rule_actions=rule_actions(doc["rules"]))
 
 
 def write_report(doc: dict[str, Any], out_dir: str | Path) -> list[Path]:
@@ -116,8 +240,8 @@ def write_report(doc: dict[str, Any], out_dir: str | Path) -> list[Path]:
         for stale in folder.glob("*.svg"):
             if stale.stem not in doc["pictures"]:
                 stale.unlink()
-    written.append(write_atomically(out / f"{name}.md", render_markdown(doc, pictures)))
-    written.append(write_atomically(out / f"{name}.html", render_html(doc)))
+    written.append(write_atomically(out / f"{name}.md", render_markdown(doc, pictures, out)))
+    written.append(write_atomically(out / f"{name}.html", render_html(doc, out)))
     written.append(write_index(out))
     return written
 
@@ -139,6 +263,8 @@ def write_index(out_dir: str | Path) -> Path:
                       "assumptions": gl["assumptions"], "scenarios": gl["scenarios"],
                       "scenarios_failed": gl["scenarios_failed"],
                       "budget": doc["budget"]["name"]})
+    link = docs_link({"legend": {"docs": DOCS}}, out)
     html = _env(True).get_template("index.html.j2").render(games=games, css=_css(),
-                                                           version=__version__)
+                                                           version=__version__, words=WORDS,
+                                                           docs_link=link)
     return write_atomically(out / "index.html", html)

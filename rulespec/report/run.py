@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Sequence
 
 from ..runtime.model import CHANCE, Model
 from .budget import Budget
+from .progress import GameProgress, ReportProgress
 from .render import write_atomically, write_index, write_report
 from .svg import Picture
 
 
-def report_one(game_ref: str, budget: Budget, out_dir: str) -> dict:
+def report_one(game_ref: str, budget: Budget, out_dir: str,
+               progress: GameProgress | None = None) -> dict:
     """Collect, build and write one game's report (in a worker process or not); a report
     that cannot be made says why instead of stopping the others."""
     from .collect import collect
@@ -19,7 +21,8 @@ def report_one(game_ref: str, budget: Budget, out_dir: str) -> dict:
     from ..formats.files import why
     trace_dir = Path(out_dir) / "traces"
     try:
-        doc = build_document(collect(game_ref, budget, trace_dir), game_ref)
+        doc = build_document(collect(game_ref, budget, trace_dir,
+                                     progress or GameProgress(game_ref)), game_ref)
     except Exception as err:  # noqa: BLE001 - one game's failure is reported in one line
         return {"game": game_ref, "error": f"{type(err).__name__}: {err}"}
     done = {"game": doc["game"]["name"], "counts": doc["glance"]["counts"],
@@ -38,25 +41,47 @@ def _heaviest_first(game_refs: Sequence[str]) -> list[str]:
     return sorted(game_refs, key=lambda g: -spec_path(g).stat().st_size)
 
 
+#: in a worker: where its games' progress goes (set by the pool's initializer)
+_EVENTS: Any = None
+
+
+def _init(events: Any) -> None:
+    global _EVENTS
+    _EVENTS = events
+
+
+def _report_in_worker(game_ref: str, budget: Budget, out_dir: str) -> dict:
+    return report_one(game_ref, budget, out_dir, GameProgress(game_ref, _EVENTS.put))
+
+
 def report_games(game_refs: Sequence[str], budget: Budget, out_dir: str, workers: int = 1,
-                 progress: Callable[[str], None] = lambda msg: None) -> list[dict]:
-    """Write every game's report into ``out_dir``; games run in ``workers`` processes."""
+                 progress: ReportProgress | None = None) -> list[dict]:
+    """Write every game's report into ``out_dir``; games run in ``workers`` processes,
+    each game's phases and counts shown by ``progress``."""
+    shown = progress or ReportProgress(game_refs, quiet=True)
     if workers <= 1 or len(game_refs) <= 1:
         out = []
         for g in game_refs:
-            progress(f"reporting {g}")
-            out.append(report_one(g, budget, out_dir))
+            out.append(report_one(g, budget, out_dir, GameProgress(g, shown.update)))
+            shown.finished(g)
         return out
-    from concurrent.futures import as_completed
+    from concurrent.futures import FIRST_COMPLETED, wait
 
-    from ..check.workers import worker_pool
-    with worker_pool(min(workers, len(game_refs))) as pool:
-        futures = {pool.submit(report_one, g, budget, out_dir): g
+    from ..check.workers import _context, worker_pool
+    events = _context().SimpleQueue()
+    with worker_pool(min(workers, len(game_refs)), initializer=_init,
+                     initargs=(events,)) as pool:
+        futures = {pool.submit(_report_in_worker, g, budget, out_dir): g
                    for g in _heaviest_first(game_refs)}
-        done = {}
-        for f in as_completed(futures):
-            done[futures[f]] = f.result()
-            progress(f"reported {futures[f]}")
+        done: dict[str, dict] = {}
+        pending = set(futures)
+        while pending:
+            ended, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            while not events.empty():
+                shown.update(events.get())
+            for f in ended:
+                done[futures[f]] = f.result()
+                shown.finished(futures[f])
     try:
         write_index(out_dir)  # once more, after every game: workers finish in any order
     except OSError:

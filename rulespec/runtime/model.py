@@ -130,6 +130,18 @@ class State:
     def __repr__(self) -> str:
         return f"State({self.model.name}, {self.values!r})"
 
+    def __str__(self) -> str:
+        """The board as text, drawn from the spec's view (``print(state)``)."""
+        return self.model.board_text(self)
+
+    def _repr_svg_(self) -> str:
+        """The picture a notebook shows: the state drawn from the spec's view."""
+        return self.model.svg(self)
+
+    def _repr_html_(self) -> str:
+        """The picture inline, with the board as text folded under it (notebooks)."""
+        return self.model.html(self)
+
 
 # the slots' own setters: State.__setattr__ refuses every write after construction
 _SET_VALUES = State.__dict__["values"].__set__
@@ -158,6 +170,7 @@ class Model:
         self._codecs = {name: FieldCodec(slot) for name, slot in self.layout.slots.items()}
         self._all_actions: _AllActions | None = None
         self._observe: Any = None  # compiled on first use (compile/observation.py)
+        self._drawers: dict[str, Any] = {}  # the view compiled on first use (rulespec/draw/)
 
     # --- identity -----------------------------------------------------------------------
     @property
@@ -422,6 +435,28 @@ class Model:
                     at = f"{c.name}[{k}]" if c.dims else c.name
                     bad.append(f"{at} = {v!r} outside {c.span}")
         return bad
+
+    # --- how a state looks (rulespec/draw/: the spec's view) ------------------------------
+    def svg(self, state: State, caption: str | None = None) -> str:
+        """``state`` drawn as one SVG document, from the spec's view (as in the report)."""
+        from ..draw.svg import Picture
+        return self._drawer("svg", Picture).svg(self._own(state), caption)
+
+    def board_text(self, state: State) -> str:
+        """``state`` as a text board, from the spec's view (what ``print(state)`` shows)."""
+        from ..draw.text import Board
+        return self._drawer("text", Board).text(self._own(state))
+
+    def html(self, state: State) -> str:
+        """``state`` as HTML: its picture, and the text board folded under it."""
+        from html import escape
+        return (f"<figure style='margin:0'>{self.svg(state)}<details><summary>as text"
+                f"</summary><pre>{escape(self.board_text(state))}</pre></details></figure>")
+
+    def _drawer(self, kind: str, make: Any) -> Any:
+        if kind not in self._drawers:
+            self._drawers[kind] = make(self)
+        return self._drawers[kind]
 
     # --- helpers ------------------------------------------------------------------------
     def _own(self, state: Any, action: Any = None) -> State:

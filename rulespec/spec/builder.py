@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import attrs
 
@@ -505,12 +505,20 @@ class Game:
         return rs
 
     # --- how it looks -------------------------------------------------------------------
-    def view(self, *parts: Any) -> None:
+    def view(self, *parts: Any, legend: Mapping[str, str] | None = None) -> None:
         """Declare how the state looks to a person: parts built with
         :mod:`rulespec.spec.view` (grids, slots, tracks, counters, maps, tableaux, piles),
-        in reading order. The report and ``--svg`` draw every game from it."""
+        in reading order. The report, ``--svg``, ``print(state)`` and a notebook draw every
+        game from it. ``legend`` says what the abbreviations drawn stand for (``{"Pa":
+        "palm"}``); the report lists it with each glyph's text and title."""
         from .view import Deferred, View
         where = caller_location()
+        entries = tuple((legend or {}).items())
+        bad = [k for k, v in entries if not (isinstance(k, str) and isinstance(v, str)
+                                             and k.strip() and v.strip())]
+        if bad:
+            raise SpecError(f"a view's legend maps a drawn text to its meaning (two "
+                            f"non-empty strings), got {bad[0]!r}", element="view", where=where)
         built = []
         for part in parts:
             if not isinstance(part, Deferred):
@@ -518,7 +526,7 @@ class Game:
                                 f"{part!r}", element="view", where=where)
             with _in_element("view"):
                 built.extend(part.parts(self.max_players))
-        self._view = View(tuple(built), where)
+        self._view = View(tuple(built), where, entries)
 
     # --- rules --------------------------------------------------------------------------
     def setup(self, *, source: str) -> Callable[[Callable], Callable]:

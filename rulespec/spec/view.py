@@ -2,8 +2,8 @@
 
 A view is data, like the rules: a list of parts (a grid, a row of slots, a track, counters,
 a map of named places, rows of tiles, a pile of cards), each reading the state through IR
-expressions. One generic renderer (``rulespec.report.svg``) draws any game from it; no
-game has drawing code of its own.
+expressions. One generic renderer (``rulespec.draw``: SVG and text) draws any game from it;
+no game has drawing code of its own.
 
 Each builder runs once, at load, like a rule function: a ``cell=lambda r, c: board[r, c]``
 is called for every cell to record an expression. With ``player=True`` the part is drawn
@@ -36,12 +36,15 @@ SHAPES = ("disc", "square", "card", "pawn", "ring", "none")
 
 @attrs.frozen
 class Glyph:
-    """What a value looks like: a short text on a shape, in a colour (CSS colour)."""
+    """What a value looks like: a short text on a shape, in a colour (CSS colour).
+    ``legend=False``: its text needs no entry of its own in the report's legend (the
+    view's declared legend explains its parts, as suit and rank letters do a card's)."""
 
     text: str = ""
     colour: str | None = None
     shape: str = "disc"
     title: str | None = None
+    legend: bool = True
 
     def __attrs_post_init__(self) -> None:
         if self.shape not in SHAPES:
@@ -50,9 +53,10 @@ class Glyph:
 
 
 def glyph(text: str = "", colour: str | None = None, *, shape: str = "disc",
-          title: str | None = None) -> Glyph:
-    """A glyph: ``glyph("X", "#d55e00")``; ``title`` is the longer name shown on hover."""
-    return Glyph(text, colour, shape, title)
+          title: str | None = None, legend: bool = True) -> Glyph:
+    """A glyph: ``glyph("X", "#d55e00")``; ``title`` is the longer name shown on hover and
+    in the report's legend (``legend=False``: not in the legend, see :class:`Glyph`)."""
+    return Glyph(text, colour, shape, title, legend)
 
 
 @attrs.frozen(eq=False)
@@ -196,10 +200,13 @@ Part = Grid | Counters | Slots | Track | PlaceMap | Rows | Pile
 
 @attrs.frozen(eq=False)
 class View:
-    """Everything a game declares about how it looks: its parts, in reading order."""
+    """Everything a game declares about how it looks: its parts, in reading order, and
+    what its abbreviations stand for (``legend``: text drawn -> meaning, e.g. ``"Pa"`` ->
+    ``"palm"``; the report's legend adds every glyph's text -> title it does not cover)."""
 
     parts: tuple[Part, ...]
     where: Location | None = None
+    legend: tuple[tuple[str, str], ...] = ()
 
     def exprs(self) -> list[Expr]:
         """Every expression the view reads (for the renderer to compile once)."""

@@ -1,0 +1,120 @@
+"""The report as its reader gets it, for every bundled game (smoke budget): each page's
+legend defines every word the page shows as a badge or a flag, each seed game's HTML stays
+under 1 MB, its Markdown has no line over 1,000 characters, and every long list is
+summarised in both."""
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from report_pages import SEED_GAMES
+from rulespec.report.glossary import WORDS
+from rulespec.report.render import INLINE_PROPERTIES, pin_sets
+from rulespec.runtime.registry import available_games
+
+MAX_HTML = 1_000_000
+MAX_LINE = 1_000
+
+
+class _Badges(HTMLParser):
+    """The texts of every verdict badge and flag on a page, outside its legend."""
+
+    def __init__(self):
+        super().__init__()
+        self.found, self._open, self._in_legend = [], None, 0
+        self._depth = 0
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self._depth += 1
+        if tag == "section" and a.get("id") == "legend":
+            self._in_legend = self._depth
+        classes = (a.get("class") or "").split()
+        if tag == "span" and ({"status", "flag"} & set(classes)) and not self._in_legend:
+            self._open = ""
+
+    def handle_endtag(self, tag):
+        if tag == "span" and self._open is not None:
+            self.found.append(self._open.strip())
+            self._open = None
+        if self._in_legend == self._depth:
+            self._in_legend = 0
+        self._depth -= 1
+
+    def handle_data(self, data):
+        if self._open is not None:
+            self._open += data
+
+
+def _badges(html):
+    parser = _Badges()
+    parser.feed(html)
+    return parser.found
+
+
+def _term(text):
+    """A badge as the legend names it: counts become N (``reached 3×``: ``reached N×``)."""
+    return re.sub(r"\b\d+\b", "N", text)
+
+
+@pytest.mark.parametrize("game", available_games())
+def test_the_legend_defines_every_badge_and_flag_on_the_page(smoke_reports, game):
+    out, docs = smoke_reports
+    html = (out / f"{game}.html").read_text()
+    terms = {w["term"] for w in docs[game]["legend"]["words"]}
+    assert 'id="legend"' in html and "docs/verification.md" in html
+    shown = {_term(b) for b in _badges(html)}
+    assert shown and shown <= terms, f"badges without a legend entry: {shown - terms}"
+
+
+def test_a_badge_the_legend_lacks_is_found():
+    html = ('<section id="legend"><span class="status PASSED">PASSED</span></section>'
+            '<span class="flag">reached 3×</span><span class="status MAYBE">MAYBE</span>')
+    assert {_term(b) for b in _badges(html)} == {"reached N×", "MAYBE"}
+
+
+def test_the_legend_matches_docs_verification():
+    """The verdicts the legend defines are the ones docs/verification.md tabulates."""
+    from report_pages import ROOT
+    text = (ROOT / "docs" / "verification.md").read_text()
+    for w in WORDS:
+        if w["kind"] == "verdict":
+            assert f"| `{w['term']}` |" in text, w["term"]
+    assert "## Generic properties" in text
+
+
+@pytest.mark.parametrize("game", SEED_GAMES)
+def test_a_seed_games_html_is_under_a_megabyte(smoke_reports, game):
+    out, _ = smoke_reports
+    size = (out / f"{game}.html").stat().st_size
+    assert size < MAX_HTML, f"{game}.html is {size:,} bytes"
+
+
+@pytest.mark.parametrize("game", available_games())
+def test_the_markdown_has_no_line_over_a_thousand_characters(smoke_reports, game):
+    out, _ = smoke_reports
+    lines = (out / f"{game}.md").read_text().splitlines()
+    long = [(k + 1, len(line)) for k, line in enumerate(lines) if len(line) > MAX_LINE]
+    assert long == [], f"{game}.md lines over {MAX_LINE} characters (line, length): {long[:5]}"
+
+
+def test_pictures_share_what_they_have_in_common(smoke_reports):
+    """Hawaii's pictures are drawn whole in the JSON; on the page, what two of them share
+    is written once and used (<use>) after."""
+    out, docs = smoke_reports
+    html = (out / "hawaii.html").read_text()
+    whole = sum(len(p["svg"]) for p in docs["hawaii"]["pictures"].values())
+    shown = sum(len(s) for s in re.findall(r"<svg.*?</svg>", html, re.S))
+    assert "<use href=" in html and shown < whole / 2
+
+
+def test_long_property_lists_are_shared_sets(smoke_reports):
+    out, docs = smoke_reports
+    rules = docs["hawaii"]["rules"]
+    sets = pin_sets(rules)
+    many = [r for r in rules if len(r["pinned_by"]["properties"]) > INLINE_PROPERTIES]
+    assert many and len(sets["sets"]) < len(many)  # rules share them
+    html = (out / "hawaii.html").read_text()
+    for s in sets["sets"]:
+        assert f'id="pins-{s["n"]}"' in html
