@@ -94,12 +94,13 @@ def test_every_difference_picture_marks_something(docs, game):
 
 
 def _cell_boxes(root):
-    """The Board panel's body and its cell rects, in a grid picture."""
+    """The Board panel's body and its cell rects (drawn first, as the empty board's one
+    group), in a grid picture."""
     for g in root.iter(f"{SVG}g"):
         texts = [t.text for t in g.iter(f"{SVG}text")]
         if g.get("class") == "part" and texts and texts[0] == "Board":
             body = g.find(f"{SVG}g")
-            cells = [r for r in body.findall(f"{SVG}rect")]
+            cells = body.find(f"{SVG}g").findall(f"{SVG}rect")
             return body, cells
     raise AssertionError("no Board panel")
 
