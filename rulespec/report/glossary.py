@@ -54,6 +54,8 @@ _WORDS = [
     ("flag", "witness", "a property expected to be violated: its counterexample shows that "
      "something can happen (a reachable situation), so VIOLATED is the good outcome."),
     # where an assumption's value comes from
+    ("assumption", "constructed", "the value was made up for the model (a card list, a "
+     "price, a layout no source prints): results that read it may be artefacts of it."),
     ("assumption", "published game", "the value is taken from a published source other "
      "than the rule text quoted (a component list, a review, an online edition)."),
     ("assumption", "inference", "the value is inferred from the rules or the components, "
