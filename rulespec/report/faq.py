@@ -261,7 +261,8 @@ def _pictures(ma: Model, mb: Model, d: Any, before: State, before_b: State,
     out: dict[str, Any] = {"before": None, "after": []}
     if d.action is not None:
         caption = (f"Before: the situation ({d.players} players) and the deciding action, "
-                   f"{d.action} — marked: what it changes; an arrow: what it moves")
+                   f"{d.action}, in the parts of the game it changes — marked: what it "
+                   "changes; an arrow: what it moves")
         afters = [(start, end) for start, end in ((before, after_a), (before_b, after_b))
                   if end is not None]
         out["before"] = _store(store, f"{pid}-before", caption, action_svg(

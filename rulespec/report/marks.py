@@ -273,13 +273,17 @@ def action_svg(model: Model, before: State, afters: Sequence[tuple[State, State]
     """``before``, the state an action is taken in, with the action drawn on it: what it
     changes under each reading (``afters``: that reading's state before it and after it;
     the readings may start apart, from a setup that differs) outlined, and every token it
-    moves an arrow from its place to its new one."""
+    moves an arrow from its place to its new one. Only the view's parts the action changes
+    are drawn (all of them if it changes none it draws): the situation's other parts stand
+    as they were, and a page with a dozen such pictures stays small."""
     picture = Picture(model, hits=True)
-    root = picture.tree(before, caption)
+    values = [(picture.values_of(start), picture.values_of(after)) for start, after in afters]
+    changed = _parts_of(picture, [k for old, new in values
+                                  for k, (a, b) in enumerate(zip(old, new)) if a != b])
+    root = picture.tree(before, caption, only=changed or None)
     hits = _Hits(root)
     say = _words(picture)
-    for start, after in afters:
-        old, new = picture.values_of(start), picture.values_of(after)
+    for old, new in values:
         for k, a, b, what in _moves(picture, old, new):
             hits.arrow(a, b, what)
         for k, (va, vb) in enumerate(zip(old, new)):

@@ -166,6 +166,33 @@ def rule_actions(rules: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
     return {r["id"]: top.get(r["parent"] or r["id"], (r["id"], r["name"])) for r in rules}
 
 
+def rule_repeats(rules: list[dict[str, Any]]) -> dict[str, dict[str, str]]:
+    """Each precondition or branch that says exactly what one of an earlier element says
+    (the same kind, name, passage, spec line and English: a helper the spec calls for
+    every tile or card) -> that first one's id and element name; the rule index shows it
+    as "as in …" instead of again (Hawaii's page: 367 of 811 such entries).
+
+    >>> r = lambda i, p: {"id": i, "parent": p, "kind": "precondition", "name": "turn",
+    ...                   "source": "§1", "where": "spec.py:9", "english": "phase = play"}
+    >>> rule_repeats([{"id": "a-x", "parent": None, "name": "x"}, r("a-x-pre-0", "a-x"),
+    ...               {"id": "a-y", "parent": None, "name": "y"}, r("a-y-pre-0", "a-y")])
+    {'a-y-pre-0': {'id': 'a-x-pre-0', 'name': 'x'}}
+    """
+    names = {r["id"]: r["name"] for r in rules if not r["parent"]}
+    first: dict[tuple, dict[str, str]] = {}
+    out: dict[str, dict[str, str]] = {}
+    for r in rules:
+        if not r["parent"]:
+            continue
+        key = (r["kind"], r["name"], r["source"], r["where"], r["english"])
+        if key in first and first[key]["parent"] != r["parent"]:
+            out[r["id"]] = {"id": first[key]["id"], "name": first[key]["name"]}
+        else:
+            first.setdefault(key, {"id": r["id"], "name": names.get(r["parent"], r["parent"]),
+                                   "parent": r["parent"]})
+    return out
+
+
 def by_element(rule_ids: list[str], actions: dict[str, tuple[str, str]]
                ) -> list[dict[str, Any]]:
     """Rules grouped by the element they belong to: its id, name and how many of them
@@ -214,6 +241,7 @@ def render_html(doc: dict[str, Any], out_dir: str | Path | None = None) -> str:
     return _env(True).get_template("report.html.j2").render(
         **_context(doc, out_dir), css=_css(), report_js=_asset("report.js"), shared=shared,
         pin_sets=pin_sets(doc["rules"]), rule_actions=rule_actions(doc["rules"]),
+        rule_repeats=rule_repeats(doc["rules"]),
         common_source=common_source(doc["rules"]),
         scenario_number={s["id"]: k for k, s in enumerate(doc["scenarios"], 1)})
 
