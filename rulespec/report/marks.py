@@ -8,7 +8,7 @@ A card taken from a row into a hand changes both, so both are outlined. No game 
 drawing code here: only the view's parts.
 
 The contract the report and its browser tests rely on: a picture of a difference is an
-``<svg class="difference">``, a picture of an action an ``<svg class="action">``; each mark
+``<svg class="rsv difference">``, a picture of an action an ``<svg class="rsv action">``; each mark
 inside it (an outline or an arrow) is an element of class ``mark`` with a ``<title>``
 saying what changed there; a difference picture has at least one mark. What the view does
 not show (a cell no part draws, the scores of an end) is listed in a note panel under the
@@ -24,7 +24,7 @@ from typing import Any, Iterable, Sequence
 
 from ..runtime.model import Model, State
 from ..spec.view import PlaceMap, Track, View
-from ..draw.fit import wrap
+from ..draw.fit import text_width, wrap
 from ..draw.svg import FAINT, GAP, INK, LINE, Picture, _el, _text
 
 #: the marks' colour: a strong magenta, apart from the players' Okabe-Ito colours
@@ -219,7 +219,7 @@ def _note(root: ET.Element, title: str, rows: Iterable[tuple[str, bool]]) -> int
         rows = sorted(rows, key=lambda r: not r[1])
         rows = rows[:NOTE_ROWS - 1] + [(f"… and {len(rows) - NOTE_ROWS + 1} more", False)]
     vb = [float(v) for v in (root.get("viewBox") or "0 0 200 40").split()]
-    width, top = max(vb[2], NOTE_WIDTH), vb[3]
+    width, top = max(vb[2], NOTE_WIDTH, text_width(title, 13, bold=True) + 2 * GAP + 16), vb[3]
     lines = [(line, marked) for text, marked in rows
              for line in wrap(text, width - 2 * GAP - 24, 12)]
     height = 30 + ROW * len(lines)
@@ -296,7 +296,7 @@ def action_svg(model: Model, before: State, afters: Sequence[tuple[State, State]
                                          picture if hits.marks else None)}
     _note(root, "Not in the picture: what the action changes",
           [(text, True) for text in unseen.values()])
-    root.set("class", "action")
+    root.set("class", f"{root.get('class', '')} action".strip())
     return ET.tostring(root, encoding="unicode")
 
 
@@ -332,7 +332,7 @@ def difference_svg(model: Model, state: State, other_model: Model, other: State,
     if not hits.marks and not any(marked for _, marked in rows):
         raise ValueError("the two states look the same and end the same: no difference")
     _note(root, "How the game ends" if extra else "Not in the picture", rows)
-    root.set("class", "difference")
+    root.set("class", f"{root.get('class', '')} difference".strip())
     return ET.tostring(root, encoding="unicode")
 
 
