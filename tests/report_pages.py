@@ -33,6 +33,9 @@ VIEWS = [
     ("glance", "hawaii", "section#glance", None),
     ("legend", "motu", "section#legend", None),
     ("questions", "hawaii", "section#questions", None),
+    # an FAQ entry's pictures: the deciding action drawn, then each reading after it
+    ("question-before", "hawaii", "#q-beach_return figure.wide", None),
+    ("question-after", "hawaii", "#q-beach_return .stepper", None),
     # an action opened, as a reader who follows a link into the rule index sees it
     ("rules", "hawaii", "section#rules",
      "document.querySelector('section#rules details#a-buy_shell_hut').open = true"),
