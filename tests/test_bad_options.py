@@ -191,19 +191,15 @@ def test_the_good_invocation_reaches_its_work(folder, capsys, command):
         main([a.replace("{tmp}", str(folder)) for a in GOOD[command]])
 
 
-@pytest.mark.parametrize("command, name, value", CASES,
-                         ids=[f"{c}-{n}-{v}" for c, n, v in CASES])
-def test_a_bad_value_is_one_line_and_exit_2_before_any_work(folder, capsys, command, name,
-                                                            value):
-    param = _param(command, name)
-    value = value.replace("{tmp}", str(folder))
-    argv = [a.replace("{tmp}", str(folder)) for a in _argv(command, param, value)]
+def _refused(folder: Path, capsys, argv: list[str]) -> str:
+    """Run ``argv``: it must be one line on stderr and exit 2, nothing on stdout, no file
+    written, no work started. Returns the line."""
     before = _files(folder)
     try:
         with pytest.raises(SystemExit) as done:
             main(argv)
     except WorkStarted:
-        pytest.fail(f"rulespec {' '.join(argv)}: the work started before the bad value was "
+        pytest.fail(f"rulespec {' '.join(argv)}: the work started before the bad input was "
                     "refused")
     out, err = capsys.readouterr()
     assert done.value.code == 2, (argv, out, err)
@@ -211,6 +207,17 @@ def test_a_bad_value_is_one_line_and_exit_2_before_any_work(folder, capsys, comm
     assert err.startswith("rulespec: error: ") and err.count("\n") == 1, err
     assert out == "", out
     assert _files(folder) == before, "a file was written"
+    return err
+
+
+@pytest.mark.parametrize("command, name, value", CASES,
+                         ids=[f"{c}-{n}-{v}" for c, n, v in CASES])
+def test_a_bad_value_is_one_line_and_exit_2_before_any_work(folder, capsys, command, name,
+                                                            value):
+    param = _param(command, name)
+    value = value.replace("{tmp}", str(folder))
+    argv = [a.replace("{tmp}", str(folder)) for a in _argv(command, param, value)]
+    err = _refused(folder, capsys, argv)
     # the option (or the one it goes with), the value or a part of it ('no_such_point' of
     # 'no_such_point=x'), as a whole word
     names = [*getattr(param, "opts", []), *WITH.get((command, name), [])[:1], value,
@@ -218,6 +225,30 @@ def test_a_bad_value_is_one_line_and_exit_2_before_any_work(folder, capsys, comm
     assert any(n and re.search(rf"(?<![\w-]){re.escape(n)}(?!\w)", err) for n in names), \
         f"names neither option nor value: {err}"
 
+
+#: good values that do not go together (or a flag that needs what is missing)
+COMBINATIONS = [
+    (["report", "--all", "tic_tac_toe"], "not both"),
+    (["report"], "--all"),
+    (["conform", "connect_four", "--impl", IMPL, "--readings"], "no interpretation point"),
+    (["conform", "connect_four"], "--impl"),
+    (["conform", "connect_four", "--impl", IMPL, "--exec", "x"], "one implementation"),
+    (["conform", "connect_four", "--impl", IMPL, "--timeout", "5"], "--exec"),
+    (["conform", "connect_four", "--impl", IMPL, "--point", "x"], "--readings"),
+    (["check", "tic_tac_toe", "--simulations", "5"], "--policy mcts"),
+    (["check", "tic_tac_toe", "--policy", "greedy", "--rollout", "5"], "--policy mcts"),
+    (["diff", "hex", "--interpretation", "board_size=3"], "--against"),
+    (["diff", "hex", "--against", "board_size=4"], "reading A"),
+    (["diff", "hex", "--interpretation", "board_size=3", "--against", "board_size=3"],
+     "the same"),
+    (["show", "{tmp}/good.json", "--step", "3"], "past the end"),
+]
+
+
+@pytest.mark.parametrize("argv, says", COMBINATIONS, ids=[" ".join(a) for a, _ in COMBINATIONS])
+def test_options_that_do_not_go_together_are_refused_before_any_work(folder, capsys, argv,
+                                                                      says):
+    assert says in _refused(folder, capsys, [a.replace("{tmp}", str(folder)) for a in argv])
 
 @pytest.mark.parametrize("game", ["tic_tac_toe", "hex", "crazy_eights", "aquatica"])
 def test_the_provable_names_read_from_the_spec_are_the_goals_prove_compiles(game):
