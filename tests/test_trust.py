@@ -432,6 +432,35 @@ def test_the_ctrl_c_handler_is_in_place_before_the_heavy_imports():
     assert done.stdout.strip().splitlines()[-1] == "1 []", done.stdout + done.stderr
 
 
+INTERRUPTED_AT = ("import importlib.abc, os, signal, sys\n"
+                  "AT = sys.argv[1]\n"
+                  "class Hook(importlib.abc.MetaPathFinder):\n"
+                  "    def find_spec(self, name, path, target=None):\n"
+                  "        if name == AT:\n"
+                  "            sys.meta_path.remove(self)\n"
+                  "            sys.stderr.write('fired\\n'); sys.stderr.flush()\n"
+                  "            os.kill(os.getpid(), signal.SIGINT)\n"
+                  "        return None\n"
+                  "sys.meta_path.insert(0, Hook())\n"
+                  "sys.argv = ['rulespec', 'info', 'hawaii']\n"
+                  "from rulespec.cli import main\n"   # as the installed command starts
+                  "main()\n")
+
+
+@pytest.mark.parametrize("module", ["click", "rich", "cattrs", "rulespec.spec",
+                                    "rulespec.runtime.model", "rulespec.cli.app",
+                                    "rulespec.properties"])
+def test_ctrl_c_while_a_module_is_imported_is_one_line(module):
+    """Ctrl-C at a chosen import of the installed command's start (counted, not timed: an
+    import hook sends the signal when ``module`` is first imported): one line, exit 130."""
+    done = subprocess.run([sys.executable, "-c", INTERRUPTED_AT, module], capture_output=True,
+                          text=True, timeout=120)
+    assert done.stderr.startswith("fired\n"), done.stderr   # the signal was sent
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.splitlines()[1:] == ["rulespec: interrupted"], done.stderr
+
+
 STARTED = ("import runpy, sys\n"
            "sys.stderr.write('up\\n'); sys.stderr.flush()\n"   # the interpreter is up
            "sys.argv = ['rulespec', 'info', 'hawaii']\n"
