@@ -168,6 +168,31 @@ def test_the_markdown_and_html_reports_escape_spec_text(capsys, tmp_path):
     assert "\\*\\*bold\\*\\*" in md   # the title's Markdown is text, not markup
 
 
+def test_a_game_named_like_a_path_writes_its_report_inside_out_dir(capsys, tmp_path):
+    """A spec's name must be an identifier (refused at load otherwise); the report's files
+    take a slug of it all the same, and the index links the files as written."""
+    folder = tmp_path / "spec"
+    folder.mkdir()
+    text = HOSTILE.joinpath("spec.py").read_text(encoding="utf-8")
+    (folder / "spec.py").write_text(text.replace('Game("hostile"', 'Game("../../x/hostile"'),
+                                    encoding="utf-8")
+    code, out, err = run(capsys, "report", folder, "-o", tmp_path / "refused", "-q")
+    one_line_exit_2(code, out, err)
+    assert "must be an identifier" in err and not (tmp_path / "refused").exists()
+    code, out, err = run(capsys, "report", HOSTILE, "-o", tmp_path / "first", "-q")
+    assert code == 0, err
+    doc = json.loads((tmp_path / "first" / "hostile.json").read_text(encoding="utf-8"))
+    doc["game"]["name"] = "../../x/hostile"
+    from rulespec.report.render import write_report
+    out_dir = tmp_path / "a" / "b"
+    written = write_report(doc, out_dir)
+    assert all(p.resolve().is_relative_to(out_dir) for p in written)
+    assert sorted(p.name for p in out_dir.glob("*.json")) == ["x-hostile.json"]
+    index = (out_dir / "index.html").read_text(encoding="utf-8")
+    for kind in ("html", "md", "json"):
+        assert f'href="x-hostile.{kind}"' in index and (out_dir / f"x-hostile.{kind}").is_file()
+
+
 # --- outputs checked before the work ---------------------------------------------------------
 @pytest.fixture
 def read_only(tmp_path):

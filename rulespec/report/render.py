@@ -17,6 +17,7 @@ from typing import Any
 import jinja2
 
 from .. import __version__
+from ..formats.names import slug
 from ..runtime import trace
 from .document import FORMAT
 
@@ -102,7 +103,7 @@ def render_markdown(doc: dict[str, Any], pictures_dir: str) -> str:
 def write_report(doc: dict[str, Any], out_dir: str | Path) -> list[Path]:
     """Write GAME.json, GAME.html, GAME.md and its pictures, then the index; returns paths."""
     out = Path(out_dir)
-    name = doc["game"]["name"]
+    name = slug(doc["game"]["name"])   # a spec's name chooses no folder: GAME is a slug
     pictures = f"{name}-pictures"
     written = [write_atomically(out / f"{name}.json",
                                 json.dumps(doc, indent=1, ensure_ascii=False) + "\n")]
@@ -131,7 +132,8 @@ def write_index(out_dir: str | Path) -> Path:
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             continue
         g, gl = doc["game"], doc["glance"]
-        games.append({"name": g["name"], "title": g["title"], "summary": g["summary"],
+        games.append({"file": path.stem, "name": g["name"], "title": g["title"],
+                      "summary": g["summary"],
                       "counts": gl["counts"], "open_questions": gl["open_questions"],
                       "assumptions": gl["assumptions"], "scenarios": gl["scenarios"],
                       "scenarios_failed": gl["scenarios_failed"],
