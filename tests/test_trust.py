@@ -168,6 +168,31 @@ def test_the_markdown_and_html_reports_escape_spec_text(capsys, tmp_path):
     assert "\\*\\*bold\\*\\*" in md   # the title's Markdown is text, not markup
 
 
+def test_a_game_named_like_a_path_writes_its_report_inside_out_dir(capsys, tmp_path):
+    """A spec's name must be an identifier (refused at load otherwise); the report's files
+    take a slug of it all the same, and the index links the files as written."""
+    folder = tmp_path / "spec"
+    folder.mkdir()
+    text = HOSTILE.joinpath("spec.py").read_text(encoding="utf-8")
+    (folder / "spec.py").write_text(text.replace('Game("hostile"', 'Game("../../x/hostile"'),
+                                    encoding="utf-8")
+    code, out, err = run(capsys, "report", folder, "-o", tmp_path / "refused", "-q")
+    one_line_exit_2(code, out, err)
+    assert "must be an identifier" in err and not (tmp_path / "refused").exists()
+    code, out, err = run(capsys, "report", HOSTILE, "-o", tmp_path / "first", "-q")
+    assert code == 0, err
+    doc = json.loads((tmp_path / "first" / "hostile.json").read_text(encoding="utf-8"))
+    doc["game"]["name"] = "../../x/hostile"
+    from rulespec.report.render import write_report
+    out_dir = tmp_path / "a" / "b"
+    written = write_report(doc, out_dir)
+    assert all(p.resolve().is_relative_to(out_dir) for p in written)
+    assert sorted(p.name for p in out_dir.glob("*.json")) == ["x-hostile.json"]
+    index = (out_dir / "index.html").read_text(encoding="utf-8")
+    for kind in ("html", "md", "json"):
+        assert f'href="x-hostile.{kind}"' in index and (out_dir / f"x-hostile.{kind}").is_file()
+
+
 # --- outputs checked before the work ---------------------------------------------------------
 @pytest.fixture
 def read_only(tmp_path):
@@ -430,6 +455,35 @@ def test_the_ctrl_c_handler_is_in_place_before_the_heavy_imports():
              "print(len(seen), heavy)\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.stdout.strip().splitlines()[-1] == "1 []", done.stdout + done.stderr
+
+
+INTERRUPTED_AT = ("import importlib.abc, os, signal, sys\n"
+                  "AT = sys.argv[1]\n"
+                  "class Hook(importlib.abc.MetaPathFinder):\n"
+                  "    def find_spec(self, name, path, target=None):\n"
+                  "        if name == AT:\n"
+                  "            sys.meta_path.remove(self)\n"
+                  "            sys.stderr.write('fired\\n'); sys.stderr.flush()\n"
+                  "            os.kill(os.getpid(), signal.SIGINT)\n"
+                  "        return None\n"
+                  "sys.meta_path.insert(0, Hook())\n"
+                  "sys.argv = ['rulespec', 'info', 'hawaii']\n"
+                  "from rulespec.cli import main\n"   # as the installed command starts
+                  "main()\n")
+
+
+@pytest.mark.parametrize("module", ["click", "rich", "cattrs", "rulespec.spec",
+                                    "rulespec.runtime.model", "rulespec.cli.app",
+                                    "rulespec.properties"])
+def test_ctrl_c_while_a_module_is_imported_is_one_line(module):
+    """Ctrl-C at a chosen import of the installed command's start (counted, not timed: an
+    import hook sends the signal when ``module`` is first imported): one line, exit 130."""
+    done = subprocess.run([sys.executable, "-c", INTERRUPTED_AT, module], capture_output=True,
+                          text=True, timeout=120)
+    assert done.stderr.startswith("fired\n"), done.stderr   # the signal was sent
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.splitlines()[1:] == ["rulespec: interrupted"], done.stderr
 
 
 STARTED = ("import runpy, sys\n"

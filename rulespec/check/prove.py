@@ -37,8 +37,8 @@ from .jobs import Jobs, SafetyLimit
 from .progress import QUIET, Progress
 from .results import PROVED, SKIPPED, UNKNOWN, VIOLATED, Result
 from .solvers import DEFAULT_RLIMIT, Budget, check, limited, simple_solver
-from .steps import (BOUNDS, ActionProver, Case, ImpliedBounds, ImpliedTotals, Lessons, Premises,
-                    goals_of, remember_totals, step_cases)
+from .steps import (BOUNDS, RULE_ERRORS, ActionProver, Case, ImpliedBounds, ImpliedTotals,
+                    Lessons, Premises, goals_of, remember_totals, step_cases)
 
 #: random games played for dead-rule witnesses before any solver query, at most: in rounds
 #: of DEAD_RULE_ROUND, until a round finds no new rule (dead.play). A Hawaii game costs a
@@ -78,6 +78,29 @@ def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
                  progress=progress).results
 
 
+def provable(model: Model) -> list[str]:
+    """The names ``prove`` takes, read from the spec alone (nothing compiled): the goals of
+    :func:`.steps.goals_of` (the bounds as one), then the laws; a property the spec leaves
+    to play is taken too (and skipped, saying so)."""
+    spec = model.spec
+    skip = spec.left_to_play
+    return ([BOUNDS, RULE_ERRORS]
+            + [i.name for i in spec.invariants if not i.law and i.name not in skip]
+            + [c.name for c in spec.conservation if c.name not in skip]
+            + [i.name for i in spec.invariants if i.law])
+
+
+def check_provable(model: Model, names: Sequence[str] | None) -> None:
+    """ValueError naming each of ``names`` that ``prove`` cannot check: a bad
+    ``--property`` is refused before any work."""
+    known = provable(model)
+    unknown = set(names or ()) - set(known) - set(model.spec.left_to_play)
+    if unknown:
+        raise ValueError(f"{model.name} has no provable property "
+                         f"{', '.join(sorted(map(repr, unknown)))} (provable: "
+                         f"{', '.join(known)})")
+
+
 def prove(model: Model, *, property_names: Sequence[str] | None = None,
           rlimit: int = DEFAULT_RLIMIT, depth: int | None = None,
           trace_dir: str | Path = "traces", workers: int = 1,
@@ -95,6 +118,7 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
 
     Raises ValueError when a named property is not one ``prove`` can check.
     """
+    check_provable(model, property_names)  # before anything is compiled
     with own_context():  # the plan needs terms, not proofs: built apart, then dropped
         smt = compile_smt(model.spec, model.interpretation)
         goal_names = [c.name for c in goal_checks(smt)]
@@ -106,12 +130,6 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
             cases = f"no Z3 encoding: {err}"
     laws = [i.name for i in model.spec.invariants if i.law]
     wanted = set(property_names) if property_names else None
-    if wanted is not None:
-        unknown = wanted - set(goal_names) - set(laws) - set(model.spec.left_to_play)
-        if unknown:
-            raise ValueError(f"{model.name} has no provable property "
-                             f"{', '.join(sorted(map(repr, unknown)))} (provable: "
-                             f"{', '.join(goal_names + laws)})")
     try:
         remember_totals(model)  # before the workers fork: they inherit it
     except Exception:  # noqa: BLE001 - a setup that raises: the jobs report it as before

@@ -160,6 +160,20 @@ class _Trials:
         return shown, counter[0]
 
 
+def check_points(model: Model, points: Sequence[str] | None) -> None:
+    """ValueError unless the spec has interpretation points and ``points`` names only
+    them: what ``--readings`` can try, refused before any game."""
+    spec = model.spec
+    known = [p.name for p in spec.interpretations]
+    if not known:
+        raise ValueError(f"{spec.name} has no interpretation point: --readings has no "
+                         "reading to tell apart (conform without it compares the spec)")
+    for p in points or ():
+        if p not in known:
+            raise ValueError(f"{spec.name} has no interpretation point {p!r} (points: "
+                             f"{', '.join(known) or 'none'})")
+
+
 def readings(model: Model, driver: Any, *, load: Callable[[dict[str, str]], Model],
              name: str = "implementation", chosen: bool = False, examples: int = 100,
              seed: int = 0, players: int | None = None, mode: str = HYPOTHESIS,
@@ -173,14 +187,7 @@ def readings(model: Model, driver: Any, *, load: Callable[[dict[str, str]], Mode
     spec = model.spec
     run = dict(examples=examples, seed=seed, players=players, mode=mode,
                shrink_budget=shrink_budget, trace_dir=None)
-    known = [p.name for p in spec.interpretations]
-    if not known:
-        raise ValueError(f"{spec.name} has no interpretation point: --readings has no "
-                         "reading to tell apart (conform without it compares the spec)")
-    for p in points or ():
-        if p not in known:
-            raise ValueError(f"{spec.name} has no interpretation point {p!r} (points: "
-                             f"{', '.join(known) or 'none'})")
+    check_points(model, points)
     trials = _Trials(model, load, driver, name, run, progress)
     try:
         return _readings(model, trials, chosen, name, mode, examples, seed, points)

@@ -520,7 +520,7 @@ def _field_values(model: Model, s0: State, table: Any, keys: tuple[str, ...], *,
             model.state_from_json(data)
         except ValueError as err:
             what = "cannot set" if edit else "cannot expect"
-            raise _Problem(f"'{where}': {what} {text} = {_show(value)}: {err}", *keys,
+            raise _Problem(f"'{where}': {what} {text} = {_show(value)}: {err.problem}", *keys,
                            text) from None
         out.append((ref, value))
     return tuple(out)
@@ -634,7 +634,7 @@ def run_scenario(sf: ScenarioFile, sc: Scenario,
         try:
             state = game.state_from_json(data)
         except ValueError as err:  # checked at load; kept for safety
-            raise ScenarioFileError(sf.path, f"given.edits: {err}", line=sc.line,
+            raise ScenarioFileError(sf.path, f"given.edits: {err.problem}", line=sc.line,
                                     scenario=sc.name) from None
 
     start = state

@@ -14,7 +14,7 @@ from ..runtime.trace import TraceError
 from . import (check, conform, diff, info, list_games, mutate, play, prove, replay, report,
                scenario, show)
 from . import interrupted
-from .options import BadInput, Group
+from .options import BadInput, Group, Interrupted
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"],
@@ -47,7 +47,7 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         _fail(e.format_message().splitlines()[0] if e.format_message() else str(e))
     except click.ClickException as e:
         _fail(e.format_message())
-    except (click.exceptions.Abort, KeyboardInterrupt):
+    except (click.exceptions.Abort, KeyboardInterrupt, Interrupted):
         # Ctrl-C: workers are already killed (check/workers.py); nothing is half-written
         interrupted()
     except (BadInput, SpecError, TraceError) as e:

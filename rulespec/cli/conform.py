@@ -74,11 +74,17 @@ def conform(game: str, impl_ref: str | None, exec_command: str | None,
         raise BadInput("--point chooses the points --readings tries: give --readings")
     model = load_model(game, interpretation, ruleset)
     players_ok(model, players)
+    if which_reading:
+        from ..check.readings import check_points
+        try:
+            check_points(model, points)
+        except ValueError as e:
+            raise BadInput(str(e)) from None
     check_outputs("trace_dir")
     name = impl_ref or exec_command or ""
     try:
         with stdout_to_stderr(), _implementation(model, impl_ref, exec_command, seed,
-                                                  timeout) as factory:
+                                                  timeout, players) as factory:
             if which_reading:
                 report = _readings(game, model, factory, name, bool(interpretation or ruleset),
                                    points, examples, seed, players, plain_random,
@@ -116,24 +122,30 @@ def conform(game: str, impl_ref: str | None, exec_command: str | None,
 
 @contextlib.contextmanager
 def _implementation(model: Any, impl_ref: str | None, exec_command: str | None, seed: int,
-                    timeout: float | None) -> Iterator[Any]:
-    """The implementation's factory or driver; a process is stopped however the run ends.
-    Its prints never reach the --json document (the caller sends stdout to stderr)."""
+                    timeout: float | None, players: int | None) -> Iterator[Any]:
+    """The implementation's driver, checked on one game's setup before any work (an
+    adapter without its methods, a program that cannot start: exit 2); a process is stopped
+    however the run ends. Its prints never reach the --json document (the caller sends
+    stdout to stderr)."""
     from ..check.conform import ConformError, load_factory
-    if impl_ref is not None:
-        yield load_factory(impl_ref)
-        return
-    from ..check.conform_driver import AdapterError
-    from ..check.conform_exec import DEFAULT_TIMEOUT, ExecDriver
+    from ..check.conform_driver import AdapterError, as_driver
     try:
-        driver = ExecDriver(exec_command or "", game=model.name, seed=seed,
-                            timeout=DEFAULT_TIMEOUT if timeout is None else timeout)
+        if impl_ref is not None:
+            driver = as_driver(load_factory(impl_ref), impl_ref)
+        else:
+            from ..check.conform_exec import DEFAULT_TIMEOUT, ExecDriver
+            driver = ExecDriver(exec_command or "", game=model.name, seed=seed,
+                                timeout=DEFAULT_TIMEOUT if timeout is None else timeout)
     except AdapterError as e:
         raise ConformError(str(e)) from None
     try:
+        try:
+            driver.check(players if players is not None else model.min_players)
+        except AdapterError as e:
+            raise ConformError(str(e)) from None
         yield driver
     finally:
-        driver.close()
+        getattr(driver, "close", lambda: None)()
 
 
 def _readings(game: str, model: Any, driver: Any, name: str, chosen: bool,

@@ -69,6 +69,12 @@ def diff_cmd(game: str, reading_a: Sequence[str], ruleset: str | None,
     if ma.interpretation == mb.interpretation:
         raise BadInput("the two readings are the same: --against must change an "
                        "interpretation point")
+    if start is not None:   # a scenario that gives no usable start is refused before the search
+        from ..check.diff import scenario_start
+        try:
+            scenario_start(ma, mb, start)
+        except ValueError as e:
+            raise BadInput(str(e)) from None
     check_outputs("out_dir")
     label_a = " + ".join(([f"ruleset {ruleset}"] if ruleset else []) + list(reading_a))
     label_b = " + ".join([f"ruleset {b}" for b in b_rulesets] + b_options)

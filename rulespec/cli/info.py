@@ -64,15 +64,16 @@ def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_al
     """An overview of GAME: players, actions, properties, interpretation points and
     assumptions (one screen; --action, --assumptions and --all give the details)."""
     model = load_model(game)
+    actions = [a.name for a in model.spec.actions]
+    unknown = [n for n in action_names if n not in actions]
+    if unknown:   # with --json too: a name the spec lacks is never passed over in silence
+        raise BadInput(f"{model.name} has no action {', '.join(map(repr, unknown))} "
+                       f"(actions: {', '.join(actions)})")
     doc = _info_doc(model)
     if as_json:
         emit_json(doc)
         return
     known = {a["name"]: a for a in doc["actions"]}
-    unknown = [n for n in action_names if n not in known]
-    if unknown:
-        raise BadInput(f"{model.name} has no action {', '.join(map(repr, unknown))} "
-                       f"(actions: {', '.join(known)})")
     if action_names and not show_all:
         for name in action_names:
             _print_action(known[name], full=True)

@@ -66,6 +66,12 @@ def mutate(game: str, operators: Sequence[str], budget_name: str, workers: int, 
                 out.para(f"{m.id}: {m.description}", hang=4)
             out.print(f"{len(found)} mutants")
         sys.exit(0)
+    if only:   # an id no mutant has is refused before the baseline is judged
+        from ..check.mutate.run import select_mutants
+        try:
+            select_mutants(mutants(model.spec, ops), only)
+        except ValueError as e:
+            raise BadInput(str(e)) from None
     try:
         with Progress(f"mutating {model.name}", quiet=quiet) as progress:
             report = mutate_game(game, operators=ops, budget=budget_name, workers=workers,

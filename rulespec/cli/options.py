@@ -135,8 +135,19 @@ class Command(click.Command):
         return super().parse_args(ctx, args)
 
 
+class Interrupted(BaseException):
+    """Ctrl-C while a command runs, carried past click (which prints an empty line for a
+    KeyboardInterrupt before it gives up): the entry point says one line, exit 130."""
+
+
 class Group(click.Group):
     command_class = Command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted from None
 
 def trace_and_model(trace_file: str) -> tuple[Any, Any]:
     """A trace file and the model that produced it (bad input: one line, exit 2)."""

@@ -48,7 +48,12 @@ def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
     from ..check.prove import prove as prove_run
     from ..check.prove_text import lines
     from ..check.results import exit_code
+    from ..check.prove import check_provable
     model = load_model(game, interpretation, ruleset)
+    try:
+        check_provable(model, props)
+    except ValueError as e:
+        raise BadInput(str(e)) from None
     check_outputs("trace_dir")
     try:
         with Progress(f"proving {model.name}", quiet=quiet) as progress:

@@ -18,6 +18,7 @@ from typing import Any
 import jinja2
 
 from .. import __version__
+from ..formats.names import slug
 from ..runtime import trace
 from .chart import coverage_chart
 from .document import FORMAT
@@ -257,7 +258,7 @@ def render_markdown(doc: dict[str, Any], pictures_dir: str,
 def write_report(doc: dict[str, Any], out_dir: str | Path) -> list[Path]:
     """Write GAME.json, GAME.html, GAME.md and its pictures, then the index; returns paths."""
     out = Path(out_dir)
-    name = doc["game"]["name"]
+    name = slug(doc["game"]["name"])   # a spec's name chooses no folder: GAME is a slug
     pictures = f"{name}-pictures"
     written = [write_atomically(out / f"{name}.json",
                                 json.dumps(doc, indent=1, ensure_ascii=False) + "\n")]
@@ -286,7 +287,8 @@ def write_index(out_dir: str | Path) -> Path:
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             continue
         g, gl = doc["game"], doc["glance"]
-        games.append({"name": g["name"], "title": g["title"], "summary": g["summary"],
+        games.append({"file": path.stem, "name": g["name"], "title": g["title"],
+                      "summary": g["summary"],
                       "counts": gl["counts"], "open_questions": gl["open_questions"],
                       "assumptions": gl["assumptions"], "scenarios": gl["scenarios"],
                       "scenarios_failed": gl["scenarios_failed"],

@@ -331,28 +331,28 @@ class Model:
             raise ValueError(f"no action of {self.name} reads {shown}")
         return found
 
-    def state_from_json(self, text: str | Mapping[str, Any]) -> State:
-        """Read a state written by ``State.to_json`` (raises ValueError, naming the problem)."""
-        try:
-            data = json.loads(text) if isinstance(text, str) else dict(text)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"not a state: not valid JSON ({err.msg})") from None
-        except (TypeError, ValueError, RecursionError):
-            raise ValueError("a state must be a JSON object (or a mapping)") from None
-        if not isinstance(data, dict) or data.get("game") != self.name:
-            raise ValueError(f"not a {self.name} state (game is {data.get('game')!r})"
-                             if isinstance(data, dict) else "a state must be a JSON object")
-        fields = data.get("fields")
-        if not isinstance(fields, dict):
-            raise ValueError("a state needs a 'fields' object")
+    def state_from_json(self, text: str | Mapping[str, Any], where: str = "state") -> State:
+        """Read a state written by ``State.to_json`` (its JSON text or its value). Raises
+        :class:`~rulespec.formats.state.StateError` (a ValueError) naming ``where``, the
+        line for a JSON text, and the problem: the document's shape is checked by the
+        formats layer, each field's value here, against this game."""
+        from ..formats.state import parse_state, state_error
+        doc, src = parse_state(text, where)
+        if doc.game != self.name:
+            raise state_error(where, src, f"not a {self.name} state (game is {doc.game!r})",
+                              "game")
         values: list[Any] = []
         for name, codec in self._codecs.items():
-            if name not in fields:
-                raise ValueError(f"state is missing field {name!r}")
-            values.extend(codec.decode(fields[name]))
-        unknown = set(fields) - set(self.layout.slots)
+            if name not in doc.fields:
+                raise state_error(where, src, f"state is missing field {name!r}", "fields")
+            try:
+                values.extend(codec.decode(doc.fields[name]))
+            except ValueError as err:
+                raise state_error(where, src, str(err), "fields", name) from None
+        unknown = set(doc.fields) - set(self.layout.slots)
         if unknown:
-            raise ValueError(f"unknown field(s) {sorted(unknown)}")
+            raise state_error(where, src, f"unknown field(s) {sorted(unknown)}", "fields",
+                              sorted(unknown)[0])
         return State(tuple(values), self)
 
     # --- checks used by the checker -----------------------------------------------------

@@ -93,11 +93,13 @@ def spec_path(name_or_path: str | os.PathLike) -> Path:
 
 
 def not_a_spec(p: Path, text: str) -> str:
-    """Why an existing path is not a spec: a folder without spec.py, a file not ``.py``."""
+    """Why an existing path is not a spec: a folder without spec.py, a file not ``.py``.
+    The path exists, so it is shown whole (a name that is nothing is cut: :func:`_shown`)."""
+    text = repr(text)
     if p.is_dir():
-        return (f"{_shown(text)} is a folder without a spec.py: not a spec (give a spec .py "
+        return (f"{text} is a folder without a spec.py: not a spec (give a spec .py "
                 "file, a folder holding spec.py, or a bundled game's name)")
-    return (f"{_shown(text)} exists but is not a spec: a spec is a Python file ending in .py "
+    return (f"{text} exists but is not a spec: a spec is a Python file ending in .py "
             "(or a folder holding spec.py)")
 
 
