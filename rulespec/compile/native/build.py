@@ -25,9 +25,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-#: -O1: Hawaii's module (800 kB of C) compiles in about 5 CPU seconds (-O2: several times
-#: that); no -ffast-math: the chance draws need IEEE doubles, as Python's
-FLAGS = ("-O1", "-shared", "-fPIC", "-std=gnu11", "-w")
+#: no -ffast-math: the chance draws need IEEE doubles, as Python's
+FLAGS = ("-shared", "-fPIC", "-std=gnu11", "-w")
+#: a module up to this many characters of C is compiled with -O2, a larger one with -O1
+#: (Hawaii's 800 kB compile in about 5 CPU seconds at -O1, several times that at -O2)
+SMALL = 200_000
 
 CDEF = """
 typedef int64_t V;
@@ -148,7 +150,7 @@ def build(source: str, name: str) -> Path:
     """The shared library of C ``source`` (compiled now, or found in the cache)."""
     header, _ = _runtime_sources()
     command = compiler()
-    flags = list(FLAGS)
+    flags = ["-O2" if len(source) <= SMALL else "-O1", *FLAGS]
     key = hashlib.sha256("\0".join([source, header, " ".join(flags), _version(),
                                     _compiler_identity(tuple(command)) if command else ""]
                                    ).encode()).hexdigest()[:32]
