@@ -8,9 +8,9 @@ from typing import Any, Sequence
 import click
 
 from ..check.progress import Progress
-from .options import (BadInput, Command, check_outputs, emit_json, load_model, out, policy_from,
-                      policy_options, quiet_option, ruleset_option, steps_line,
-                      verbose_option)
+from .options import (BadInput, Command, backend_option, check_outputs, emit_json, load_model,
+                      out, policy_from, policy_options, quiet_option, ruleset_option,
+                      steps_line, verbose_option)
 
 
 @click.command("diff", cls=Command)
@@ -30,6 +30,7 @@ from .options import (BadInput, Command, check_outputs, emit_json, load_model, o
               help="Seeded games in lockstep: how often the readings part and the winner "
                    "changes (95 % intervals).")
 @policy_options
+@backend_option
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--out-dir", default="traces", show_default=True,
               help="Where the difference is saved as a scenario file.")
@@ -39,12 +40,12 @@ from .options import (BadInput, Command, check_outputs, emit_json, load_model, o
 def diff_cmd(game: str, reading_a: Sequence[str], ruleset: str | None,
              reading_b: Sequence[str], start: str | None, depth: int, setups: int,
              games: int, policy_name: str | None, simulations: int | None,
-             rollout: int | None, seed: int, out_dir: str, as_json: bool, quiet: bool,
-             verbose: bool) -> None:
+             rollout: int | None, backend: str, seed: int, out_dir: str, as_json: bool,
+             quiet: bool, verbose: bool) -> None:
     """Where two readings of GAME part: the simplest difference, explained in rule terms,
     and how much it matters (with --policy, between stronger players than random)."""
     from ..check.diff import diff
-    policy = policy_from(policy_name, simulations, rollout)
+    policy = policy_from(policy_name, simulations, rollout, backend)
     if not reading_a and ruleset is None:
         raise BadInput("name reading A with --ruleset NAME and/or --interpretation K=A")
     ma = load_model(game, reading_a, ruleset)
@@ -72,7 +73,7 @@ def diff_cmd(game: str, reading_a: Sequence[str], ruleset: str | None,
         with Progress(f"diff {ma.name}", quiet=quiet or as_json) as progress:
             report = diff(ma, mb, depth=depth, setups=setups, games=games, seed=seed,
                           scenario_dir=out_dir, start=start, labels=(label_a, label_b),
-                          progress=progress, policy=policy)
+                          progress=progress, policy=policy, backend=backend)
     except ValueError as e:
         raise BadInput(str(e)) from None
     code = 0 if report.status in ("PROVED", "PASSED") else 1  # like diff(1): 1 = differ

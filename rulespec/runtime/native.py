@@ -114,6 +114,13 @@ class Rng:
     def load(self, rng: random.Random) -> None:
         self.rt.rs_rng_set(self.ptr, self.ffi.new("uint32_t[]", rng.getstate()[1]))
 
+    def copy(self) -> "Rng":
+        other = Rng.__new__(Rng)
+        other.ffi, other.rt = self.ffi, self.rt
+        other.ptr = self.ffi.gc(self.rt.rs_rng_new(), self.rt.rs_rng_free)
+        self.rt.rs_rng_copy(other.ptr, self.ptr)
+        return other
+
     def store(self, rng: random.Random) -> None:
         """Leave ``rng`` where this generator is (so Python draws on from there)."""
         buf = self.ffi.new("uint32_t[625]")
@@ -167,6 +174,41 @@ def winners(game: Any, which: int) -> list[int]:
     buf = game.ffi.new("int32_t[]", game.module.spec.max_players + 1)
     n = game.rt.rs_work_winners(game.work, which, buf)
     return list(game.ffi.unpack(buf, n))
+
+
+class NativeLeaves:
+    """``openspiel.leaf_value`` in C: one generator for all the leaves of a search, as the
+    Python evaluator keeps one ``random.Random``."""
+
+    def __init__(self, game: Any, rng: random.Random) -> None:
+        self.game = game
+        self.py = rng
+        self.rng = Rng.of(game, rng)
+
+    @classmethod
+    def of(cls, model: Model, rng: random.Random, backend: str | None) -> "NativeLeaves | None":
+        game = native_for(model, backend)
+        return None if game is None else cls(game, rng)
+
+    def value(self, model: Model, values: tuple, steps: int, rollout: int | None
+              ) -> list[float]:
+        from ..openspiel import leaf_value, win_returns
+        game = self.game   # the search's game: one model, one reading
+        horizon = model.spec.horizon
+        limit = 2 ** 31 - 1 if rollout is None else rollout
+        if horizon is not None:
+            limit = min(limit, max(0, horizon - steps))
+        before = self.rng.copy()
+        played = play(game, self.rng, values[0], limit=limit, by_weight=True,
+                      until_over=True, start=values, keys=False)
+        got = None if played is None else leaf(game, played.final, steps + played.steps)
+        if got is None:   # the rules raised: Python values this leaf, from the same draws
+            before.store(self.py)
+            value = leaf_value(model, values, steps, rollout, self.py)
+            self.rng.load(self.py)
+            return value
+        kind, who = got
+        return [0.0] * values[0] if kind == 2 else win_returns(values[0], who)
 
 
 @attrs.frozen

@@ -48,6 +48,7 @@ const rs_game *rs_game_table(void);
 
 rs_rng *rs_rng_new(void);
 void rs_rng_free(rs_rng *r);
+void rs_rng_copy(rs_rng *dst, const rs_rng *src);
 void rs_rng_seed(rs_rng *r, const uint32_t *key, int32_t n);
 void rs_rng_set(rs_rng *r, const uint32_t *state);
 void rs_rng_get(const rs_rng *r, uint32_t *state);

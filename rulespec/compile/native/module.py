@@ -153,6 +153,8 @@ class _Module:
                       for pre in plan.at_level[k + 1]]
         emit = [f"{indent}{{ int32_t *k = out->k + out->n * {self.width}; k[0] = {i};"]
         emit += [f"{indent}  k[{j + 1}] = (int32_t)p_{p.name};" for j, p in enumerate(a.params)]
+        # the unused places are 0, so that keys compare whole
+        emit += [f"{indent}  k[{j}] = 0;" for j in range(len(a.params) + 1, self.width)]
         if a.chance:
             weight = w.expr(a.weight, env) if a.weight is not None else "1"
             emit.append(f"{indent}  out->w[out->n] = {weight};")

@@ -86,6 +86,7 @@ void rs_rng_get(const rs_rng *r, uint32_t *state) {
 }
 
 rs_rng *rs_rng_new(void) { return calloc(1, sizeof(rs_rng)); }
+void rs_rng_copy(rs_rng *dst, const rs_rng *src) { *dst = *src; }
 void rs_rng_free(rs_rng *r) { free(r); }
 
 uint64_t rs_getrandbits(rs_rng *r, int k) {
