@@ -56,6 +56,13 @@ uint64_t rs_getrandbits(rs_rng *r, int k);
 int64_t rs_randbelow(rs_rng *r, int64_t n);
 double rs_random(rs_rng *r);
 int64_t rs_tuple_hash(const V *s, int32_t n);
+int rs_closure_connected(int32_t size, const int32_t *start, const int32_t *nbr,
+                         const unsigned char *m, const int32_t *src, int32_t nsrc,
+                         const int32_t *dst, int32_t ndst);
+V rs_closure_component(int32_t size, const int32_t *start, const int32_t *nbr,
+                       const unsigned char *m, V from);
+V rs_closure_largest(int32_t size, const int32_t *start, const int32_t *nbr,
+                     const unsigned char *m, const V *labels, V n_labels);
 
 int rs_initial(const rs_game *g, const V *I, V n, V *out);
 int rs_terminal(const rs_game *g, const V *I, const V *s);

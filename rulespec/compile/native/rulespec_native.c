@@ -208,6 +208,30 @@ int rs_observe(const rs_game *g, const V *I, const V *s, V p, V *out) {
 }
 
 /* ===================================================================================
+ * the connectivity primitives of rulespec_native.h, callable from Python (the agreement
+ * test holds them to rulespec/ir/closure.py); the largest group: -1 for a bad label
+ * =================================================================================== */
+int rs_closure_connected(int32_t size, const int32_t *start, const int32_t *nbr,
+                         const unsigned char *m, const int32_t *src, int32_t nsrc,
+                         const int32_t *dst, int32_t ndst) {
+    rs_graph g = {size, start, nbr};
+    return rs_connected(&g, m, src, nsrc, dst, ndst);
+}
+
+V rs_closure_component(int32_t size, const int32_t *start, const int32_t *nbr,
+                       const unsigned char *m, V from) {
+    rs_graph g = {size, start, nbr};
+    return rs_component(&g, m, from);
+}
+
+V rs_closure_largest(int32_t size, const int32_t *start, const int32_t *nbr,
+                     const unsigned char *m, const V *labels, V n_labels) {
+    rs_graph g = {size, start, nbr};
+    ENTER(NULL);
+    return rs_largest(C, &g, m, labels, n_labels);
+}
+
+/* ===================================================================================
  * scratch space for the drivers: one per game, reused game after game
  * =================================================================================== */
 typedef struct rs_work {
