@@ -230,3 +230,36 @@ def test_a_path_without_any_compiler_falls_back_too(tmp_path):
                           text=True, cwd=ROOT, timeout=600)
     assert done.stdout.strip() == "None"
     assert "no C compiler found (looked for cc, gcc and clang" in done.stderr
+
+
+@pytest.mark.parametrize("name", ["connect_four", "crazy_eights", "hawaii"])
+def test_a_model_stepping_on_c_gives_the_api_answers_of_python(name):
+    """``rulespec.load(name, backend="c")`` steps on the C module (its source is C) and
+    answers every API call as the Python model does, refusals included."""
+    py = rulespec.load(name)
+    c = rulespec.load(name, backend="c")
+    assert c.compiled.source.startswith('#include "rulespec_native.h"')
+    assert py.compiled.source.lstrip().startswith(("def ", "_T"))
+    rng = random.Random(4)
+    state = py.initial_state(py.max_players)
+    assert c.initial_state(py.max_players) == state
+    for _ in range(60):
+        legal = py.legal_actions(state)
+        assert c.legal_actions(state) == legal
+        assert c.current_player(state) == py.current_player(state)
+        assert c.scores(state) == py.scores(state)
+        assert c.violated_invariants(state) == py.violated_invariants(state)
+        if not legal:
+            assert c.winners(state) == py.winners(state)
+            break
+        refused = next((a for a in py._every_action().values() if a not in set(legal)), None)
+        if refused is not None:
+            with pytest.raises(rulespec.IllegalAction) as on_c:
+                c.apply(state, refused)
+            with pytest.raises(rulespec.IllegalAction) as on_py:
+                py.apply(state, refused)
+            assert str(on_c.value) == str(on_py.value)
+        action = legal[rng.randrange(len(legal))]
+        after = py.apply(state, action)
+        assert c.apply(state, action) == after
+        state = after

@@ -68,6 +68,21 @@ def native_for(model: Model, backend: str | None = None) -> Any:
     return game
 
 
+def native_model(model: Model, backend: str | None = "c") -> Model:
+    """``model`` stepping on its C module (``rulespec.load(..., backend="c")``); ``model``
+    itself with the Python backend or when no C module can be built."""
+    game = native_for(model, backend)
+    if game is None:
+        return model
+    found = model.__dict__.get("_stepping_in_c")
+    if found is None:
+        from ..compile.native.compiled import compiled_game
+        found = Model(model.spec, model.interpretation, compiled=compiled_game(game))
+        found.__dict__["_native"] = game
+        model.__dict__["_stepping_in_c"] = found
+    return found
+
+
 # --- random generators ------------------------------------------------------------------
 def seed_words(seed: Any) -> bytes | None:
     """The 32-bit words CPython's ``random.Random(seed)`` seeds its generator with (least
