@@ -366,13 +366,23 @@ def check_state(model: Any, game: SmtGame, path: Any, values: tuple,
                path.apply(i, params), is_bool=cells)
 
 
+#: an alternative reading with more legal opening moves than this gets fewer examples
+MANY_ACTIONS = 32
+
+
 def _examples(model: Any, interp: tuple) -> int:
     """The profile's example count for small games; a few for large ones (each example
-    checks every legal action at its state, twice), fewer again for alternative readings."""
+    checks every legal action at its state, twice), fewer again for alternative readings,
+    and fewer still for a reading with many legal moves (Hex 11x11 opens with 121: each
+    one's successor, over a 121-node connectivity, costs seconds in Z3)."""
     base = settings.default.max_examples
     size = model.layout.size
     n = base if size <= 64 else max(5, base * 64 // size)
-    return n if not interp else max(3, n // 3)
+    if not interp:
+        return n
+    opening = len(model.legal_actions(model.initial_state(model.spec.min_players)))
+    n = max(3, n // 3)
+    return n if opening <= MANY_ACTIONS else max(3, n * MANY_ACTIONS // opening)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[_case_id(c) for c in CASES])

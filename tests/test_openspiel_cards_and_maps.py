@@ -172,7 +172,7 @@ def hex_game(size: int) -> Callable[[int], PyspielImplementation]:
                                                  snapshot_of=hex_board(size))
 
 
-@pytest.mark.parametrize("size", [3, 4, 5])
+@pytest.mark.parametrize("size", [3, 4, 5, 7, 9, 11])
 def test_hex_conforms_to_openspiel(backend, size):
     """OpenSpiel's own action strings (``b3``) are our action texts."""
     model = rulespec.load("hex", interpretation={"board_size": str(size)},
@@ -181,7 +181,7 @@ def test_hex_conforms_to_openspiel(backend, size):
     assert report.status == PASSED, report.detail
 
 
-@pytest.mark.parametrize("size", [3, 4, 5])
+@pytest.mark.parametrize("size", [3, 4, 5, 7, 9, 11])
 def test_hex_whole_random_games_match_openspiel(backend, size):
     model = rulespec.load("hex", interpretation={"board_size": str(size)},
                           backend=backend)
