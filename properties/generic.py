@@ -15,7 +15,8 @@ ILLEGAL_SAMPLES = 4
 LEGAL_SAMPLES = 8
 
 
-@state_property("legal_actions_nonempty_unless_terminal", source=GENERIC_SOURCE)
+@state_property("legal_actions_nonempty_unless_terminal", source=GENERIC_SOURCE,
+                reads=("legal_actions", "terminal", "current_player"))
 def legal_actions_nonempty_unless_terminal(model: Any, state: Any) -> str | None:
     """A state that is not terminal offers at least one legal action (or chance outcome)."""
     terminal = model.is_terminal(state)
@@ -30,7 +31,8 @@ def legal_actions_nonempty_unless_terminal(model: Any, state: Any) -> str | None
     return None
 
 
-@state_property("legal_actions_are_accepted_and_illegal_refused", source=GENERIC_SOURCE)
+@state_property("legal_actions_are_accepted_and_illegal_refused", source=GENERIC_SOURCE,
+                reads=("legal_actions", "effects"))
 def legal_accepted_illegal_refused(model: Any, state: Any) -> str | None:
     """Legal actions satisfy every precondition (the enumerator and the guards agree) and
     are accepted; actions outside the legal list are refused, each with at least one failed
@@ -67,14 +69,14 @@ def legal_accepted_illegal_refused(model: Any, state: Any) -> str | None:
     return None
 
 
-@state_property("fields_within_bounds", source=GENERIC_SOURCE)
+@state_property("fields_within_bounds", source=GENERIC_SOURCE, reads=("fields",))
 def fields_within_bounds(model: Any, state: Any) -> str | None:
     """Every field stays within its declared range (the TypeOK of the spec)."""
     bad = model.out_of_bounds(state)
     return f"out of bounds: {', '.join(bad[:5])}" if bad else None
 
 
-@state_property("state_json_round_trip", source=GENERIC_SOURCE)
+@state_property("state_json_round_trip", source=GENERIC_SOURCE, reads=("fields",))
 def state_json_round_trip(model: Any, state: Any) -> str | None:
     """``state_from_json(state.to_json())`` gives back the same state."""
     text = state.to_json()
@@ -84,7 +86,8 @@ def state_json_round_trip(model: Any, state: Any) -> str | None:
     return None
 
 
-@state_property("chance_outcomes_are_a_distribution", source=GENERIC_SOURCE)
+@state_property("chance_outcomes_are_a_distribution", source=GENERIC_SOURCE,
+                reads=("chance", "current_player"))
 def chance_outcomes_are_a_distribution(model: Any, state: Any) -> str | None:
     """At a chance node the outcomes are the legal actions and their probabilities sum to 1."""
     if model.current_player(state) != CHANCE:
@@ -100,7 +103,7 @@ def chance_outcomes_are_a_distribution(model: Any, state: Any) -> str | None:
     return None
 
 
-@step_property("apply_is_deterministic_and_pure", source=GENERIC_SOURCE)
+@step_property("apply_is_deterministic_and_pure", source=GENERIC_SOURCE, reads=("effects",))
 def apply_is_deterministic_and_pure(model: Any, before: Any, action: Any, after: Any) -> str | None:
     """Applying the same action to the same state gives the same state; the old state is
     unchanged (no side effects)."""
@@ -113,7 +116,8 @@ def apply_is_deterministic_and_pure(model: Any, before: Any, action: Any, after:
     return None
 
 
-@step_property("winners_are_total", source=GENERIC_SOURCE)
+@step_property("winners_are_total", source=GENERIC_SOURCE,
+               reads=("scoring", "tie_breaks", "terminal"))
 def winners_are_total(model: Any, before: Any, action: Any, after: Any) -> str | None:
     """At the end there is at least one winner, every tie is resolved by a declared
     tie-break or declared shared, and scores are one per player."""
@@ -140,7 +144,8 @@ def _unbounded(model: Any) -> str | None:
             f"horizon of {spec.horizon} steps and reports such games as truncated")
 
 
-@end_property("terminates_within_declared_bound", source=GENERIC_SOURCE, skip=_unbounded)
+@end_property("terminates_within_declared_bound", source=GENERIC_SOURCE, skip=_unbounded,
+              reads=("terminal",))
 def terminates_within_declared_bound(model: Any, state: Any, steps: int) -> str | None:
     """Every game ends within the spec's ``max_steps`` (chance steps included)."""
     if not model.is_terminal(state):
@@ -171,7 +176,7 @@ def legal_actions_follow_observation() -> Property:
     seen: dict[tuple, tuple[frozenset, tuple]] = {}
 
     @state_property("legal_actions_follow_observation", source=OBSERVATION_SOURCE,
-                    skip=_perfect_information)
+                    skip=_perfect_information, reads=("legal_actions", "fields"))
     def check(model: Any, state: Any) -> str | None:
         """The legal actions of the player to move are a function of their observation:
         two reached states that look the same to the mover offer the same actions."""

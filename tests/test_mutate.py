@@ -152,10 +152,10 @@ HAWAII_SCENARIOS = Path(__file__).resolve().parents[1] / "models" / "hawaii" / "
 # (docs/games/hawaii.md, "Mutation testing"): the file kills it, the unmutated spec passes it.
 HAWAII_KILLS = {
     "islands": "constant_plus_one@island_vp_4",
-    "trips": "drop_effect@959:12",
-    "purchases": "drop_effect@1162:12",
+    "trips": "drop_effect@967:12",
+    "purchases": "drop_effect@1171:12",
     "tracks": "constant_plus_one@kahuna_spot_shells_3",
-    "round_end": "drop_effect@1412:12",
+    "round_end": "drop_effect@1427:12",
     "end_scoring": "constant_minus_one@kahuna_vp_by_row_3",
     "setup": "constant_plus_one@start_fruit_by_seat_5",
 }

@@ -14,11 +14,10 @@ from rulespec.cli import main
 from rulespec.report.budget import SMOKE
 from rulespec.report.collect import collect
 from rulespec.report.document import build_document
-from rulespec.report.provenance import assumption_readers
 from rulespec.report.render import SCHEMA, render_markdown, write_report
 from rulespec.report.svg import Picture
 from rulespec.runtime.play import play_random
-from rulespec.runtime.registry import available_games, spec_path
+from rulespec.runtime.registry import available_games
 
 BROKEN = "tests/fixtures/occupied_cell_tic_tac_toe"
 TWO_READINGS = "tests/fixtures/two_readings"
@@ -286,11 +285,13 @@ def test_a_view_part_with_a_bad_glyph_is_refused_at_load():
         view.glyph("X", shape="star")
 
 
-def test_assumption_readers_follow_helpers_to_the_rules():
-    readers = assumption_readers(rulespec.load_spec("hawaii"), spec_path("hawaii"))
-    assert "action buy_tiki" in readers["board_adjacency"]  # via move_cost and DIST
-    assert "field supply" in readers["tile_counts"]
-    assert readers["start_order"] == []  # a statement of scope, read by no rule
+def test_assumption_readers_come_from_the_ir():
+    from rulespec.check.depends import Dependence
+    from rulespec.report.depends import readers
+    dep = Dependence(rulespec.load_spec("hawaii"))
+    assert "action buy_tiki" in readers(dep, "board_adjacency")[0]  # via move_cost's distances
+    assert "field supply" in readers(dep, "tile_counts")[0]  # its initial value
+    assert readers(dep, "start_order")[0] == ["field order"]  # cited by the field it sets
 
 
 # --- the command line -----------------------------------------------------------------

@@ -24,8 +24,8 @@ the effects still to carry out are counts per effect kind.
 
 from types import SimpleNamespace
 
-from rulespec.spec import (PLAYERS, Game, all_of, any_of, count, exists, forall, if_, implies,
-                           lookup, min_, not_, option, ordinal, sum_of, view)
+from rulespec.spec import (PLAYERS, Game, all_of, any_of, count, derived, exists, forall, if_,
+                           implies, lookup, min_, not_, option, ordinal, sum_of, view)
 from rulespec.spec.kit import Deck, Hands, Pile, Row
 
 SEED = "002_50b4d45ccb25edcc.txt"
@@ -106,20 +106,17 @@ LOCATIONS = game.assume("location_catalogue", {
           "mantas at the bottom of 7 kinds",
    origin=f"CONSTRUCTED; count 56 from {COMPONENTS} §Components; list NOT FOUND "
           f"({PRINTINGS}: 'Still NOT FOUND: ... the 56 Locations')")
-LOC_COPIES = 4
-game.assume("location_copies", LOC_COPIES,
+LOC_COPIES = game.assume("location_copies", 4,
                          reason="56 locations over the 14 constructed kinds",
                          origin=f"{COMPONENTS} §Components ('56 Location cards')")
 MAX_DEPTHS = 4
-UPPER_SLOTS = SCOUT_KEEP
-game.assume(
-    "upper_row_slots", UPPER_SLOTS,
+UPPER_SLOTS = game.assume(
+    "upper_row_slots", SCOUT_KEEP,
     reason="the upper (scouted) row holds the at most 4 locations a scout keeps (L47); the "
            "English help says the top row has less room than the bottom one",
     origin=f"INFERENCE from {src('47')}; en.doc.boardgamearena.com Gamehelpaquatica")
-UPPER_DISCOUNT = 1
-game.assume(
-    "upper_row_conquer_discount", UPPER_DISCOUNT,
+UPPER_DISCOUNT = game.assume(
+    "upper_row_conquer_discount", 1,
     reason="the seed does not say why the upper row matters; the English help of the same "
            "site: scouted locations cost 1 power less to conquer, the coin price unchanged",
     origin=f"{COMPONENTS} §Setup (BGA Gamehelpaquatica; utility)")
@@ -157,7 +154,7 @@ def with_origin(cards):
     return {k: f"{v[2]} [{CARD_ORIGIN[k]}]" for k, v in cards.items()}
 
 
-game.assume("starting_characters", with_origin(STARTING),
+STARTING = game.assume("starting_characters", STARTING, shown=with_origin(STARTING),
             reason="each player starts with 6 characters of their symbol; five are named with "
                    "their effects by a review; the sixth is inferred to recruit; amounts of "
                    "the recruiter's coin are constructed",
@@ -180,7 +177,7 @@ KINGS = {
     **{f"king_{n}": ({}, [], f"King {n}: stays in the box in the basic game (its effect is "
                              "not modelled)") for n in range(5, 9)},
 }
-game.assume("king_cards", with_origin(KINGS),
+KINGS = game.assume("king_cards", KINGS, shown=with_origin(KINGS),
             reason="the box holds 8 Kings; in the basic setup King 1 goes to the first "
                    "player, King 2 to the second and so on, into the starting hand, and the "
                    "rest stay in the box. King effects are not known ('an especially strong "
@@ -202,7 +199,7 @@ OCEAN = {
     "diver": ({"coins": 1, "power": 1}, ["raise2"], "Diver: 1 coin, 1 power, raise 2"),
 }
 OCEAN_COPIES = 3
-game.assume("ocean_characters", with_origin(OCEAN),
+OCEAN = game.assume("ocean_characters", OCEAN, shown=with_origin(OCEAN),
             reason="27 Ocean Character cards = 3 identical sets of 9 (original printing; the "
                    "updated printing has 2 sets of 9); Mantas' Leader readies mantas (English "
                    "help); the other names are known without their effects (Researcher, "
@@ -236,7 +233,8 @@ TRAINED = game.assume(
            "are not known: constructed, the same for every player",
     origin=f"{COMPONENTS} §Setup (utility; dzen.ru); effects NOT FOUND")
 WILD = {"coin": ("coin2", 12), "power": ("power2", 10), "raise": ("raise1", 9)}
-game.assume("wild_mantas", {k: f"{n} showing {icon}" for k, (icon, n) in WILD.items()},
+WILD = game.assume("wild_mantas", WILD,
+                   shown={k: f"{n} showing {icon}" for k, (icon, n) in WILD.items()},
             reason="31 wild mantas (original printing; 23 in the updated one) lie beside the "
                    "board; a fully raised location gives the wild manta printed at its bottom, "
                    "ready for use. Their effects and the split are constructed (each supply "
@@ -345,17 +343,19 @@ ALL_CARDS = {**STARTING, **KINGS, **OCEAN}
 
 # --- card data as tables keyed by the card -------------------------------------------
 CARDS_SRC = f"{PRINTINGS}; constructed (see the assumptions)"
+# (each value is computed from the card's entry: derived() keeps where it comes from)
 card_coins = game.table("card_coins", {Card.none: 0, **{
-    Card[k]: v[0].get("coins", 0) for k, v in ALL_CARDS.items()}}, source=CARDS_SRC)
+    Card[k]: derived(v[0].get("coins", 0), v) for k, v in ALL_CARDS.items()}}, source=CARDS_SRC)
 card_power = game.table("card_power", {Card.none: 0, **{
-    Card[k]: v[0].get("power", 0) for k, v in ALL_CARDS.items()}}, source=CARDS_SRC)
+    Card[k]: derived(v[0].get("power", 0), v) for k, v in ALL_CARDS.items()}}, source=CARDS_SRC)
 card_effects = {e: game.table(f"card_{e}", {Card.none: 0, **{
-    Card[k]: v[1].count(e) for k, v in ALL_CARDS.items()}}, source=CARDS_SRC)
+    Card[k]: derived(v[1].count(e), v) for k, v in ALL_CARDS.items()}}, source=CARDS_SRC)
     for e in Effect.members if e != "none"}
 card_returns_all = game.table("card_returns_all", {Card.none: False, **{
-    Card[k]: "return_all" in v[1] for k, v in ALL_CARDS.items()}}, source=CARDS_SRC)
+    Card[k]: derived("return_all" in v[1], v) for k, v in ALL_CARDS.items()}},
+    source=CARDS_SRC)
 card_readies = game.table("card_readies", {Card.none: False, **{
-    Card[k]: "ready" in v[1] for k, v in ALL_CARDS.items()}}, source=CARDS_SRC)
+    Card[k]: derived("ready" in v[1], v) for k, v in ALL_CARDS.items()}}, source=CARDS_SRC)
 KING_NUMBER = {Card[k]: n for n, k in enumerate(KINGS, start=1)}
 
 # --- location data -------------------------------------------------------------------
@@ -369,15 +369,17 @@ conquer_cost = game.table("conquer_cost", {Loc.none: 0, **{
     source=f"{src('34', '場所カードの上部に記載されたパワーの数を支払います')}; {LOC_SRC}")
 points = game.table("points", {Loc.none: 0, **{Loc[k]: v[3] for k, v in LOCATIONS.items()}},
                     source=f"{src('67')}; {LOC_SRC}")
-depths = game.table("depths", {Loc.none: 0, **{Loc[k]: len(v[4]) for k, v in LOCATIONS.items()}},
+depths = game.table("depths", {Loc.none: 0, **{Loc[k]: derived(len(v[4]), v)
+                                               for k, v in LOCATIONS.items()}},
                     source=f"{src('15', '各場所には、左側に示された深さ')}; {LOC_SRC}")
 has_wild = game.table("has_wild", {Loc.none: False, **{
-    Loc[k]: v[5] is not None for k, v in LOCATIONS.items()}}, source=LOC_SRC)
+    Loc[k]: derived(v[5] is not None, v) for k, v in LOCATIONS.items()}}, source=LOC_SRC)
 wild_at_bottom = game.table("wild_at_bottom", {Loc.none: WildKind.coin, **{
     Loc[k]: WildKind[v[5] or "coin"] for k, v in LOCATIONS.items()}}, source=LOC_SRC)
 # the icon at depth d of a location: a row of 5 entries per location (d = 0..4)
 DEPTH_ICONS = [[Icon[LOCATIONS[k][4][d]] if k != "none" and d < len(LOCATIONS[k][4])
-                else Icon.empty for d in range(MAX_DEPTHS + 1)] for k in Loc.members]
+                else derived(Icon.empty, LOCATIONS.get(k, ())) for d in range(MAX_DEPTHS + 1)]
+               for k in Loc.members]
 
 
 def depth_icon(loc, d):
@@ -594,7 +596,8 @@ game.ruleset("without_kings", options={"kings": "none"}, source=kings.options["n
 # State
 # =====================================================================================
 N = game.num_players
-to_move = game.field("to_move", range(0, 4), flow=True, source=src("5", "ターンの間に"),
+to_move = game.field("to_move", range(0, 4), flow=True,
+                     source=src("5", "ターンの間に") + "; assumption first_player",
                      doc="the player whose turn it is")
 main = game.field("main", MainStep, flow=True, source=src("5-9"),
                   doc="where the turn stands with respect to its one main action")
@@ -603,7 +606,7 @@ coins = game.field("coins", game.at_least(0), flow=True, source=src("16-17"),
 power = game.field("power", game.at_least(0), flow=True, source=src("16-17, 34"),
                    doc="power gained this turn and not spent")
 badge = game.field("badge", game.at_least(0), shape=(LocType,), flow=True,
-                   source=f"{COMPONENTS} §Turn", doc="power usable only to conquer that type")
+                   source=f"{COMPONENTS} §Turn; assumption location_types", doc="power usable only to conquer that type")
 pending = game.field("pending", range(0, 3), shape=(Effect,), flow=True, source=src("7-8"),
                      doc="effects still to carry out (of the card, or of one extra action)")
 source_slot = game.field("source_slot", range(-1, MAX_LOCATIONS), initial=-1, flow=True,
@@ -644,7 +647,8 @@ depth = game.field("depth", range(0, MAX_DEPTHS + 1), shape=(PLAYERS, MAX_LOCATI
                    source=src("20", "深さを上にスライド"),
                    doc="how many depths of the slot's location have been slid past")
 scored = Pile(game, "scored", Loc, copies=LOC_COPIES, per_player=True, counted=True,
-              visible="owner", source=src("67", "自分の得点化した場所カードの山"),
+              visible="owner",
+              source=src("67", "自分の得点化した場所カードの山") + "; assumption scored_pile_hidden",
               doc="each player's scoring pile")
 loc_box = Pile(game, "loc_box", Loc, copies=LOC_COPIES, source=src("47"),
                doc="locations out of the game (discarded when scouting)")
@@ -656,7 +660,7 @@ char_deck = Deck(game, "char_deck", Card, copies=CARD_COPIES,
                  doc="the character deck (at first every card of the box; the setup deals "
                      "the starting cards out)")
 char_row = Row(game, "char_row", CHAR_ROW, Card, empty=Card.none,
-               source=f"{src('27')}; {COMPONENTS} §Setup", doc="the characters for hire")
+               source=f"{src('27')}; {COMPONENTS} §Setup; assumption character_row", doc="the characters for hire")
 hand = Hands(game, "hand", Card, copies=4, source=src("7", "手札から"))
 discard = Pile(game, "discard", Card, copies=4, per_player=True, counted=True,
                source=src("9", "自分の捨て札の山に表向きで置きます"), doc="each player's discard pile, face up")
@@ -956,7 +960,7 @@ def settle(rule):
     with rule.when(no_pending()):
         rule.set(source_slot, -1)
     for name, cond in zip(Goal.members, GOAL_CONDITIONS):
-        with rule.when(cond(me)):
+        with rule.when(cond(me), source="assumption goals_printed"):
             rule.set(met[me, Goal[name]], True)
 
 
@@ -1026,7 +1030,7 @@ def exploit(rule, slot):
     rule.require(if_(icon == Icon.empty, any_of(main == MainStep.during, turn_open()),
                      may_use_icon(icon)),
                  "resources only during the main action, effects only before or after it",
-                 source=f"{src('17')}; {src('19')}")
+                 source=f"{src('17')}; {src('19')}; assumption extra_effect_timing")
     rule.require(any_of(depth_reuse.is_("repeat"), not_(exploited[slot])),
                  "no depth of this location was used this turn", source=depth_reuse.source)
     got = rule.let(icon, name="icon")
@@ -1044,7 +1048,7 @@ def use_manta(rule, m):
     rule.require(trained[me, m] == MantaSide.ready, "the manta is ready", source=src("13"))
     rule.require(may_use_icon(icon),
                  "resources only during the main action, effects only before or after it",
-                 source=f"{src('17')}; {src('19')}")
+                 source=f"{src('17')}; {src('19')}; assumption extra_effect_timing")
     rule.set(trained[me, m], MantaSide.tired, source=src("13", "「疲れた」状態にします"))
     gain(rule, icon, -1)
     settle(rule)
@@ -1057,7 +1061,7 @@ def use_wild(rule, kind):
     rule.require(wild_ready[me, kind] > 0, "a wild manta of that kind is ready", source=src("13"))
     rule.require(may_use_icon(icon),
                  "resources only during the main action, effects only before or after it",
-                 source=f"{src('17')}; {src('19')}")
+                 source=f"{src('17')}; {src('19')}; assumption extra_effect_timing")
     rule.add(wild_ready[me, kind], -1)
     rule.add(wild_tired[me, kind], 1, source=src("13", "「疲れた」状態にします"))
     gain(rule, icon, -1)
@@ -1083,13 +1087,14 @@ def resolving(rule, e, source):
     rule.require(not_(scouting), "no scout is choosing", source=src("47"))
     rule.require(any_of(order.is_("any"), earlier_done(e)),
                  "in printed order: the effects printed before it are done or impossible",
-                 source=order.source)
+                 source=f"{order.source}; assumption printed_effect_order")
 
 
 def resolved(rule, e):
     """``e`` is done; in printed order the impossible effects printed before it lapse."""
     rule.add(pending[e], -1)
-    with rule.when(order.is_("printed"), source=order.source):
+    with rule.when(order.is_("printed"),
+                   source=f"{order.source}; assumption printed_effect_order"):
         for k, m in enumerate(EFFECT_NAMES):
             with rule.when(ordinal(e) > k):
                 rule.set(pending[Effect[m]], 0)
@@ -1343,7 +1348,8 @@ def claim(rule, goal, m):
     rule.require(not_(goal_taken_by(goal, me)), "you have not reached this goal before",
                  source=src("52", "1人のプレイヤーが同じ目標を2回達成することはできません"))
     rule.require(any_of(condition(goal, me), all_of(goal_claim.is_("once_met"), met[me, goal])),
-                 "you meet the goal's condition", source=goal_claim.source)
+                 "you meet the goal's condition",
+                 source=f"{goal_claim.source}; assumption goals_printed")
     rule.require(trained[me, m] != MantaSide.goal, "the manta is not on a goal yet",
                  source=src("51", "マンタは疲れている裏向きの状態でも構いません"))
     spot = rule.let(filled_spots(goal), name="spot")
@@ -1372,7 +1378,7 @@ def end_turn(rule):
     with rule.otherwise():
         with rule.when(ending):
             rule.add(final_turns, -1)
-        rule.set(to_move, (to_move + 1) % N)
+        rule.set(to_move, (to_move + 1) % N, source="assumption end_turn_order")
     settle(rule)
 
 

@@ -19,8 +19,8 @@ and its first tile (the only tile whose order matters); tikis and kahunas are co
 counts; price tokens are counts per token type and location (type = value + spear mark).
 """
 
-from rulespec.spec import (PLAYERS, Game, abs_, all_of, any_of, called, count, exists, forall, if_,
-                           implies, lookup, max_, min_, not_, option, sum_of, to_int, view)
+from rulespec.spec import (PLAYERS, Game, abs_, all_of, any_of, called, count, derived, exists,
+                           forall, if_, implies, lookup, max_, min_, not_, option, sum_of, to_int, view)
 
 SEED = "000_3b00b4fc026f56e4.txt"
 RESEARCH = "research/components.md"
@@ -128,9 +128,7 @@ WIDTH = game.assume(
            "で埋めることができます)",
     origin="INFERENCE from the tile's name; NOT FOUND in any source")
 
-EFFECTS = game.assume(
-    "tile_effects",
-    {"shell_hut": "+1/+2 shells at the start of each later round",
+EFFECT_WORDS = {"shell_hut": "+1/+2 shells at the start of each later round",
      "foot_hut": "+1/+2 feet at the start of each later round",
      "spear_hut": "round end: +1/+2 VP per spear price token taken this round",
      "exchange_hut": "a payment may be mixed: up to 1/2 units of the shell cost paid with "
@@ -151,7 +149,15 @@ EFFECTS = game.assume(
      "ku": "game end: 1/2 VP per tiki placed (valid village)",
      "boat": "capacity 3 / 4 feet with one free foot",
      "kahuna": "single-sided; spot shells and row points as printed",
-     "tiki": "single-sided; spot feet and validity as printed"},
+     "tiki": "single-sided; spot feet and validity as printed"}
+# the numbers of those effects, (level I, level II): what the rules read
+EFFECTS = game.assume(
+    "tile_effects",
+    {"shell_hut": (1, 2), "foot_hut": (1, 2), "fruit": (1, 2), "irrigation_fruit": (1, 1),
+     "spear_hut": (1, 2), "exchange_hut": (1, 2), "long_hut": (2, 5), "irrigation": (0, 3),
+     "hula": (1, 2), "surfer": 2, "kane": (2, 3), "laka": (2, 3), "kanaloa": (2, 3),
+     "lono": (3, 5), "pele": (1, 2), "ku": (1, 2)},
+    shown=EFFECT_WORDS,
     reason="the seed prints tile effects only as tooltips; it fixes the level-II surfer (-4), "
            "and the shape of the special rules (exchange mixes payments, hula counts itself, "
            "Laka counts fruit in all villages, Lono needs the goal, Pele only for purchases, "
@@ -159,21 +165,21 @@ EFFECTS = game.assume(
            "valid village); the values here are plausible fillers",
     origin=f"{RESEARCH} §Hawaii additional facts (shell hut +1/+2 spielmonster.de; long hut "
            "5 VP tk-game-diary.net; green god 2 VP per fruit tk-game-diary.net); rest NOT FOUND")
-SHELL_INCOME = {"shell_hut": (1, 2)}
-FEET_INCOME = {"foot_hut": (1, 2)}
-FRUIT_INCOME = {"irrigation": (1, 1), **{f: (1, 2) for f in FRUITS}}
-SPEAR_VP = (1, 2)
-EXCHANGE = (1, 2)
-LONG_VP = (2, 5)
-IRRIGATION_VP = (0, 3)
-HULA_VP = (1, 2)
-SURFER_GOAL = (2, SURFER_II_GOAL)
-KANE_VP = (2, 3)
-LAKA_VP = (2, 3)
-KANALOA_VP = (2, 3)
-LONO_VP = (3, 5)
-PELE_FEET = (1, 2)
-KU_VP = (1, 2)
+SHELL_INCOME = {"shell_hut": EFFECTS["shell_hut"]}
+FEET_INCOME = {"foot_hut": EFFECTS["foot_hut"]}
+FRUIT_INCOME = {"irrigation": EFFECTS["irrigation_fruit"], **{f: EFFECTS["fruit"] for f in FRUITS}}
+SPEAR_VP = EFFECTS["spear_hut"]
+EXCHANGE = EFFECTS["exchange_hut"]
+LONG_VP = EFFECTS["long_hut"]
+IRRIGATION_VP = EFFECTS["irrigation"]
+HULA_VP = EFFECTS["hula"]
+SURFER_GOAL = (EFFECTS["surfer"], SURFER_II_GOAL)
+KANE_VP = EFFECTS["kane"]
+LAKA_VP = EFFECTS["laka"]
+KANALOA_VP = EFFECTS["kanaloa"]
+LONO_VP = EFFECTS["lono"]
+PELE_FEET = EFFECTS["pele"]
+KU_VP = EFFECTS["ku"]
 
 # --- the ten places of the main board --------------------------------------------------
 PLACES = game.assume(
@@ -244,7 +250,7 @@ def _distances() -> list[list[int]]:
     return out
 
 
-DIST = _distances()
+DIST = derived(_distances(), ADJACENT)  # each distance follows from the whole adjacency
 DIST.append(DIST[BEACH])  # the pass area (row 11) is never a starting point; keep it total
 # the distance from a to b is lookup(DIST, a, b): a table of rows, one index per level
 
@@ -298,7 +304,7 @@ PRIZE = [[pr[i] for pr in ROUND_TILES["prizes"]] for i in range(3)]
 INCOME_SHELLS = [s for s, _ in ROUND_TILES["income_after"]] + [0]
 INCOME_FEET = [f for _, f in ROUND_TILES["income_after"]] + [0]
 
-game.assume("tiki_columns",
+TIKI_COLUMNS = game.assume("tiki_columns",
             "a tiki sits over column 8 - t for the t-th tiki (placed right-aligned); a "
             "village is valid when its width reaches the leftmost tiki's column: width + "
             "tikis >= 8; at most 5 tikis (columns 3-7). A board without a tiki: see the "
@@ -307,19 +313,19 @@ game.assume("tiki_columns",
                    "placed and that tikis are placed right-aligned; the start cottage already "
                    "covers columns 1-2",
             origin="INFERENCE from the seed §タイルの配置")
-game.assume("kahuna_spots", "5 kahuna spots, one per village row, filled from the top; a "
+KAHUNA_SPOTS = game.assume("kahuna_spots", "5 kahuna spots, one per village row, filled from the top; a "
             "6th kahuna cannot be placed and is discarded; likewise a 6th tiki",
             reason="§タイルの配置: カフナはそれぞれの村の左側に上から順番に置かれます",
             origin="INFERENCE from the seed §タイルの配置")
 game.assume("start_order", "the first round's turn order is player 0, 1, 2, ...",
             reason="the seed does not say how the first player is chosen",
             origin="NOT FOUND")
-game.assume("fish_choice",
+FISH_CHOICE = game.assume("fish_choice",
             "the fisher chooses each fish token by its fish count",
             reason="fish tokens lie face up in the cove (§釣り); the price side is hidden, so "
                    "tokens with the same fish count are interchangeable",
             origin="INFERENCE from the seed §釣り, §細かいルール")
-game.assume("exchange_capacity_counts_fruit",
+EXCHANGE_COUNTS_FRUIT = game.assume("exchange_capacity_counts_fruit",
             "with exchange cottages, up to their summed capacity of units of a payment may "
             "be paid with fruit (part of a price, part of a move, or part of a trip's feet), "
             "and the units so paid count against that capacity like shells paid as feet. "
@@ -329,7 +335,7 @@ game.assume("exchange_capacity_counts_fruit",
                    "支払うことができます); its example counts only shells and feet, so the capacity is "
                    "read as counting every exchanged unit",
             origin="INFERENCE from the seed §タイル効果の詳細")
-game.assume("exchange_two_resources",
+EXCHANGE_TWO = game.assume("exchange_two_resources",
             "one payment mixes two resources only: shells and feet (exchange +k / -k), or "
             "fruit into the price, or fruit into the move (pay mix_fruit), or fruit into a "
             "trip's feet (pay feet_and_fruit); one purchase never combines a shell/foot swap "
@@ -339,24 +345,24 @@ game.assume("exchange_two_resources",
             reason="keeps one exchange parameter per action (a second one would multiply the "
                    "action count); the seed's example only mixes two resources",
             origin="modelling bound; NOT FOUND in the source")
-game.assume("exchange_bound", "at most 4 units of one payment are exchanged",
+EXCHANGE_BOUND = game.assume("exchange_bound", "at most 4 units of one payment are exchanged",
             reason="a finite action parameter; 4 units need two level-II exchange cottages",
             origin="modelling bound")
-game.assume("fish_needs_tokens",
+FISH_NEEDS_TOKENS = game.assume("fish_needs_tokens",
             "a player may fish for k tokens only if the cove holds at least k",
             reason="the seed does not say what happens when the cove runs short",
             origin="NOT FOUND")
-game.assume("fish_bound", "one fishing trip takes at most 7 fish tokens",
+FISH_BOUND = game.assume("fish_bound", "one fishing trip takes at most 7 fish tokens",
             reason="a finite action parameter and fish counter: 7 is what a level-I and a "
                    "level-II boat carry together; two level-II boats (8 feet) or three boats "
                    "could carry more, which the model leaves out",
             origin="modelling bound")
-game.assume("trip_boats_bound", "a trip uses at most three boats (combine_boats=any)",
+TRIP_BOATS = game.assume("trip_boats_bound", "a trip uses at most three boats (combine_boats=any)",
             reason="a finite action parameter: three boats carry 8-12 feet, more than the "
                    "farthest island's 6 or fish_bound's 7 (a fourth level-II boat would only "
                    "lower the feet paid further)",
             origin="modelling bound")
-game.assume("pawn_on_board_after_purchase",
+PAWN_AFTER = game.assume("pawn_on_board_after_purchase",
             "after a purchase the pawn stands on the bought place; fishing and island visits "
             "put it on the beach; passing takes it off the board",
             reason="§足の支払い measures each move from where the pawn stands; §ボートの使用 "
@@ -680,7 +686,7 @@ phase = game.field("phase", Phase, initial=Phase.layout, flow=True, source=src("
 round_ = game.field("round", range(1, ROUNDS + 1), initial=1, flow=True,
                     source=src("ゲーム進行", "ゲームは全５ラウンド行われ"))
 order = game.field("order", range(0, 5), shape=(5,), initial=[0, 1, 2, 3, 4], flow=True,
-                   source=src("パス", "次のラウンドのターン順"),
+                   source=src("パス", "次のラウンドのターン順") + "; assumption start_order",
                    doc="order[k] = the player who moves k-th this round")
 turn_pos = game.field("turn_pos", range(0, 5), flow=True, source=src("ゲーム進行"),
                       doc="index into order of the player to move")
@@ -802,7 +808,8 @@ def valid(p, v):
     """§タイルの配置: the village's rightmost tile reaches the column of the leftmost tiki
     (without a tiki: never, or the board's last column — village_without_tiki)."""
     line = if_(village_without_tiki.is_("board_edge"), max_(tikis[p], 1), tikis[p])
-    return all_of(village_exists(p, v), line >= 1, width[p, v] + line >= COLUMNS + 1)
+    return all_of(village_exists(p, v), line >= 1,
+                  width[p, v] + line >= derived(COLUMNS + 1, TIKI_COLUMNS))
 
 
 def tiles_in(p, v):
@@ -873,13 +880,14 @@ def place_on_track(rule, count, reward, table, kind, where_source, reward_source
 
 def place_kahuna(rule):
     place_on_track(rule, kahunas, shells, KAHUNA_SHELLS, "kahuna",
-                   src("タイルの配置", "カフナはそれぞれの村の左側に上から順番に置かれます"),
+                   src("タイルの配置", "カフナはそれぞれの村の左側に上から順番に置かれます")
+                   + "; assumption kahuna_spots",
                    src("タイルの配置", "「貝」が描かれている場所にカフナを配置すると"))
 
 
 def place_tiki(rule):
     place_on_track(rule, tikis, feet, TIKI_FEET, "tiki",
-                   src("タイルの配置", "ティキは右詰めで配置されていきます"),
+                   src("タイルの配置", "ティキは右詰めで配置されていきます") + "; assumption kahuna_spots",
                    src("タイルの配置", "「足」が描かれている場所にティキを配置すると"))
 
 
@@ -1090,6 +1098,7 @@ def define_buy(kind: str) -> None:
             + (" -> {dest}" if in_village else ""))
 
     def buy(rule, swap, price, mark, level=None, pay=None, dest=None):
+        rule.rests_on(SINGLE_SIDED, EXCHANGE_BOUND, EXCHANGE_COUNTS_FRUIT, EXCHANGE_TWO)
         code = TokenCode.of(price, mark)
         double = level == Level.II if two_sided else False
         cost_feet = move_cost(Place[place])
@@ -1168,7 +1177,8 @@ def define_buy(kind: str) -> None:
                      source=src("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます"))
         rule.add(area_tok[p_idx, code], -1, source=src("貝の支払い", "価格トークンを取り"))
         take_token(rule, me, code)
-        rule.set(pawn[me], pos_of[Place[place]], source=src("足の支払い"))
+        rule.set(pawn[me], pos_of[Place[place]],
+                 source=src("足の支払い") + "; assumption pawn_on_board_after_purchase")
         # --- take the tile and place it -----------------------------------------------------
         rule.add(supply[Kind[kind]], -1)
         if in_village:
@@ -1218,14 +1228,16 @@ def fish(rule, use, k, pay, swap):
     rule.require(due >= 1, "at least one foot is paid",
                  source=src("釣り", "最低でも１個の足を支払わなければオマケの足を使うことはできない"))
     rule.require(_sum([fish_pool[c] for c in CODES]) >= k, "the cove holds k fish tokens",
-                 source=src("釣り"))
+                 source=src("釣り") + "; assumption fish_needs_tokens")
+    rule.rests_on(FISH_BOUND, EXCHANGE_BOUND, EXCHANGE_COUNTS_FRUIT, EXCHANGE_TWO, TRIP_BOATS)
     rule.require(trip_exchange_ok(pay, swap), "mixing payments needs enough exchange cottages",
                  source=src("タイル効果の詳細", "交換コテージ"))
     rule.require(trip_payment_ok(due, pay, swap), "the player can pay the feet",
                  source=src("釣り"))
     pay_trip(rule, due, pay, swap)
     use_boats(rule, use)
-    rule.set(pawn[me], BEACH, source=src("ボートの使用", "自分のコマはメインボードのどの場所にあったとしても最初の砂浜に移動します"))
+    rule.set(pawn[me], BEACH, source=src("ボートの使用", "自分のコマはメインボードのどの場所にあったとしても最初の砂浜に移動します")
+             + "; assumption pawn_on_board_after_purchase")
     rule.set(pending_fish, k)
     rule.set(phase, Phase.fishing)
 
@@ -1234,6 +1246,7 @@ def fish(rule, use, k, pay, swap):
              source=src("釣り", "魚トークンに描かれている魚の数と同じ価値の価格トークンを獲得します"))
 def take_fish(rule, n):
     """Take one of the fish tokens paid for; it counts its fish toward the round goal."""
+    rule.rests_on(FISH_CHOICE)
     rule.require(phase == Phase.fishing, "the player is fishing", source=src("釣り"))
     rule.require(any_of(*(all_of(n == FISH[c], fish_pool[c] >= 1) for c in CODES)),
                  "a fish token with that many fish is in the cove", source=src("釣り"))
@@ -1272,6 +1285,7 @@ def dock_table(dock, values):
              source=src("島の訪問", "ボートを使って、支払った「足」の数と対応する島を訪問し"))
 def visit_island(rule, dock, use, pay, swap):
     """Pay the island's feet by boat, score its points, take what it shows."""
+    rule.rests_on(EXCHANGE_BOUND, EXCHANGE_COUNTS_FRUIT, EXCHANGE_TWO, TRIP_BOATS)
     due = dock_table(dock, ISLAND_FEET) - boats_needed(use, 2)
     rule.require(phase == Phase.play, "it is a player's turn", source=src("ゲーム進行"))
     rule.require(docks[dock] != Isl.none, "an island lies at the dock",
@@ -1315,7 +1329,8 @@ def visit_island(rule, dock, use, pay, swap):
                             place_tiki(rule)
     rule.set(docks[dock], Isl.none, source=src("島の訪問", "訪問した島タイルは無くなります"))
     rule.add(islands_gone, 1)
-    rule.set(pawn[me], BEACH, source=src("ボートの使用", "自分のコマはメインボードのどの場所にあったとしても最初の砂浜に移動します"))
+    rule.set(pawn[me], BEACH, source=src("ボートの使用", "自分のコマはメインボードのどの場所にあったとしても最初の砂浜に移動します")
+             + "; assumption pawn_on_board_after_purchase")
     with rule.when(phase == Phase.play):
         advance_turn(rule)
 

@@ -25,8 +25,8 @@ the end-of-game measures (longest beach, element counts for the fate cards) are 
 the score sheet by a final ``tally`` step, so the scoring laws are arithmetic over fields.
 """
 
-from rulespec.spec import (PLAYERS, Game, Graph, all_of, any_of, count, exists, forall, if_,
-                           implies, largest_component, lookup, min_, not_, option, ordinal,
+from rulespec.spec import (PLAYERS, Game, Graph, all_of, any_of, count, derived, exists, forall,
+                           if_, implies, largest_component, lookup, min_, not_, option, ordinal,
                            sum_of, to_int, view)
 from rulespec.spec.kit import Deck, Pile, Row
 
@@ -84,7 +84,7 @@ game.assume("player_counts", [2, 3, 4],
             origin=f"{RESEARCH} §3 MOTU Identity (undecent.fr, bodoge, ludorium.at)")
 R, C = 8, 8
 CARD_H, CARD_W = 3, 2
-game.assume("island_grid", {"rows": R, "cols": C, "card_cells": [CARD_H, CARD_W]},
+GRID_SIZE = game.assume("island_grid", {"rows": R, "cols": C, "card_cells": [CARD_H, CARD_W]},
             reason="the physical cards lie at any position and angle (Atua reviews: 'in jeder "
                    "beliebigen Drehlage'); the model puts 2 x 3-cell cards on an 8 x 8 grid "
                    "per player, by quarter turns and whole-cell offsets, and a card may not "
@@ -92,13 +92,12 @@ game.assume("island_grid", {"rows": R, "cols": C, "card_cells": [CARD_H, CARD_W]
                    "without a legal placement in about 1 turn in 150 of random play (7 x 7: 1 "
                    "in 40)",
             origin="INFERENCE (modelling abstraction); card proportions of a standard card")
-VILLAGE_TOP, VILLAGE_LEFT = 3, 3
-CENTRE = (4, 3)  # the village symbol: card cell (1, 0) of the village card
-game.assume("village_position", {"card_top_left": [VILLAGE_TOP, VILLAGE_LEFT],
-                                 "village_cell": list(CENTRE)},
+POSITION = game.assume("village_position", {"card_top_left": [3, 3], "village_cell": [4, 3]},
             reason="the village card starts the island (L9); it lies upright in the middle of "
                    "the grid with its village symbol on the centre cell",
             origin="INFERENCE (modelling abstraction)")
+VILLAGE_TOP, VILLAGE_LEFT = POSITION["card_top_left"]
+CENTRE = tuple(POSITION["village_cell"])  # the village symbol: card cell (1, 0) of the village card
 FIRST_PLAYER = game.assume(
     "first_player", 0,
     reason="the seed's start player is whoever most recently set foot on an island (L33), "
@@ -124,8 +123,7 @@ Sym = game.enum("Sym", {
     "volcano": "a volcano (with a star: never covered)",
     "village": "the village (with a star: never covered)",
 }, source=src(SCORING, "139-144"))
-TOTEMS = ["lizard", "mask", "moon", "turtle", "shark"]
-game.assume("totem_kinds", TOTEMS,
+TOTEMS = game.assume("totem_kinds", ["lizard", "mask", "moon", "turtle", "shark"],
             reason="the seed counts 'different totem kinds' (L143) without naming them; the "
                    "2020 review names salamander, tribal masks and moon; five kinds assumed",
             origin=f"{RESEARCH} §Harmony sources (undecent.fr 2020)")
@@ -194,7 +192,8 @@ CATALOGUE = {
     "I55": ("bS/bS/bS", "../Pf/F."), "I56": ("bS/bS/bS", "F./Pf/.f"),
     "I57": ("bS/bS/bS", ".f/.f/.f"), "I58": ("bS/bS/bS", "Pf/../.f"),
 }
-game.assume("island_card_catalogue", {k: f"{t} {s}" for k, (t, s) in CATALOGUE.items()},
+CATALOGUE = game.assume("island_card_catalogue", CATALOGUE,
+                        shown={k: f"{t} {s}" for k, (t, s) in CATALOGUE.items()},
             reason="no source lists the 58 cards' landscapes or symbols (NOT FOUND in the "
                    "research). Invented: seven landscapes (inland, coast land-beach-sea, land "
                    "with a beach edge, beach and lagoon, land|beach, beach|sea, open sea; every "
@@ -210,7 +209,8 @@ VILLAGES = {
     "V3": ("LL/LL/LL", "W./*./.P"), "V4": ("LL/LL/LL", ".P/*./H."),
     "V5": ("LL/LL/LL", "1./*./.W"), "V6": ("LL/LL/LL", ".W/*P/.."),
 }
-game.assume("village_cards", {k: f"{t} {s}" for k, (t, s) in VILLAGES.items()},
+VILLAGES = game.assume("village_cards", VILLAGES,
+                       shown={k: f"{t} {s}" for k, (t, s) in VILLAGES.items()},
             reason="six village cards (L9) whose contents no source gives; invented all-land "
                    "cards with the village (a star, L76) and two coverable symbols each, so "
                    "that the first card can cover one",
@@ -241,9 +241,11 @@ def _card_tables(name: str, enum, data: dict, empty_first: bool):
             s[enum.none] = Sym.none
         for key, (terrain, symbols) in data.items():
             name_t = TERRAIN_CODES[_cells(terrain)[k]]
-            t[enum[key]] = Terrain[name_t]
-            tt[enum[key]] = Terrain[turned.get(name_t, name_t)]
-            s[enum[key]] = Sym[CODES[_cells(symbols)[k]]]
+            # read letter by letter from the card's entry: derived() keeps where from
+            entry = data[key]
+            t[enum[key]] = derived(Terrain[name_t], entry)
+            tt[enum[key]] = derived(Terrain[turned.get(name_t, name_t)], entry)
+            s[enum[key]] = derived(Sym[CODES[_cells(symbols)[k]]], entry)
         where = f"{name} catalogue (assumption), cell {k}"
         terr.append(game.table(f"{name}_terrain_{k}", t, source=where))
         terr_turned.append(game.table(f"{name}_terrain_turned_{k}", tt, source=where))
@@ -258,16 +260,19 @@ VILLAGE_TERRAIN, _, VILLAGE_SYMBOL = _card_tables("village", Village, VILLAGES, 
 def _symbol_count_table(name: str):
     counts = {Card.none: 0}
     for key, (_, symbols) in CATALOGUE.items():
-        counts[Card[key]] = sum(CODES[ch] == name for ch in _cells(symbols))
+        counts[Card[key]] = derived(sum(CODES[ch] == name for ch in _cells(symbols)),
+                                    CATALOGUE[key], TOTEMS if name in TOTEMS else ())
     return game.table(f"card_{name}s", counts, source="island card catalogue (assumption)")
 
 
 CARD_COUNT = {s: _symbol_count_table(s) for s in Sym.members[1:-1]}
-CARD_TOTEMS = game.table("card_totems", {c: sum(CARD_COUNT[t].values[k] for t in TOTEMS)
+CARD_TOTEMS = game.table("card_totems", {c: derived(sum(CARD_COUNT[t].values[k] for t in TOTEMS),
+                                                 CATALOGUE.get(Card.members[k], ()), TOTEMS)
                                          for k, c in enumerate(Card)},
                          source="island card catalogue (assumption)")
 PRINTED_BEACH = game.table("card_shows_beach", {
-    Card.none: False, **{Card[k]: ("B" in t or "b" in t) for k, (t, _) in CATALOGUE.items()}},
+    Card.none: False, **{Card[k]: derived("B" in t or "b" in t, CATALOGUE[k])
+                         for k, (t, _) in CATALOGUE.items()}},
     source="island card catalogue (assumption): a 'beach card' shows beach")
 
 # --- scoring tables the seed leaves out -------------------------------------------------
@@ -295,7 +300,7 @@ def ruler_points(r: int, c: int) -> int:
     return RULER.get(d2, 0)
 
 
-RULER_BY_CELL = [ruler_points(r, c) for r in range(R) for c in range(C)]
+RULER_BY_CELL = [derived(ruler_points(r, c), POSITION, RULER) for r in range(R) for c in range(C)]
 
 # --- decks -----------------------------------------------------------------------------
 DECK_SHARE = game.assume(
@@ -579,11 +584,11 @@ deck_left = game.field("deck_left", range(0, 4 * MAXP + 1), shape=(3,),
                        doc="cards left in decks A, B, C")
 
 terrain = game.field("terrain", Terrain, shape=(PLAYERS, R, C), initial=Terrain.empty,
-                     source=src(ADD, "62-84"), doc="the visible terrain of each cell")
+                     source=src(ADD, "62-84") + "; assumption island_grid", doc="the visible terrain of each cell")
 symbol = game.field("symbol", Sym, shape=(PLAYERS, R, C), initial=Sym.none,
-                    source=src(SCORING, 134), doc="the visible symbol of each cell")
+                    source=src(SCORING, 134) + "; assumption island_grid", doc="the visible symbol of each cell")
 layer = game.field("layer", range(0, ROUNDS + 1), shape=(PLAYERS, R, C),
-                   source=src(FINAL, 158, "構成する島カードの枚数"),
+                   source=src(FINAL, 158, "構成する島カードの枚数") + "; assumption island_grid",
                    doc="which card shows at the cell: 0 the village, k the k-th card added")
 placed = game.field("placed", range(0, ROUNDS + 1), shape=(PLAYERS,),
                     source=src(SCORING, 132), doc="island cards added so far")

@@ -22,7 +22,7 @@ from typing import Any, Callable, Sequence
 import attrs
 import z3
 
-from ..compile.python_backend import CHANCE
+from ..compile.python_backend import CHANCE, TERMINAL
 from ..compile.smt_backend import SmtGame, Unsupported
 from ..ir.branches import SCORE, branch_labels, score_clauses
 from .results import PROVED, SKIPPED, UNKNOWN, VIOLATED, Result
@@ -47,7 +47,9 @@ class Played:
 def dead_rules(smt: SmtGame, rlimit: int = DEFAULT_RLIMIT, model: Any = None,
                games: int = 0) -> list[Result]:
     """One result per action, per effect branch (``when``/``otherwise``) and per scoring
-    clause (each side of a conditional in the score).
+    clause (each side of a conditional in the score); a branch of a helper several actions
+    call is dead only if it runs in none (:func:`shared_branches`), and each dead rule
+    says what rules it out (:func:`explain_dead`).
 
     With a ``model``, ``games`` seeded random games are played first: an action taken or a
     branch run in a played game is alive (a reachable witness, stronger than a state
@@ -55,8 +57,10 @@ def dead_rules(smt: SmtGame, rlimit: int = DEFAULT_RLIMIT, model: Any = None,
     resource units (a count, so the result does not depend on the machine's load).
     """
     played = play(model, smt, games) if model is not None and games else Played(0)
-    return (action_rules(smt, range(len(smt.spec.actions)), played, rlimit)
-            + score_rules(smt, played, rlimit))
+    found = shared_branches(action_rules(smt, range(len(smt.spec.actions)), played, rlimit)
+                            + score_rules(smt, played, rlimit))
+    dead = [r.property for r in found if r.status == VIOLATED]
+    return with_reasons(found, explain_dead(smt, played, rlimit, dead) if dead else {})
 
 
 def play(model: Any, smt: SmtGame, games: int, rounds_of: int | None = None) -> Played:
@@ -136,12 +140,13 @@ def action_rules(smt: SmtGame, actions: Sequence[int], played: Played,
 @attrs.define
 class _Rule:
     """One rule of an action to show alive: the action itself (``key`` None) or a branch
-    (statement id, side), with its label."""
+    (statement id, side), with its label and where it is written."""
 
     key: tuple[int, bool] | None
     label: str
     verdicts: list[str] = attrs.field(factory=list)
     alive: str = ""  # how it was shown alive ("played", "sat"), or ""
+    written: str | None = None  # file:line of the branch's when
 
 
 class _Search:
@@ -163,7 +168,7 @@ class _Search:
         try:
             s = smt.fresh_state("s")
             rules = [_Rule(None, "")] + [
-                _Rule((id(st), side), label)
+                _Rule((id(st), side), label, written=_written(st))
                 for st, side, label, _ in _branches(smt, a, s, smt.params(a, f"p.{a}"))]
             for r in rules:
                 if (r.key is None and a in self.played.taken) or (
@@ -171,16 +176,85 @@ class _Search:
                     r.alive = "played"
             self._ask(a, rules)
         except Unsupported as err:
-            return [Result(name, SKIPPED, CHECKER, f"no Z3 encoding: {err}", action.source)]
+            return [Result(name, SKIPPED, CHECKER, f"no Z3 encoding: {err}", action.source,
+                           evidence={"method": "witness", "why": f"no Z3 encoding: {err}"})]
+        facts = {"rlimit": self.rlimit, "games": self.played.games,
+                 "cases": len(self.cases.get(a, ()))}
         out = [_result(name, rules[0], action.source,
                        "enabled in some state within the invariants",
-                       "no state within the invariants enables it", played)]
+                       "no state within the invariants enables it", played, facts)]
         if rules[0].alive:
             out += [_result(f"{name}:{r.label}", r, action.source,
                             "this branch runs in some state",
-                            "this branch never runs when the action is legal", played)
+                            "this branch never runs when the action is legal", played, facts)
                     for r in rules[1:]]
         return out
+
+    def explain(self, name: str) -> list[str]:
+        """What rules out the dead rule ``rule_can_apply:<action>[:<label>]``, in the spec's
+        words: the preconditions, the branch's condition and the invariants (or ranges) of
+        an unsat core, in the first case of the action (the most players). One query
+        within the same budget; [] if it is undecided (or the rule is not found)."""
+        _, action_name, *label = name.split(":", 2)
+        names = [x.name for x in self.smt.spec.actions]
+        if action_name not in names:
+            return []
+        a = names.index(action_name)
+        branch = None
+        if label:
+            s = self.smt.fresh_state("s")
+            found = [(st, side) for st, side, lab, _ in
+                     _branches(self.smt, a, s, self.smt.params(a, f"p.{a}")) if lab == label[0]]
+            if not found:
+                return []
+            branch = found[0]
+        try:
+            return self._explain(a, branch)
+        except Unsupported:
+            return []
+
+    def _explain(self, a: int, branch: tuple[Any, bool] | None) -> list[str]:
+        from ..ir.english import to_english
+        smt, action = self.smt, self.smt.spec.actions[a]
+        _, p = self._solver(self.cases[a][0])
+        solver = limited(simple_solver(), self.rlimit)
+        words: dict[int, tuple[int, str]] = {}  # flag id -> (order shown, words)
+
+        def track(order: int, text: str, term: Any) -> Any:
+            flag = z3.Bool(f"why!{len(words)}")
+            words[flag.get_id()] = (order, text)
+            solver.add(z3.Implies(flag, term))
+            return flag
+        s, params = p.state, smt.params(a, f"p.{a}")
+        flags = []
+        if branch is not None:
+            st, side = branch
+            conds = {(id(x), y): c for x, y, _, c in _branches(smt, a, s, params)}
+            cond = _short(to_english(st.cond))
+            flags.append(track(0, f"its condition ({cond})" if side else
+                               f"the opposite of its condition ({cond})",
+                               conds.get((id(st), side), z3.BoolVal(False))))
+        for j, pre in enumerate(action.preconditions):
+            flags.append(track(1, f"precondition '{pre.text}'", smt.precondition(a, j, s, params)))
+        cp = smt.current_player_checked(s)
+        is_chance = cp.value == CHANCE
+        flags.append(track(2, "the game is not over",
+                           z3.And(z3.Not(cp.error), cp.value != TERMINAL)))
+        flags.append(track(2, "chance moves" if action.chance else "a player moves",
+                           is_chance if action.chance else z3.Not(is_chance)))
+        if action.chance:
+            w = smt.weight_checked(a, s, params)
+            flags.append(track(2, "the outcome's odds are above 0",
+                               z3.And(z3.Not(w.error), w.value > 0)))
+        groups: dict[tuple, list[Any]] = {}
+        for k, t in enumerate(p.terms):
+            groups.setdefault(p.keys[k][0], []).append(t)
+        flags += [track(3 if origin[0] != "bounds" else 4, _premise_words(smt, origin),
+                        z3.And(*terms)) for origin, terms in groups.items()]
+        flags.append(track(5, "the parameters' ranges", smt.param_domain(a, s, params)))
+        if check(solver, *flags) != z3.unsat:
+            return []
+        return [text for _, text in sorted(words[f.get_id()] for f in solver.unsat_core())]
 
     def _ask(self, a: int, rules: list[_Rule]) -> None:
         """Witness queries, case by case (most players first), until every rule is alive
@@ -236,14 +310,101 @@ class _Search:
 
 
 def _result(name: str, rule: _Rule, source: str | None, alive: str, dead: str,
-            played: str) -> Result:
+            played: str, facts: dict[str, Any] | None = None) -> Result:
+    ev = {"method": "witness", **(facts or {})}
+    if rule.written:
+        ev["written"] = rule.written
     if rule.alive == "played":
-        return Result(name, PROVED, CHECKER, played, source)
+        return Result(name, PROVED, CHECKER, played, source,
+                      evidence={**ev, "witness": "a random game"})
     if rule.alive:
-        return Result(name, PROVED, CHECKER, alive, source)
+        return Result(name, PROVED, CHECKER, alive, source,
+                      evidence={**ev, "witness": "a state within the invariants"})
     if rule.verdicts and all(v == "unsat" for v in rule.verdicts):
-        return Result(name, VIOLATED, CHECKER, dead, source)
-    return Result(name, UNKNOWN, CHECKER, "a query spent its budget undecided", source)
+        return Result(name, VIOLATED, CHECKER, dead, source, evidence=ev)
+    why = "a query spent its budget undecided"
+    return Result(name, UNKNOWN, CHECKER, why, source, evidence={**ev, "why": why})
+
+
+def _written(st: Any) -> str | None:
+    w = getattr(st, "where", None)
+    return f"{w.file}:{w.line}" if w is not None else None
+
+
+def _short(text: str, limit: int = 120) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def reasons_sentence(reasons: Sequence[str]) -> str:
+    """What rules a dead rule out, as a clause: 'A never holds', 'A and B cannot both
+    hold', 'A, B and C cannot all hold'."""
+    if len(reasons) == 1:
+        return f"{reasons[0]} never holds"
+    both = "both" if len(reasons) == 2 else "all"
+    return f"{', '.join(reasons[:-1])} and {reasons[-1]} cannot {both} hold"
+
+
+def _premise_words(smt: SmtGame, origin: tuple) -> str:
+    """A premise of the step proofs by where it comes from, in the spec's words."""
+    spec = smt.spec
+    if origin[0] == "bounds":
+        f = spec.field(origin[1])
+        return f"the range of {f.name} ({f.lo}..{'' if f.hi is None else f.hi})"
+    if origin[0] == "invariant":
+        inv = spec.invariants[origin[1]]
+        return f"invariant {inv.name}" + (f" ({inv.doc})" if inv.doc else "")
+    law = spec.conservation[origin[1]]
+    return f"conservation law {law.name}" + (f" ({law.doc})" if law.doc else "")
+
+
+def explain_dead(smt: SmtGame, played: Played, rlimit: int, names: Sequence[str]
+                 ) -> dict[str, list[str]]:
+    """For each dead rule named, what rules it out (:meth:`_Search.explain`)."""
+    try:
+        search = _Search(smt, played, rlimit)
+    except Unsupported:
+        return {}
+    return {n: search.explain(n) for n in names}
+
+
+def with_reasons(results: list[Result], why: dict[str, list[str]]) -> list[Result]:
+    """The dead rules' results with what rules each out (``explain_dead``) in their detail
+    and evidence."""
+    out = []
+    for r in results:
+        reasons = why.get(r.property)
+        if r.status == VIOLATED and reasons:
+            r = attrs.evolve(r, detail=f"{r.detail}: {reasons_sentence(reasons)}",
+                             evidence={**(r.evidence or {}), "ruled_out_by": reasons})
+        out.append(r)
+    return out
+
+
+def shared_branches(results: list[Result]) -> list[Result]:
+    """A branch written once in a helper that several actions (or one action, several
+    times) call is one rule: dead only if it runs in none of them. Each instance found
+    dead where another instance runs becomes PROVED, naming where it runs."""
+    alive: dict[str, list[str]] = {}
+    for r in results:
+        w = (r.evidence or {}).get("written")
+        if w and r.status == PROVED:
+            alive.setdefault(w, []).append(r.property.split(":", 1)[1])
+    out = []
+    for r in results:
+        w = (r.evidence or {}).get("written")
+        if r.status == VIOLATED and w in alive:
+            where = alive[w]
+            shown = ", ".join(where[:3]) + (f" and {len(where) - 3} more" if len(where) > 3
+                                            else "")
+            here = r.property.split(":", 1)[1]
+            r = attrs.evolve(r, status=PROVED,
+                             detail=f"never runs as {here}, but the same rule (written at "
+                                    f"{w.rsplit('/', 1)[-1]}) runs as {shown}",
+                             evidence={**(r.evidence or {}), "witness": f"runs as {where[0]}",
+                                       "elsewhere": where[:5], "elsewhere_count": len(where)})
+        out.append(r)
+    return out
 
 
 def _branches(smt: SmtGame, a_idx: int, s: list, params: list

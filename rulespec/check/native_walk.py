@@ -150,10 +150,13 @@ def native_search(model: Model, game: Any, props: Sequence[Property], examples: 
         progress.advance()
         if tally is not None:
             tally.games += 1
-        ok, _, truncated = checker.game_ok(rng, n)
+            tally.players.add(n)
+        ok, steps, truncated = checker.game_ok(rng, n)
         if ok:
-            if truncated and tally is not None:
-                tally.cut()
+            if tally is not None:
+                tally.steps += steps
+                if truncated:
+                    tally.cut()
             continue
         py = random.Random(f"{seed}:{i}")
         if players is None:

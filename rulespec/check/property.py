@@ -41,6 +41,12 @@ class Property:
     #: ``skip(model)``: why this property does not apply to a game (then it is SKIPPED)
     skip: Callable[[Model], str | None] | None = attrs.field(default=None, eq=False,
                                                              repr=False)
+    #: what a Python property reads, for the assumptions its verdicts rest on
+    #: (``rulespec.check.depends``): field names and the words ``fields`` (all of them),
+    #: ``legal_actions``,
+    #: ``effects``, ``scoring``, ``tie_breaks``, ``terminal``, ``current_player``,
+    #: ``chance``; None: it may read anything
+    reads: tuple[str, ...] | None = None
 
     def __attrs_post_init__(self) -> None:
         if self.kind not in (STATE, STEP, END):
@@ -52,30 +58,36 @@ class Property:
 Skip = Callable[[Model], "str | None"]
 
 
-def state_property(name: str, *, source: str, python_only: bool = True, skip: Skip | None = None
+def state_property(name: str, *, source: str, python_only: bool = True, skip: Skip | None = None,
+                   reads: tuple[str, ...] | None = None
                    ) -> Callable[[Callable[[Model, State], str | None]], Property]:
-    """Decorate ``def f(model, state) -> message | None``."""
+    """Decorate ``def f(model, state) -> message | None``; ``reads``: what it reads
+    (:attr:`Property.reads`)."""
     def deco(fn: Callable[[Model, State], str | None]) -> Property:
         return Property(name, (fn.__doc__ or "").strip(), source, STATE, fn, python_only,
-                        skip=skip)
+                        skip=skip, reads=reads)
     return deco
 
 
-def step_property(name: str, *, source: str, python_only: bool = True, skip: Skip | None = None
+def step_property(name: str, *, source: str, python_only: bool = True, skip: Skip | None = None,
+                  reads: tuple[str, ...] | None = None
                   ) -> Callable[[Callable[..., str | None]], Property]:
-    """Decorate ``def f(model, before, action, after) -> message | None``."""
+    """Decorate ``def f(model, before, action, after) -> message | None``; ``reads``: what it
+    reads (:attr:`Property.reads`)."""
     def deco(fn: Callable[..., str | None]) -> Property:
         return Property(name, (fn.__doc__ or "").strip(), source, STEP, fn, python_only,
-                        skip=skip)
+                        skip=skip, reads=reads)
     return deco
 
 
-def end_property(name: str, *, source: str, python_only: bool = True, skip: Skip | None = None
+def end_property(name: str, *, source: str, python_only: bool = True, skip: Skip | None = None,
+                 reads: tuple[str, ...] | None = None
                  ) -> Callable[[Callable[..., str | None]], Property]:
-    """Decorate ``def f(model, last_state, steps) -> message | None``."""
+    """Decorate ``def f(model, last_state, steps) -> message | None``; ``reads``: what it
+    reads (:attr:`Property.reads`)."""
     def deco(fn: Callable[..., str | None]) -> Property:
         return Property(name, (fn.__doc__ or "").strip(), source, END, fn, python_only,
-                        skip=skip)
+                        skip=skip, reads=reads)
     return deco
 
 

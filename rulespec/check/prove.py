@@ -207,6 +207,12 @@ def _dead_job(model: Model, smt: SmtGame, actions: Sequence[int], played: Any,
     return action_rules(smt, actions, played, budget.query)
 
 
+def _explain_job(model: Model, smt: SmtGame, played: Any, budget: Budget,
+                 names: Sequence[str]) -> dict[str, list[str]]:
+    from .dead import explain_dead
+    return explain_dead(smt, played, budget.query, names)
+
+
 def _score_job(model: Model, smt: SmtGame, played: Any, budget: Budget) -> list[Result]:
     from .dead import score_rules
     return score_rules(smt, played, budget.query)
@@ -236,6 +242,7 @@ class _Run:
         self.dead: list[Result] = []
         self._dead_by_job: dict[int, list[Result]] = {}
         self.dead_pending: list[str] = []  # actions whose dead-rule job has not answered
+        self.dead_why: dict[str, list[str]] = {}  # what rules out each dead rule
 
     def want(self, name: str) -> bool:
         return self.wanted is None or name in self.wanted
@@ -274,13 +281,18 @@ class _Run:
         self.dead_pending = [a.name for a in model.spec.actions] if dead_all else []
         pending = [*steps, base] + ([played] if played is not None else [])
         dead_jobs: dict[cf.Future, list[str]] = {}
+        games: Any = None  # what the random games for dead rules played
+        explain: cf.Future | None = None
         while pending:
             f = jobs.next_done(pending)
             pending.remove(f)
             out = jobs.answer(f)
             if f is base:
                 self.base, self.law_results = out
+            elif f is explain:
+                self.dead_why = out
             elif f is played:
+                games = out
                 for group in _dead_groups(model, [] if isinstance(cases, str) else cases):
                     names = [model.spec.actions[a].name for a in group]
                     job = jobs.submit(f"dead rules: {names[0]}" + (
@@ -296,6 +308,16 @@ class _Run:
                 self._dead_by_job[list(dead_jobs).index(f)] = out
                 self.dead = [r for k in sorted(self._dead_by_job) for r in self._dead_by_job[k]]
                 self.dead_pending = [a for a in self.dead_pending if a not in dead_jobs[f]]
+                if len(self._dead_by_job) == len(dead_jobs):
+                    # every action answered: a rule dead in every action that has it is a
+                    # finding; one more job says what rules each out
+                    from .dead import shared_branches
+                    dead = [r.property for r in shared_branches(self.dead)
+                            if r.status == VIOLATED]
+                    if dead:
+                        explain = jobs.submit("why the dead rules are dead", _explain_job,
+                                              games, self.budget, dead)
+                        pending.append(explain)
             elif isinstance(out, str):
                 self.step_skipped = out
                 self.step_jobs_done += 1
@@ -418,12 +440,28 @@ class _Run:
             proved.add(BOUNDS)
         return proved
 
+    def evidence(self, method: str, **facts: Any) -> dict[str, Any]:
+        """What a proof verdict rests on (``Result.evidence``): its method, the resource
+        units each query may spend and the player counts it covers, and ``facts``."""
+        m = self.model
+        return {"method": method, "rlimit": self.budget.query,
+                "players": list(range(m.min_players, m.max_players + 1)), **facts}
+
+    def premises_of(self, name: str, needs: dict[str, set[str]]) -> list[str]:
+        """The premises the step proofs of ``name`` used (its field goals' for the bounds),
+        but the goal itself (that it held before the step is the induction's own)."""
+        if name == BOUNDS:
+            return sorted({p for g, ps in needs.items() if g.startswith(BOUNDS + "[")
+                           for p in ps if not p.startswith(BOUNDS + "[")})
+        return sorted(needs.get(name, set()) - {name})
+
     def results(self) -> list[Result]:
         """Every result, in a stable order: per goal its step, induction and bounded model
         checking verdicts, then the laws, then the dead rules."""
         model, out = self.model, []
         if self.step_skipped is not None:
-            out += [Result(n, SKIPPED, "z3-step", self.step_skipped, self.sources.get(n))
+            out += [Result(n, SKIPPED, "z3-step", self.step_skipped, self.sources.get(n),
+                           evidence=self.evidence("step proof", why=self.step_skipped))
                     for n in self.goal_names if self.want(n)]
             status: dict[str, str] = {}
             detail: dict[str, str] = {}
@@ -431,50 +469,66 @@ class _Run:
             status, detail = self.step_status()
         proved = self.induction_proved(status) if self.step_skipped is None else set()
         found = self.found or {}
+        needs = self.needs() if self.step_skipped is None else {}
+        cases = len(self.step_runs)
+        queries = sum(run[2] for run in self.step_runs)
         for name in self.goal_names if self.step_skipped is None else ():
             if not self.want(name):
                 continue
             st, src = status[name], self.sources.get(name)
+            step = self.evidence("step proof", cases=cases, queries=queries,
+                                 premises=self.premises_of(name, needs))
             if st == PROVED:
-                queries = sum(run[2] for run in self.step_runs)
                 out.append(Result(name, PROVED, "z3-step",
-                                  f"every action preserves it ({len(self.step_runs)} cases, "
-                                  f"{queries} queries)", src))
+                                  f"every action preserves it ({cases} cases, "
+                                  f"{queries} queries)", src, evidence=step))
             elif st == VIOLATED and found.get(name) and found[name].status == VIOLATED:
                 r = found[name]
                 out.append(attrs.evolve(r, checker="z3-step+bmc", source=src,
-                                        detail=f"{r.detail}; step: {detail[name]}"))
+                                        detail=f"{r.detail}; step: {detail[name]}",
+                                        evidence={**step, **(r.evidence or {}),
+                                                  "method": "step proof and bounded model "
+                                                            "checking"}))
             elif st == VIOLATED:
-                out.append(Result(name, UNKNOWN, "z3-step",
-                                  f"not inductive: {detail[name]}; no reachable violation "
-                                  f"found by bounded model checking within {self.depth} "
-                                  "steps (strengthen the invariants)", src))
+                why = (f"not inductive: {detail[name]}; no reachable violation "
+                       f"found by bounded model checking within {self.depth} "
+                       "steps (strengthen the invariants)")
+                out.append(Result(name, UNKNOWN, "z3-step", why, src,
+                                  evidence={**step, "why": why}))
             else:
-                out.append(Result(name, UNKNOWN, "z3-step", detail[name], src))
+                out.append(Result(name, UNKNOWN, "z3-step", detail[name], src,
+                                  evidence={**step, "why": detail[name]}))
             if name in proved:
                 out.append(Result(name, PROVED, "z3-induction",
                                   "holds after every setup and every step preserves it: true "
-                                  "in every reachable state", src))
+                                  "in every reachable state", src,
+                                  evidence=self.evidence("induction", premises=sorted(
+                                      _closure(name, needs) - {name}))))
             elif self.base is not None and name in self.base:
                 problem = self.base[name]
                 out.append(Result(name, VIOLATED if problem.startswith("false") else UNKNOWN,
-                                  "z3-induction", problem, src))
+                                  "z3-induction", problem, src,
+                                  evidence=self.evidence("induction", why=problem)))
         spec = model.spec
         for name, reason in spec.left_to_play.items():
             if self.want(name):
                 src = next((x.source for x in [*spec.invariants, *spec.conservation]
                             if x.name == name), None)
-                out.append(Result(name, SKIPPED, "z3-step", f"left to play by the spec: "
-                                  f"{reason} (tested by rulespec check and the scenarios)",
-                                  src))
+                why = (f"left to play by the spec: {reason} (tested by rulespec check and the "
+                       "scenarios)")
+                out.append(Result(name, SKIPPED, "z3-step", why, src,
+                                  evidence={"method": "step proof", "why": why}))
         if self.law_results is not None:
             out += self.law_results
         elif self.stopped:
-            out += [Result(n, UNKNOWN, "z3-law", self.stopped) for n in self.laws
-                    if self.want(n)]
+            out += [Result(n, UNKNOWN, "z3-law", self.stopped,
+                           evidence=self.evidence("law", why=self.stopped))
+                    for n in self.laws if self.want(n)]
         out += self._bmc_results(out)
-        out += self.dead
-        out += [Result(f"rule_can_apply:{a}", UNKNOWN, "z3-dead-rules", self.stopped or "")
+        from .dead import shared_branches, with_reasons
+        out += with_reasons(shared_branches(self.dead), self.dead_why)
+        out += [Result(f"rule_can_apply:{a}", UNKNOWN, "z3-dead-rules", self.stopped or "",
+                       evidence=self.evidence("witness", why=self.stopped or ""))
                 for a in self.dead_pending if self.stopped]
         return out
 
@@ -484,20 +538,34 @@ class _Run:
         for name in [*self.goal_names, *self.laws]:
             if name not in self.bmc_asked or not self.want(name):
                 continue
+            bmc = self.evidence("bounded model checking", depth=k)
             if self.bmc_skipped is not None:
-                out.append(Result(name, SKIPPED, "z3-bmc", self.bmc_skipped))
+                out.append(Result(name, SKIPPED, "z3-bmc", self.bmc_skipped,
+                                  evidence={**bmc, "why": self.bmc_skipped}))
                 continue
             if self.found is None:
-                out.append(Result(name, UNKNOWN, "z3-bmc", self.stopped or "not run"))
+                out.append(Result(name, UNKNOWN, "z3-bmc", self.stopped or "not run",
+                                  evidence={**bmc, "why": self.stopped or "not run"}))
                 continue
             r = self.found.get(name)
             if r is None:
                 out.append(Result(name, PROVED, "z3-bmc",
                                   f"no violation within {k} steps of any setup "
-                                  f"({m.min_players}-{m.max_players} players)"))
+                                  f"({m.min_players}-{m.max_players} players)", evidence=bmc))
             elif not any(x.property == name and x.status == VIOLATED for x in so_far):
-                out.append(r)
+                out.append(attrs.evolve(r, evidence={**bmc, **(r.evidence or {})}))
         return out
+
+
+def _closure(name: str, needs: dict[str, set[str]]) -> set[str]:
+    """``name`` and every goal its proofs' premises need, to a fixpoint."""
+    out, todo = set(), [name]
+    while todo:
+        g = todo.pop()
+        if g not in out:
+            out.add(g)
+            todo += list(needs.get(g, ()))
+    return out
 
 
 def _step_groups(model: Model, cases: list[Case]) -> list[list[Case]]:
@@ -601,25 +669,29 @@ def law_proofs(smt: SmtGame, rlimit: int, wanted: set[str] | None) -> list[Resul
     for k, inv in enumerate(smt.spec.invariants):
         if not inv.law or (wanted is not None and inv.name not in wanted):
             continue
+        law = {"method": "law", "rlimit": rlimit,
+               "players": list(range(smt.spec.min_players, smt.spec.max_players + 1))}
         try:
             s = smt.fresh_state("s")
             verdict, m = _solve([smt.bounds(s), z3.Not(smt.invariant_checked(k, s).holds())],
                                 rlimit)
         except Unsupported as err:
-            out.append(Result(inv.name, SKIPPED, "z3-law", f"no Z3 encoding: {err}", inv.source))
+            out.append(Result(inv.name, SKIPPED, "z3-law", f"no Z3 encoding: {err}", inv.source,
+                              evidence={**law, "why": f"no Z3 encoding: {err}"}))
             continue
         if verdict == "unsat":
             out.append(Result(inv.name, PROVED, "z3-law", "holds in every state within bounds",
-                              inv.source))
+                              inv.source, evidence=law))
         elif verdict == "sat":
             assert m is not None
             values = smt.state_from_model(m, s)
             out.append(Result(inv.name, VIOLATED, "z3-law",
                               f"false in a state within bounds: {_law_witness(smt, values, inv)}",
-                              inv.source))
+                              inv.source, evidence=law))
         else:
-            out.append(Result(inv.name, UNKNOWN, "z3-law",
-                              f"undecided within {rlimit:,} resource units", inv.source))
+            why = f"undecided within {rlimit:,} resource units"
+            out.append(Result(inv.name, UNKNOWN, "z3-law", why, inv.source,
+                              evidence={**law, "why": why}))
     return out
 
 

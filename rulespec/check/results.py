@@ -34,6 +34,11 @@ class Result:
     #: at the spec's horizon (truncated: no end, no winner); None without a horizon
     games: int | None = None
     truncated: int | None = None
+    #: what stands behind the verdict, as plain data: the method and its bound (a test's
+    #: games, examples, steps, players and seed; a proof's kind, resource units per query,
+    #: depth, cases, players and the premises it used; why not, for SKIPPED and UNKNOWN).
+    #: ``docs/verification.md`` lists the keys
+    evidence: dict[str, Any] | None = attrs.field(default=None, eq=False)
 
     def __attrs_post_init__(self) -> None:
         if self.status not in STATUSES:

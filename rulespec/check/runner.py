@@ -39,13 +39,25 @@ class SearchError(Exception):
 
 @attrs.define
 class Tally:
-    """Games a search played, and how many were cut at the spec's horizon (truncated)."""
+    """Games a search played, how many were cut at the spec's horizon (truncated), the
+    steps they took and the player counts they had."""
 
     games: int = 0
     truncated: int = 0
+    steps: int = 0
+    players: set = attrs.field(factory=set)
 
     def cut(self) -> None:
         self.truncated += 1
+
+    def step(self) -> None:
+        self.steps += 1
+
+    def evidence(self, method: str, examples: int, seed: int, policy: str) -> dict:
+        """What a verdict of this search rests on (``Result.evidence``)."""
+        return {"method": method, "examples": examples, "games": self.games,
+                "steps": self.steps, "players": sorted(self.players), "seed": seed,
+                "policy": policy}
 
 
 def select(model: Model, names: Sequence[str] | None) -> list[Property]:
@@ -71,8 +83,10 @@ def hypothesis_search(model: Model, props: Sequence[Property], examples: int, se
     def play(n: int, choose: Callable[[State, list], int]) -> None:
         if tally is not None:
             tally.games += 1
+            tally.players.add(n)
         play_checked(model, n, choose, props, rule_errors_end_game=rule_errors_end_game,
-                     on_truncated=tally.cut if tally is not None else None)
+                     on_truncated=tally.cut if tally is not None else None,
+                     on_step=tally.step if tally is not None else None)
 
     try:
         return shrink_search(model, play, Violation, examples=examples, seed=seed,
@@ -102,7 +116,8 @@ def random_search(model: Model, props: Sequence[Property], examples: int, seed: 
         choose = (seeded_chooser(model, rng) if policy is None or policy.name == "random"
                   else policy_chooser(policy, model, rng))
         play_checked(model, n, choose, props, rule_errors_end_game=rule_errors_end_game,
-                     on_truncated=tally.cut if tally is not None else None)
+                     on_truncated=tally.cut if tally is not None else None,
+                     on_step=tally.step if tally is not None else None)
 
     native = (native_for(model, backend) if policy is None or policy.name in NATIVE_POLICIES
               else None)
@@ -119,6 +134,7 @@ def random_search(model: Model, props: Sequence[Property], examples: int, seed: 
             progress.advance()
             if tally is not None:
                 tally.games += 1
+                tally.players.add(n)
             game(rng, n)
     except Violation as v:
         return v, ""
@@ -162,8 +178,13 @@ def check_game(model: Model, *, property_names: Sequence[str] | None = None,
     props = select(model, property_names)
     skipped = {p.name: why for p in props if (why := skip_reason(model, p)) is not None}
     remaining = [p for p in props if p.name not in skipped]
+    method = ("Hypothesis" if mode == HYPOTHESIS else
+              "random playouts" if policy is None else f"{policy.name} playouts")
+    who = "Hypothesis" if mode == HYPOTHESIS else "random" if policy is None else policy.name
     results: dict[str, Result] = {p.name: Result(p.name, SKIPPED, checker, skipped[p.name],
-                                                 p.source) for p in props if p.name in skipped}
+                                                 p.source, evidence={"method": method,
+                                                                     "why": skipped[p.name]})
+                                  for p in props if p.name in skipped}
     tally = Tally()
     rule_error = False
     searches = 0
@@ -198,7 +219,8 @@ def check_game(model: Model, *, property_names: Sequence[str] | None = None,
         path, error = _save(model, v, trace_dir)
         results[v.property] = Result(v.property, VIOLATED, checker, detail,
                                      prop.source if prop else None, examples, seed,
-                                     list(v.actions), path, error)
+                                     list(v.actions), path, error,
+                                     evidence=tally.evidence(method, examples, seed, who))
         if prop is None:  # a rule error: reported once, then it just ends the games
             if rule_error:
                 break  # the search cannot get past it (should not happen)
@@ -214,9 +236,11 @@ def check_game(model: Model, *, property_names: Sequence[str] | None = None,
     for p in props:
         found = results.get(p.name)
         if found is None and unknown and p in remaining:
-            found = Result(p.name, UNKNOWN, checker, unknown, p.source, examples, seed)
+            found = Result(p.name, UNKNOWN, checker, unknown, p.source, examples, seed,
+                           evidence={**tally.evidence(method, examples, seed, who),
+                                     "why": unknown})
         r = found or Result(p.name, PASSED, checker, f"{played}{cut}", p.source, examples,
-                            seed)
+                            seed, evidence=tally.evidence(method, examples, seed, who))
         if horizon is not None and r.status != SKIPPED:
             r = attrs.evolve(r, games=tally.games, truncated=tally.truncated)
         out.append(r)

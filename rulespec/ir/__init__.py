@@ -1,5 +1,6 @@
 """The expression IR: nodes, builders, walkers and the English printer."""
 
+from .assumed import Assumed, derived
 from .closure import Graph, component_size, connected, largest_component
 from .errors import SpecError
 from .location import Location
@@ -9,7 +10,8 @@ from .nodes import (BOOL, INT, OPERATIONS, Dim, Domain, Enum, Expr, Field, Label
 from .statements import Assign, ForEach, If, Let
 
 __all__ = [
-    "BOOL", "INT", "OPERATIONS", "Assign", "Dim", "Domain", "Enum", "Expr", "Field", "ForEach",
+    "BOOL", "INT", "OPERATIONS", "Assign", "Assumed", "derived",
+    "Dim", "Domain", "Enum", "Expr", "Field", "ForEach",
     "Graph", "called", "If", "Labels", "Let", "Location", "SpecError", "Table", "Type", "abs_", "all_of",
     "any_of",
     "component_size", "connected", "const", "count", "domain_of", "exists", "forall", "if_",

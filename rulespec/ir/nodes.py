@@ -80,6 +80,10 @@ class Enum:
         if member not in consts:
             raise SpecError(f"unknown member {member!r} of enum {self.name} "
                             f"(members: {', '.join(self.members)})", element=f"enum {self.name}")
+        tags = getattr(member, "assumed", None)  # a name from an assumption (ir.assumed)
+        if tags:
+            c = consts[member]
+            return Expr("const", c.args, c.type, None, None, None, tags)
         return consts[member]
 
     def __getitem__(self, member: str) -> "Expr":
@@ -151,6 +155,8 @@ class Field:
     #: tuple with one bool expression per cell (row-major) of the observer variable below
     visible: Any = "all"
     observer: "Expr | None" = None
+    #: the assumption labels its initial value comes from (:mod:`.assumed`), or None
+    assumed: Any = None
 
     @property
     def size(self) -> int:
@@ -263,18 +269,22 @@ class Expr:
     entry per value): provenance only, no backend reads it. ``name`` is what a person calls
     the node: the spec's name for a bound variable (a ``let``, a quantifier's or a loop's
     variable), a table's name, or a :class:`Reading`; only the English printer reads it.
+    ``assumed`` says which assumptions a literal comes from (:mod:`.assumed`: a frozenset of
+    labels; for a ``table`` node, one per entry): provenance only too.
     """
 
-    __slots__ = ("op", "args", "type", "where", "label", "name")
+    __slots__ = ("op", "args", "type", "where", "label", "name", "assumed")
 
     def __init__(self, op: str, args: tuple, type: Type, where: Location | None = None,
-                 label: Any = None, name: "str | Reading | None" = None) -> None:
+                 label: Any = None, name: "str | Reading | None" = None,
+                 assumed: Any = None) -> None:
         object.__setattr__(self, "op", op)
         object.__setattr__(self, "args", args)
         object.__setattr__(self, "type", type)
         object.__setattr__(self, "where", where)
         object.__setattr__(self, "label", label)
         object.__setattr__(self, "name", name)
+        object.__setattr__(self, "assumed", assumed or None)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("IR nodes are immutable")
@@ -362,8 +372,8 @@ def called(x: Any, name: str, *parts: Any) -> Expr:
         raise SpecError(f"a name is a non-empty string, got {name!r}")
     if parts:
         return Expr(e.op, e.args, e.type, e.where, e.label,
-                    Reading(name, tuple(lift(p) for p in parts)))
-    return Expr(e.op, e.args, e.type, e.where, e.label, name)
+                    Reading(name, tuple(lift(p) for p in parts)), e.assumed)
+    return Expr(e.op, e.args, e.type, e.where, e.label, name, e.assumed)
 
 
 def lift(x: Any) -> Expr:
@@ -378,7 +388,7 @@ def lift(x: Any) -> Expr:
         return Expr("const", (x,), BOOL)
     if isinstance(x, int):
         printed = getattr(x, "printed", None)
-        return Expr("const", (int(x),), INT, None, printed)
+        return Expr("const", (int(x),), INT, None, printed, None, getattr(x, "assumed", None))
     if isinstance(x, Field):
         if x.dims:
             raise SpecError(f"field {x.name} is an array: index it", element=f"field {x.name}")

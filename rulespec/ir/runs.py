@@ -188,7 +188,7 @@ def expr_shape(e: Expr, holes: list, repl: dict[int, Expr] | None,
         else:
             key.append(_atom(a))
             args.append(a)
-    node = e if not repl else Expr(e.op, tuple(args), e.type, e.where, e.label, e.name)
+    node = e if not repl else Expr(e.op, tuple(args), e.type, e.where, e.label, e.name, e.assumed)
     return tuple(key), node
 
 

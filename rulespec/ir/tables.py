@@ -153,6 +153,10 @@ def lookup(table: Sequence[Any], *index: Any, name: str | None = None) -> Expr:
     values, shape = _flatten(table, len(index))
     printed = tuple(getattr(v, "printed", None) for v in values)
     label = printed if any(p is not None for p in printed) else None
+    if any(isinstance(v, Expr) for v in values):  # a tagged bool (assumed.derived) among them
+        values = tuple(lift(v) if isinstance(v, int) else v for v in values)
+    tags = tuple(getattr(v, "assumed", None) or None for v in values)
+    assumed = tags if any(tags) else None
     if all(isinstance(v, bool) for v in values):
         typ = BOOL
     elif all(isinstance(v, int) and not isinstance(v, bool) for v in values):
@@ -173,7 +177,7 @@ def lookup(table: Sequence[Any], *index: Any, name: str | None = None) -> Expr:
     if len(idx) == 1:
         if idx[0].type != INT:
             raise SpecError(f"lookup index must be an int, got {idx[0].type}")
-        return Expr("table", (values, idx[0]), typ, caller_location(), label, name)
+        return Expr("table", (values, idx[0]), typ, caller_location(), label, name, assumed)
     flat = None
     for k, (i, size) in enumerate(zip(idx, shape)):
         if i.type != INT and i.type.enum is None:
@@ -186,7 +190,7 @@ def lookup(table: Sequence[Any], *index: Any, name: str | None = None) -> Expr:
         flat = term if flat is None else flat + term
     shown = Reading(f"{name or 'table'}[{', '.join('{%d}' % k for k in range(len(idx)))}]",
                     tuple(idx))
-    return Expr("table", (values, flat), typ, caller_location(), label, shown)
+    return Expr("table", (values, flat), typ, caller_location(), label, shown, assumed)
 
 
 def _flatten(table: Any, depth: int) -> tuple[tuple, tuple[int, ...]]:
@@ -226,6 +230,8 @@ class Table:
     type: Type
     source: str | None = None
     where: Location | None = None
+    #: per member, the assumption labels its value comes from (:mod:`.assumed`), or None
+    assumed: tuple | None = None
 
     @classmethod
     def of(cls, name: str, mapping: Any, *, source: str | None = None,
@@ -255,6 +261,11 @@ class Table:
             raise SpecError(f"no value for {', '.join(missing)} (a table gives every member "
                             f"of {enum.name} a value)", element=element, where=where)
         raw = [seen[i] for i in range(len(enum))]
+        tags = tuple(getattr(v, "assumed", None) or None for v in raw)
+        # a value tagged by an assumption may come as a constant expression (a bool or an
+        # int from assumed.derived): its value is what counts
+        raw = [v.args[0] if isinstance(v, Expr) and v.op == "const" and v.type.enum is None
+               else v for v in raw]
         if all(isinstance(v, bool) for v in raw):
             typ, values = BOOL, tuple(raw)
         elif all(isinstance(v, int) and not isinstance(v, bool) for v in raw):
@@ -269,7 +280,7 @@ class Table:
         else:
             raise SpecError("table values must all be ints, all bools or all members of one "
                             "enum", element=element, where=where)
-        return cls(name, enum, values, typ, source, where)
+        return cls(name, enum, values, typ, source, where, tags if any(tags) else None)
 
     def __getitem__(self, member: Any) -> Expr:
         m = lift(member)
@@ -278,7 +289,8 @@ class Table:
                             element=f"table {self.name}")
         if m.op == "const":  # a known member: the value itself
             return Expr("const", (self.values[m.args[0]],), self.type, None,
-                        Printed(self.name, self.enum.name_of(m.args[0])))
+                        Printed(self.name, self.enum.name_of(m.args[0])), None,
+                        self.assumed[m.args[0]] if self.assumed else None)
         return Expr("enum_table", (self, m), self.type, caller_location())
 
     def value_of(self, member: str) -> Any:

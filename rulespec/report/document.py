@@ -26,7 +26,8 @@ from ..runtime.trace import load_trace
 from .collect import Collected
 from .coverage import branch_runs
 from .mutation import mutation_section
-from .provenance import assumption_readers, origin_kinds, spec_hash
+from .depends import annotate
+from .provenance import origin_kinds, spec_hash
 from .rules import ENGLISH_LIMIT, EXPR_LIMIT, rule_entries, slug, source_id
 from .svg import Picture
 
@@ -47,7 +48,7 @@ def build_document(c: Collected, game_ref: str) -> dict[str, Any]:
     scenarios = _scenarios(c, pictures)
     properties = _properties(model, c, pictures)
     rules, sources = _rules(model, c, scenarios, properties)
-    assumptions = _assumptions(model, path)
+    assumptions = _assumptions(model)
     results = [r for p in properties for r in p["results"]]
     counts = {s: sum(1 for r in results if r["status"] == s) for s in STATUSES}
     dead = [r for r in rules if r["dead"] == "dead"]
@@ -77,6 +78,7 @@ def build_document(c: Collected, game_ref: str) -> dict[str, Any]:
         "mutation": mutation_section(c.mutation, c.mutation_error, rules),
         "pictures": pictures.store,
     }
+    annotate(doc, c)  # evidence and the assumptions each verdict rests on (depends.py)
     return json.loads(json.dumps(doc, ensure_ascii=False, default=_plain))
 
 
@@ -467,18 +469,12 @@ def _pinned_scenarios(e: dict[str, Any], scenarios: list[dict[str, Any]]) -> lis
 
 
 # --- assumptions --------------------------------------------------------------------------
-def _assumptions(model: Model, path: Path | None) -> list[dict[str, Any]]:
-    readers = assumption_readers(model.spec, path)
-    out = []
-    for a in model.spec.assumptions:
-        read_by = readers.get(a.name, [])
-        out.append({"id": f"as-{slug(a.name)}", "name": a.name, "value": _plain(a.value),
-                    "value_text": _cut(_show(a.value), 400), "reason": a.reason,
-                    "origin": a.origin, "origin_kinds": origin_kinds(a.origin),
-                    "read_by": read_by,
-                    "read_by_ids": [f"a-{slug(r.split(' ', 1)[1])}" for r in read_by
-                                    if r.startswith("action ")]})
-    return out
+def _assumptions(model: Model) -> list[dict[str, Any]]:
+    """Every assumption; what reads it and what rests on it are added by ``annotate``."""
+    return [{"id": f"as-{slug(a.name)}", "name": a.name, "value": _plain(a.value),
+             "value_text": _cut(_show(a.value), 400), "reason": a.reason,
+             "origin": a.origin, "origin_kinds": origin_kinds(a.origin),
+             "read_by": [], "read_by_ids": []} for a in model.spec.assumptions]
 
 
 # --- coverage -----------------------------------------------------------------------------

@@ -5,9 +5,9 @@ A spec module imports only this package (and the IR builders it re-exports)::
     from rulespec.spec import Game, PLAYERS, all_of, any_of, exists, ...
 """
 
-from ..ir import (Graph, SpecError, Table, abs_, all_of, any_of, called, component_size, connected, const,
-                  count, exists, forall, if_, implies, largest_component, lookup, max_, min_,
-                  not_, ordinal, sum_of, to_int)
+from ..ir import (Graph, SpecError, Table, abs_, all_of, any_of, called, component_size, connected,
+                  const, count, derived, exists, forall, if_, implies, largest_component, lookup,
+                  max_, min_, not_, ordinal, sum_of, to_int)
 from . import view
 from .builder import PLAYERS, Game, Option, RuleBuilder, option
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
@@ -19,6 +19,6 @@ __all__ = [
     "RuleBuilder", "Ruleset", "Scoring", "SpecError", "Table", "TieBreak", "abs_", "all_of",
     "called",
     "any_of",
-    "component_size", "connected", "const", "count", "exists", "forall", "if_", "implies",
-    "largest_component", "lookup", "max_", "min_", "not_", "ordinal", "sum_of", "to_int",
+    "component_size", "connected", "const", "count", "derived", "exists", "forall", "if_",
+    "implies", "largest_component", "lookup", "max_", "min_", "not_", "ordinal", "sum_of", "to_int",
 ]

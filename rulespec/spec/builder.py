@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import attrs
 
+from ..ir.assumed import Assumed, tag, tags_of, with_tags
 from ..ir.errors import SpecError
 from ..ir.location import Location, caller_location, with_target
 from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Labels, Named, Table,
@@ -65,6 +66,8 @@ class RuleBuilder:
         self.preconditions: list[Precondition] = []
         self._blocks: list[list] = [[]]
         self.weight: Expr | None = None
+        #: assumption labels the rule rests on by its shape (``rests_on``)
+        self.rests: set = set()
 
     @property
     def effects(self) -> tuple:
@@ -84,6 +87,16 @@ class RuleBuilder:
             raise SpecError(f"precondition {text!r} must be a bool, got {c.type}",
                             element=self._element, where=where)
         self.preconditions.append(Precondition(text, c, source, where))
+
+    def rests_on(self, *values: Any) -> None:
+        """This rule rests on assumptions no value of it shows (a parameter's range, a
+        modelling choice written as its shape): ``values`` that ``game.assume`` returned."""
+        where = caller_location()
+        tags = tags_of(values)
+        if not tags:
+            raise SpecError("rests_on() takes values game.assume returned", element=self._element,
+                            where=where)
+        self.rests |= tags
 
     def set(self, target: Any, value: Any, *, source: str | None = None) -> None:
         """Assign ``value`` to the field cell ``target``."""
@@ -203,6 +216,7 @@ class Game:
         self.tie_breaks: list[TieBreak] = []
         self._setup: tuple = ()
         self._setup_source: str | None = None
+        self._setup_rests: frozenset = frozenset()
         self._current_player: Rule | None = None
         self._chance_node: Rule | None = None
         self._terminal: Rule | None = None
@@ -353,7 +367,7 @@ class Game:
         init = default if initial is None else _initial_value(initial, typ, lo, hi, element, where)
         seen, observer = self._visibility(visible, tuple(dims), element, where)
         f = Field(name, typ, lo, hi, tuple(dims), init, source, where, doc, flow, seen,
-                  observer)
+                  observer, tags_of(initial) or None)
         self.fields.append(f)
         return lift(f) if not dims else f
 
@@ -409,15 +423,31 @@ class Game:
             return Named(value, name)
         return lift(value)
 
-    def assume(self, name: str, value: Any, *, reason: str, origin: str | None = None) -> Any:
-        """A value the sources do not give: say why this one, and where it comes from."""
+    def assume(self, name: str, value: Any, *, reason: str, origin: str | None = None,
+               shown: Any = None) -> Any:
+        """A value the sources do not give: say why this one, and where it comes from.
+
+        Returns the value with every int and string in it tagged by the assumption (and
+        the entry of it: a dict's key, a list's index), so that the rules built from it
+        carry where they come from (:mod:`rulespec.ir.assumed`); a bool comes back as a
+        constant expression. Use the returned value in the rules, not a copy of it; a
+        value computed from it in a way Python does not trace (``len``, a comparison, a
+        string method) is labelled with :func:`~rulespec.ir.assumed.derived`. ``shown``:
+        what ``rulespec info`` and the report show instead of ``value`` (a card's effects
+        in words rather than the tuple the rules read)."""
         where = caller_location()
         self._claim("assumption", name, where)
         if not reason.strip():
             raise SpecError("an assumption needs a reason", element=f"assumption {name}",
                             where=where)
-        self.assumptions.append(Assumption(name, value, reason, origin, where))
-        return lift(value) if isinstance(value, (int, bool)) else value
+        entries = (tuple(map(str, value)) if isinstance(value, dict) else
+                   tuple(map(str, range(len(value)))) if isinstance(value, (list, tuple))
+                   else None)
+        self.assumptions.append(Assumption(name, value if shown is None else shown, reason,
+                                           origin, where, entries))
+        if isinstance(value, bool):  # a bool cannot carry the tag: a tagged constant does
+            return with_tags(lift(value), [Assumed(name)])
+        return tag(value, name)
 
     def interpretation(self, name: str, *, question: str, options: dict[str, Any],
                        default: str, source: str, english: str | None = None,
@@ -501,6 +531,7 @@ class Game:
             with _in_element("setup"):
                 fn(rb)
             self._setup, self._setup_source = rb.effects, source
+            self._setup_rests = frozenset(rb.rests)
             return fn
         return deco
 
@@ -549,7 +580,7 @@ class Game:
                                     element=f"action {aname}", where=where)
             self.actions.append(Action(aname, tuple(ps), tuple(rb.preconditions), rb.effects,
                                        source, where, text, chance, rb.weight,
-                                       doc or (fn.__doc__ or "").strip()))
+                                       doc or (fn.__doc__ or "").strip(), frozenset(rb.rests)))
             return fn
         return deco
 
@@ -738,7 +769,7 @@ class Game:
             horizon_reason=self._horizon[1] if self._horizon else None,
             waivers=dict(self._waivers), left_to_play=dict(self._left_to_play),
             tables=tuple(self.tables),
-            rulesets=tuple(self.rulesets))
+            rulesets=tuple(self.rulesets), setup_rests_on=self._setup_rests)
         validate(spec)
         return spec
 
@@ -785,7 +816,7 @@ def _initial_value(initial: Any, typ: Type, lo: int, hi: int | None, element: st
         if not isinstance(initial, int) or initial < lo or (hi is not None and initial > hi):
             raise SpecError(f"initial value {initial!r} is outside {int_span(lo, hi)}",
                             element=element, where=where)
-        return initial
+        return int(initial)  # a tagged int (ir.assumed): the field keeps its tags apart
     raise SpecError(f"initial value of an enum field must be a member, got {initial!r}",
                     element=element, where=where)
 

@@ -43,6 +43,9 @@ class Action:
     chance: bool = False
     weight: Expr | None = None
     doc: str = ""
+    #: assumptions the action rests on by its shape (``rule.rests_on``): labels of
+    #: :mod:`rulespec.ir.assumed`
+    rests_on: frozenset = frozenset()
 
 
 @attrs.frozen(eq=False)
@@ -54,6 +57,9 @@ class Assumption:
     reason: str
     origin: str | None
     where: Location | None
+    #: the keys (of a dict) or indices (of a list) whose values the rules may read one by
+    #: one: the entries of its tags (:mod:`rulespec.ir.assumed`); None for a single value
+    entries: tuple[str, ...] | None = None
 
 
 @attrs.frozen(eq=False)
@@ -212,6 +218,8 @@ class GameSpec:
     left_to_play: dict[str, str] = attrs.field(factory=dict)
     tables: tuple[Table, ...] = ()
     rulesets: tuple[Ruleset, ...] = ()
+    #: assumptions the setup rests on by its shape (``rule.rests_on`` in ``game.setup``)
+    setup_rests_on: frozenset = frozenset()
 
     @property
     def horizon(self) -> int | None:

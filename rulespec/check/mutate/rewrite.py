@@ -53,7 +53,7 @@ def map_expr(e: Expr, fn: ExprFn, memo: dict[int, Expr]) -> Expr:
     # a variable's or a table's name still says what it is; a name or a reading that
     # stands for the whole node (``called``, a code by its parts) no longer does
     name = e.name if e.op == "var" or (e.op == "table" and isinstance(e.name, str)) else None
-    node = Expr(e.op, tuple(args), e.type, e.where, e.label, name) if changed else e
+    node = Expr(e.op, tuple(args), e.type, e.where, e.label, name, e.assumed) if changed else e
     replaced = fn(node)
     out = node if replaced is None else replaced
     memo[id(e)] = out

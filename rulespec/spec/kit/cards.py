@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ...ir.assumed import derived
 from ...ir.errors import SpecError
 from ...ir.nodes import Enum, Expr, Table, forall, sum_of, to_int
 from ..builder import PLAYERS, Game, RuleBuilder
@@ -196,14 +197,16 @@ class Deck(Pile):
 
 
 def _copies(cards: Enum, copies: Any) -> list[int]:
+    """One count per card; a count from an assumption keeps its tag (``ir.assumed``), so the
+    fields, invariants and totals built from it carry where it comes from."""
     if isinstance(copies, int) and not isinstance(copies, bool):
         out = [copies] * len(cards)
-    elif isinstance(copies, Table):
-        out = [int(v) for v in copies.values]
-    elif isinstance(copies, dict):
-        out = list(Table.of("copies", copies).values)
+    elif isinstance(copies, (Table, dict)):
+        table = copies if isinstance(copies, Table) else Table.of("copies", copies)
+        out = [derived(int(v), *([t] if t else [])) for v, t in
+               zip(table.values, table.assumed or [None] * len(table.values))]
     elif isinstance(copies, Sequence):
-        out = [int(v) for v in copies]
+        out = [v if isinstance(v, int) else int(v) for v in copies]
     else:
         raise SpecError(f"copies must be an int, a mapping or a table, got {copies!r}")
     if len(out) != len(cards) or min(out) < 0 or max(out) < 1:
