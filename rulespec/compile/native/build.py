@@ -188,9 +188,16 @@ def build(source: str, name: str) -> Path:
         if done.returncode != 0:
             first = (done.stderr or done.stdout).strip().splitlines()[:3]
             raise NativeUnavailable(f"the C compiler failed on {name}: " + " / ".join(first))
-        staged = folder / f".{path.name}.{os.getpid()}.tmp"
-        shutil.copyfile(out, staged)
-        os.replace(staged, path)   # atomic: another process may be building it too
+        # staged under a name of its own (another process or thread may be building the
+        # same module), then renamed: atomic, so a reader sees no file or a whole one
+        fd, staged = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as dst, open(out, "rb") as src:
+                shutil.copyfileobj(src, dst)
+            os.replace(staged, path)
+        except OSError as err:
+            Path(staged).unlink(missing_ok=True)
+            raise NativeUnavailable(f"cannot write the cache folder {folder}: {err}") from None
     return path
 
 
