@@ -538,14 +538,25 @@ def _classes() -> Any:
     from open_spiel.python.algorithms import mcts
 
     class LeafEvaluator(mcts.Evaluator):  # type: ignore[misc]
-        """Values a leaf of the search tree with :func:`leaf_value`; uniform priors."""
+        """Values a leaf of the search tree with :func:`leaf_value` (played in C on the C
+        backend: the same values, draw for draw); uniform priors."""
 
-        def __init__(self, rollout: int | None, rng: random.Random) -> None:
+        def __init__(self, rollout: int | None, rng: random.Random,
+                     backend: str | None = "python") -> None:
             self.rollout = rollout
             self.rng = rng
+            self.backend = backend
+            self.native: Any = None
 
         def evaluate(self, state: Any) -> Any:
             s = state._s
+            if self.backend != "python":
+                if self.native is None:
+                    from .runtime.native import NativeLeaves
+                    self.native = NativeLeaves.of(s.model, self.rng, self.backend) or False
+                if self.native:
+                    return np.array(self.native.value(s.model, s.values, s.steps,
+                                                      self.rollout))
             return np.array(leaf_value(s.model, s.values, s.steps, self.rollout, self.rng))
 
         def prior(self, state: Any) -> list[tuple[int, float]]:
@@ -593,13 +604,14 @@ def state_for(model: Model, state: State, steps: int = 0) -> Any:
 
 
 def mcts_choice(model: Model, state: State, *, simulations: int, rollout: int | None,
-                uct_c: float, seed: int) -> tuple:
+                uct_c: float, seed: int, backend: str | None = None) -> tuple:
     """The action key OpenSpiel's ``MCTSBot`` chooses in ``state`` (a player's turn) with
-    ``simulations`` simulations, leaves valued by :class:`LeafEvaluator`."""
+    ``simulations`` simulations, leaves valued by :class:`LeafEvaluator` (its rollouts
+    played on ``backend``: the C backend by default)."""
     import numpy as np
     from open_spiel.python.algorithms import mcts
     game = game_for(model, state.values[0])
-    evaluator = _classes().evaluator(rollout, random.Random(seed))
+    evaluator = _classes().evaluator(rollout, random.Random(seed), backend)
     bot = mcts.MCTSBot(game, uct_c, simulations, evaluator, solve=True,
                        random_state=np.random.RandomState(seed % 2**32))
     action_id = bot.step(state_for(model, state))

@@ -1,4 +1,5 @@
-"""Backend equivalence: the Z3 backend evaluates every rule exactly as the Python backend.
+"""Backend equivalence: the Z3 backend and the C backend evaluate every rule exactly as
+the Python backend.
 
 For states reached by random playouts of every bundled game (under every interpretation
 option), and for every legal action there plus parameter values that are not legal, the Z3
@@ -11,6 +12,10 @@ Two paths are held to the Python answers on every example:
   parameters, then the concrete state is substituted and the term simplified, then each
   instance's parameters; this is what the prover and the interpretation diff use;
 * concrete: the backend is called on Z3 literals, where it folds everything in Python.
+
+The C backend (``rulespec/compile/native/``) is held to the same answers on the same kind
+of states, through its raw functions (no fallback): values, types, and the cases where
+the rules raise.
 
 Playouts draw an index into the legal-action list at each step, so Hypothesis shrinks a
 failure to a short game.
@@ -29,6 +34,7 @@ from hypothesis import strategies as st
 
 import rulespec
 from rulespec.compile import smt_terms as T
+from rulespec.compile.native.game import RAISED
 from rulespec.compile.smt_backend import Checked, SmtGame, compile_smt
 from rulespec.ir.nodes import OPERATIONS
 from rulespec.ir.walk import statement_exprs, walk
@@ -378,13 +384,23 @@ def check_state(model: Any, game: SmtGame, path: Any, values: tuple,
                path.apply(i, params), is_bool=cells)
 
 
+#: an alternative reading with more legal opening moves than this gets fewer examples
+MANY_ACTIONS = 32
+
+
 def _examples(model: Any, interp: tuple) -> int:
     """The profile's example count for small games; a few for large ones (each example
-    checks every legal action at its state, twice), fewer again for alternative readings."""
+    checks every legal action at its state, twice), fewer again for alternative readings,
+    and fewer still for a reading with many legal moves (Hex 11x11 opens with 121: each
+    one's successor, over a 121-node connectivity, costs seconds in Z3)."""
     base = settings.default.max_examples
     size = model.layout.size
     n = base if size <= 64 else max(5, base * 64 // size)
-    return n if not interp else max(3, n // 3)
+    if not interp:
+        return n
+    opening = len(model.legal_actions(model.initial_state(model.spec.min_players)))
+    n = max(3, n // 3)
+    return n if opening <= MANY_ACTIONS else max(3, n * MANY_ACTIONS // opening)
 
 
 @pytest.mark.slow
@@ -424,3 +440,106 @@ def test_z3_setup_agrees_with_python_setup(case):
         pair = (n, z3.IntVal(players))
         assert T.value(z3.substitute(symbolic.error, pair)) is False
         assert [T.value(z3.substitute(t, pair)) for t in symbolic.value] == list(expected)
+
+
+# --- the C backend ----------------------------------------------------------------------
+def _same(what: str, python: tuple[Any, BaseException | None], c: Any) -> None:
+    """The C answer is the Python backend's, of the same type; RAISED where it raises."""
+    expected, raised = python
+    if raised is not None:
+        assert c is RAISED, f"{what}: Python raised {raised!r}, C gave {c!r}"
+        return
+    assert c is not RAISED, f"{what}: C raised, Python gave {expected!r}"
+    assert expected == c, f"{what}: Python {expected!r}, C {c!r}"
+    if isinstance(expected, (tuple, list)):
+        assert [type(x) for x in expected] == [type(x) for x in c], f"{what}: types differ"
+    else:
+        assert type(expected) is type(c), f"{what}: Python {expected!r}, C {c!r}"
+
+
+def c_check_state(model: Any, game: Any, values: tuple,
+                  instances: list[tuple[int, tuple, bool]]) -> None:
+    """Every rule at ``values`` in C against the Python backend."""
+    compiled, spec = model.compiled, model.spec
+    _same("terminal", _python(compiled.terminal, values), game.raw_terminal(values))
+    _same("current player", _python(compiled.current_player, values),
+          game.raw_current_player(values))
+    _same("legal actions (in order)", _python(compiled.legal, values), game.raw_legal(values))
+    _same("chance weights", _python(compiled.chance_weights, values),
+          game.raw_chance_weights(values))
+    _same("scores", _python(compiled.scores, values), game.raw_scores(values))
+    for k in range(len(spec.tie_breaks)):
+        for p in range(values[0]):
+            _same(f"tie-break {k} of player {p}", _python(compiled.tie_keys[k], values, p),
+                  game.raw_tie_key(k, values, p))
+    for k, inv in enumerate(spec.invariants):
+        _same(f"invariant {inv.name}", _python(compiled.invariants[k], values),
+              game.raw_invariant(k, values))
+    for k, c in enumerate(spec.conservation):
+        _same(f"conserved {c.name}", _python(compiled.conserved[k], values),
+              game.raw_conserved(k, values))
+    if spec.hidden_information:
+        state = rulespec.State(values, model)
+        for p in range(values[0]):
+            _same(f"what player {p} sees", _python(model.observation_key, state, p),
+                  game.raw_observe(values, p))
+    for i, params, legal in instances:
+        action = spec.actions[i]
+        label = f"{action.name}{params} ({'legal' if legal else 'illegal'})"
+        key = (i, *params)
+        _same(f"{label}: step", _python(compiled.step[i], values, key),
+              game.raw_step(values, key))
+        _same(f"{label}: effects", _python(compiled.apply[i], values, *params),
+              game.raw_apply(values, key))
+        for j, pre in enumerate(action.preconditions):
+            _same(f"{label}: precondition {pre.text!r}",
+                  _python(compiled.preconditions[i][j], values, *params),
+                  game.raw_precondition(i, j, values, params))
+
+
+@functools.lru_cache(maxsize=None)
+def _c_setup(name: str, interp: tuple[tuple[str, str], ...]) -> tuple[Any, Any]:
+    from rulespec.runtime.native import native_for
+    model = rulespec.load(name, interpretation=dict(interp) or None)
+    game = native_for(model)
+    assert game is not None, "no C backend on this machine (see docs/architecture.md)"
+    return model, game
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_case_id(c) for c in CASES])
+def test_c_backend_agrees_with_python_backend_on_played_states(case):
+    """C against Python on states reached by play and on every action instance there
+    (legal ones, and in-domain ones that are not): legality, successor cells, every
+    precondition, the flow, scores, tie-breaks, invariants, conserved totals, chance
+    weights, what each player sees -- and C raises exactly where Python raises."""
+    model, game = _c_setup(*case)
+    spec = model.spec
+
+    @settings(max_examples=2 * _examples(model, case[1]))
+    @given(data=st.data())
+    def check(data):
+        n = data.draw(st.integers(spec.min_players, spec.max_players), label="players")
+        values = model.compiled.initial(n)
+        _same("setup", (values, None), game.raw_initial(n))
+        steps = data.draw(st.integers(0, spec.max_steps), label="steps")
+        for _ in range(steps):
+            legal = model.compiled.legal(values)
+            if not legal:
+                break
+            key = legal[data.draw(st.integers(0, len(legal) - 1))]
+            values = model.compiled.step[key[0]](values, key)
+        c_check_state(model, game, values, instances_to_check(model, values, data))
+
+    check()
+
+
+def test_the_c_comparison_tells_a_wrong_answer_apart():
+    """``_same`` fails on a differing value, a differing type and a missed error."""
+    with pytest.raises(AssertionError):
+        _same("x", (3, None), 4)
+    with pytest.raises(AssertionError):
+        _same("x", (True, None), 1)
+    with pytest.raises(AssertionError):
+        _same("x", (None, ValueError("boom")), 0)
+    with pytest.raises(AssertionError):
+        _same("x", (0, None), RAISED)

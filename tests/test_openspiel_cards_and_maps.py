@@ -8,7 +8,8 @@ chance outcomes included: the outcome the spec draws is forced on OpenSpiel -- c
 at every step the player to move, the legal actions, the terminal flag, the chance
 probabilities and what the player to move sees (OpenSpiel's ``ObservationString`` read
 back into our fields), and at the end the returns against our scores. 200 games each
-under Hypothesis, and whole seeded random games (Hypothesis favours short ones).
+under Hypothesis, and whole seeded random games (Hypothesis favours short ones). Every test
+runs twice: with the spec stepping on the Python backend and on the C backend.
 """
 
 from __future__ import annotations
@@ -24,6 +25,12 @@ from rulespec.check.results import PASSED, VIOLATED
 from rulespec.runtime.registry import spec_path
 
 pyspiel = pytest.importorskip("pyspiel")
+
+
+#: every test runs with the spec stepping on the Python backend and on the C backend
+@pytest.fixture(params=["python", "c"])
+def backend(request):
+    return request.param
 
 GAMES = 200
 SUITS, RANKS = "CDHS", "23456789TJQKA"
@@ -89,23 +96,24 @@ def c8(players: int) -> PyspielImplementation:
 CODE = {"penalty": "openspiel_code"}  # OpenSpiel's ScoreUp (see the README)
 
 
-def test_crazy_eights_conforms_to_openspiel():
-    report = conform(rulespec.load("crazy_eights", interpretation=CODE), c8, examples=GAMES)
+def test_crazy_eights_conforms_to_openspiel(backend):
+    report = conform(rulespec.load("crazy_eights", interpretation=CODE, backend=backend), c8,
+                     examples=GAMES)
     assert report.status == PASSED, report.detail
     assert report.games >= GAMES
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_crazy_eights_whole_random_games_match_openspiel(players):
+def test_crazy_eights_whole_random_games_match_openspiel(backend, players):
     """Hypothesis favours short choices; seeded uniform play reaches the ends of real games
     (an emptied hand, an empty deck and a round of passes) as often as they happen."""
-    game = rulespec.load("crazy_eights", interpretation=CODE)
+    game = rulespec.load("crazy_eights", interpretation=CODE, backend=backend)
     report = conform(game, c8, examples=25, players=players, mode=RANDOM)
     assert report.status == PASSED, report.detail
 
 
-def test_our_observation_hides_the_other_hands_and_the_deck():
-    game = rulespec.load("crazy_eights")
+def test_our_observation_hides_the_other_hands_and_the_deck(backend):
+    game = rulespec.load("crazy_eights", backend=backend)
     from rulespec.runtime.play import play_random
     for seed in range(5):
         _, steps = play_random(game, 3, seed)
@@ -118,10 +126,10 @@ def test_our_observation_hides_the_other_hands_and_the_deck():
                 assert None not in seen["hand"][p]
 
 
-def test_the_rulebook_penalty_reading_differs_from_openspiel_code():
+def test_the_rulebook_penalty_reading_differs_from_openspiel_code(backend):
     """The default reading (the header's face values) scores differently from ScoreUp."""
-    code = rulespec.load("crazy_eights", interpretation=CODE)
-    text = rulespec.load("crazy_eights")
+    code = rulespec.load("crazy_eights", interpretation=CODE, backend=backend)
+    text = rulespec.load("crazy_eights", backend=backend)
     from rulespec.runtime.play import play_random
     final, _ = play_random(code, 2, 3)
     assert code.is_terminal(final)
@@ -129,14 +137,14 @@ def test_the_rulebook_penalty_reading_differs_from_openspiel_code():
     assert code.scores(final) != text.scores(again)
 
 
-def test_a_planted_bug_in_crazy_eights_is_caught(tmp_path):
+def test_a_planted_bug_in_crazy_eights_is_caught(backend, tmp_path):
     """Forgetting that a card may follow the top card's rank: OpenSpiel allows a card the
     spec forbids, and conform says which rule forbids it."""
     text = spec_path("crazy_eights").read_text(encoding="utf-8")
     line = "                  rank(card) == rank(last_card))"
     assert line in text
     (tmp_path / "spec.py").write_text(text.replace(line, "                  False)"))
-    buggy = rulespec.load(tmp_path / "spec.py", interpretation=CODE)
+    buggy = rulespec.load(tmp_path / "spec.py", interpretation=CODE, backend=backend)
     report = conform(buggy, c8, examples=GAMES)
     assert report.status == VIOLATED
     found = report.disagreement
@@ -164,45 +172,52 @@ def hex_game(size: int) -> Callable[[int], PyspielImplementation]:
                                                  snapshot_of=hex_board(size))
 
 
-@pytest.mark.parametrize("size", [3, 4, 5])
-def test_hex_conforms_to_openspiel(size):
+@pytest.mark.parametrize("size", [3, 4, 5, 7, 9, 11])
+def test_hex_conforms_to_openspiel(backend, size):
     """OpenSpiel's own action strings (``b3``) are our action texts."""
-    model = rulespec.load("hex", interpretation={"board_size": str(size)})
+    model = rulespec.load("hex", interpretation={"board_size": str(size)},
+                          backend=backend)
     report = conform(model, hex_game(size), examples=GAMES // 3)
     assert report.status == PASSED, report.detail
 
 
-@pytest.mark.parametrize("size", [3, 4, 5])
-def test_hex_whole_random_games_match_openspiel(size):
-    model = rulespec.load("hex", interpretation={"board_size": str(size)})
+@pytest.mark.parametrize("size", [3, 4, 5, 7, 9, 11])
+def test_hex_whole_random_games_match_openspiel(backend, size):
+    model = rulespec.load("hex", interpretation={"board_size": str(size)},
+                          backend=backend)
     report = conform(model, hex_game(size), examples=40, mode=RANDOM)
     assert report.status == PASSED, report.detail
 
 
-def _hex_final(moves: list[str], size: int = 3) -> rulespec.State:
+def _hex_final(moves: list[str], size: int = 3, backend: str = "python") -> rulespec.State:
     from rulespec.check.conform import play_lockstep
-    model = rulespec.load("hex", interpretation={"board_size": str(size)})
+    model = rulespec.load("hex", interpretation={"board_size": str(size)},
+                          backend=backend)
     it = iter(moves)
     return play_lockstep(model, hex_game(size), 2,
                          lambda state, legal: [str(a) for a in legal].index(next(it)))
 
 
-def test_hex_a_chain_across_the_board_wins_only_for_its_owner():
-    final = _hex_final(["a1", "b1", "a2", "b2", "a3"])  # x joins row 1 to row 3
+def test_hex_a_chain_across_the_board_wins_only_for_its_owner(backend):
+    # x joins row 1 to row 3
+    final = _hex_final(["a1", "b1", "a2", "b2", "a3"], backend=backend)
     assert final["winner"] == 0 and final["moves"] == 5
-    final = _hex_final(["a1", "a2", "b1", "b2", "a3", "c2"])  # o joins column a to c
+    # o joins column a to c
+    final = _hex_final(["a1", "a2", "b1", "b2", "a3", "c2"], backend=backend)
     assert final["winner"] == 1 and final["moves"] == 6
-    final = _hex_final(["c1", "a1", "b2", "b1", "a3"])  # the diagonal neighbours join
+    # the diagonal neighbours join
+    final = _hex_final(["c1", "a1", "b2", "b1", "a3"], backend=backend)
     assert final["winner"] == 0
 
 
-def test_a_planted_bug_in_hex_is_caught(tmp_path):
+def test_a_planted_bug_in_hex_is_caught(backend, tmp_path):
     """A board without one of the six neighbour directions disagrees with OpenSpiel."""
     text = spec_path("hex").read_text(encoding="utf-8")
     old = "GRID = Graph.hex_grid(MAX, MAX)"
     assert old in text
     (tmp_path / "spec.py").write_text(text.replace(old, "GRID = Graph.grid(MAX, MAX)"))
-    model = rulespec.load(tmp_path / "spec.py", interpretation={"board_size": "4"})
+    model = rulespec.load(tmp_path / "spec.py", interpretation={"board_size": "4"},
+                          backend=backend)
     report = conform(model, hex_game(4), examples=GAMES)
     assert report.status == VIOLATED
     assert report.disagreement.kind == "terminal"

@@ -1,9 +1,9 @@
 """Hex, written in the rulespec language.
 
 Source: OpenSpiel's ``hex`` (open_spiel/games/hex/hex.cc), without the swap rule (its
-default), on boards of 3x3, 4x4 or 5x5 cells: OpenSpiel's ``board_size`` parameter is the
-option point ``board_size`` here (default 3, the board Z3 proves the most about; OpenSpiel's
-own default, 11, is out of scope).
+default), on boards of 3x3, 4x4, 5x5, 7x7, 9x9 or 11x11 cells: OpenSpiel's ``board_size``
+parameter is the option point ``board_size`` here (default 3, the board Z3 proves the most
+about; OpenSpiel's own default is 11).
 See README.md.
 
 Two players take turns putting a stone of their colour on an empty cell of a rhombus of
@@ -21,15 +21,28 @@ game = Game("hex", title="Hex", players=2, source=HEX,
             summary="Join your two edges of a rhombus of hexagons with a chain of your stones.")
 
 # --- the board ---------------------------------------------------------------------------
-MAX = game.constant("largest_board", 5, source=f"{HEX}: board_size, up to 5 in this spec")
-SIZES = (3, 4, 5)
+MAX = game.constant("largest_board", 11, source=f"{HEX}: board_size, up to 11 (OpenSpiel's "
+                                                 "default) in this spec")
+SIZES = (3, 4, 5, 7, 9, 11)
+LETTERS = "abcdefghijk"
 board_size = game.interpretation(
     "board_size", question="Which board (OpenSpiel's board_size parameter)?",
     options={str(n): f"{HEX}: board_size = {n} (num_cols = num_rows = {n})" for n in SIZES},
-    default="3", source=f"{HEX}: parameter board_size (default 11; 3-5 modelled here)")
-size = if_(board_size.is_("3"), 3, if_(board_size.is_("4"), 4, 5))
+    default="3", source=f"{HEX}: parameter board_size (default 11; 3, 4, 5, 7, 9 and 11 "
+                        "modelled here)")
 
-Col = game.enum("Col", {c: f"column {c}" for c in "abcde"},
+
+def by_size(pick):
+    """``pick(n)`` on the board in play: one value per size (they fold at compile time)."""
+    out = pick(SIZES[-1])
+    for n in reversed(SIZES[:-1]):
+        out = if_(board_size.is_(str(n)), pick(n), out)
+    return out
+
+
+size = by_size(lambda n: n)
+
+Col = game.enum("Col", {c: f"column {c}" for c in LETTERS},
                 source=f"{HEX}: ActionToString: the column as a letter, 'a' first")
 Stone = game.enum("Stone", {"empty": "no stone", "black": "player 0's stone (x), moves first",
                             "white": "player 1's stone (o)"},
@@ -62,7 +75,7 @@ def chain(stone, n):
                     text=f"a chain of black stones joins row 1 to row {n}")
     else:
         ends = dict(sources=[r * MAX for r in range(n)], targets=[r * MAX + n - 1 for r in range(n)],
-                    text=f"a chain of white stones joins column a to column {'abcde'[n - 1]}")
+                    text=f"a chain of white stones joins column a to column {LETTERS[n - 1]}")
     # only the n x n cells take part: off the board a node is never a member
     return connected(GRID, lambda i: cell(i) == Stone[stone] if i // MAX < n and i % MAX < n
                      else False, **ends)
@@ -70,8 +83,7 @@ def chain(stone, n):
 
 def joined(stone):
     """``stone``'s edges are joined on the board in play (the sizes fold at compile time)."""
-    return if_(board_size.is_("3"), chain(stone, 3),
-               if_(board_size.is_("4"), chain(stone, 4), chain(stone, 5)))
+    return by_size(lambda n: chain(stone, n))
 
 
 # --- the move ----------------------------------------------------------------------------
@@ -99,9 +111,9 @@ game.score(lambda p: if_(winner == -1, 0, if_(winner == p, 1, -1)),
            source=f"{HEX}: Returns: +1 to the winner, -1 to the loser (kZeroSum)")
 
 game.view(
-    view.grid("Board (rows 1-5, columns a-e; a smaller board uses the top left)", rows=MAX,
+    view.grid("Board (rows 1-11, columns a-k; a smaller board uses the top left)", rows=MAX,
               cols=MAX, cell=lambda r, c: board[r, COLS[c]], hexagonal=True,
-              row_labels=[str(r + 1) for r in range(MAX)], col_labels=list("abcde"),
+              row_labels=[str(r + 1) for r in range(MAX)], col_labels=list(LETTERS),
               glyphs={Stone.empty: view.glyph("", "#ffffff", title="empty"),
                       Stone.black: view.glyph("x", "#222222", title="black: player 0"),
                       Stone.white: view.glyph("o", "#d9d9d9", title="white: player 1")}),

@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 
 from ..runtime.model import CHANCE, TERMINAL, Model, State
+from ..runtime.native import native_for
 from .policy import RANDOM_DESCRIPTION, GreedyPolicy, Policy
 
 Z95 = 1.959963984540054  # the 97.5 % quantile of the standard normal distribution
@@ -81,25 +82,30 @@ class Impact:
         return attrs.asdict(self)
 
 
-def impact(ma: Model, mb: Model, games: int, seed: int, policy: Policy | None = None
-           ) -> Impact:
+def impact(ma: Model, mb: Model, games: int, seed: int, policy: Policy | None = None,
+           backend: str | None = None) -> Impact:
     """Play ``games`` seeded games of the two readings in lockstep (see the module
     docstring), the players following ``policy`` (None: uniform random); player counts
     cycle over the game's range."""
-    return lockstep(ma, mb, games, seed, policy=policy)[0]
+    return lockstep(ma, mb, games, seed, policy=policy, backend=backend)[0]
 
 
 def lockstep(ma: Model, mb: Model, games: int, seed: int, progress: Any = None,
-             policy: Policy | None = None, paths: dict | None = None
-             ) -> tuple[Impact, tuple[int, tuple] | None]:
+             policy: Policy | None = None, paths: dict | None = None,
+             backend: str | None = None) -> tuple[Impact, tuple[int, tuple] | None]:
     """:func:`impact`, and the earliest parting seen: (players, the action keys from setup
     up to the state where the readings first part), or None.
 
     ``paths``: a dict kept across calls with the same ``ma``, seed and policy (one reading
     against each of several others): reading A's own games, which do not depend on the
-    reading that shadows them, are then played once."""
+    reading that shadows them, are then played once. On the C backend (``backend``, the
+    default) random and greedy games are played in C, each game as here, draw for draw."""
     if policy is not None and policy.name == "random":
         policy = None  # the fast path draws exactly as RandomPolicy does
+    native = None
+    if policy is None or policy.name == "greedy":
+        na, nb = native_for(ma, backend), native_for(mb, backend)
+        native = (na, nb) if na is not None and nb is not None else None
     counts = []
     parted = changed = 0
     first: tuple[int, tuple] | None = None
@@ -109,17 +115,11 @@ def lockstep(ma: Model, mb: Model, games: int, seed: int, progress: Any = None,
             progress.note(f"lockstep game {g + 1}/{games}")
         n = ma.min_players + g % span
         counts.append(n)
-        rng = random.Random(f"{seed}:{g}")
-        own = random.Random(rng.random())   # the shadow's choices once it cannot follow
-        driver, shadow = (ma, mb) if g % 2 == 0 else (mb, ma)
-        if g % 2 == 0 and paths is not None:
-            key = (id(ma), seed, g, n)
-            path = paths.get(key)
-            if path is None:
-                path = paths[key] = _path(driver, n, rng, policy)
+        played = None if native is None else _native_game(native, g, seed, n, policy)
+        if played is not None:
+            history, wd, ws = played
         else:
-            path = _path(driver, n, rng, policy)
-        history, wd, ws = _game(driver, shadow, n, path, own, policy)
+            history, wd, ws = _python_game(ma, mb, g, seed, n, policy, paths)
         if history is not None:
             parted += 1
             if first is None or len(history) < len(first[1]):
@@ -129,6 +129,36 @@ def lockstep(ma: Model, mb: Model, games: int, seed: int, progress: Any = None,
     return (Impact(games, seed, tuple(counts), Rate.of(parted, games),
                    Rate.of(changed, games), None if first is None else len(first[1]),
                    RANDOM_DESCRIPTION if policy is None else policy.describe()), first)
+
+
+def _python_game(ma: Model, mb: Model, g: int, seed: int, n: int, policy: Policy | None,
+                 paths: dict | None) -> tuple[tuple | None, list[int], list[int]]:
+    rng = random.Random(f"{seed}:{g}")
+    own = random.Random(rng.random())   # the shadow's choices once it cannot follow
+    driver, shadow = (ma, mb) if g % 2 == 0 else (mb, ma)
+    if g % 2 == 0 and paths is not None:
+        key = (id(ma), seed, g, n)
+        path = paths.get(key)
+        if path is None:
+            path = paths[key] = _path(driver, n, rng, policy)
+    else:
+        path = _path(driver, n, rng, policy)
+    return _game(driver, shadow, n, path, own, policy)
+
+
+def _native_game(native: tuple[Any, Any], g: int, seed: int, n: int, policy: Policy | None
+                 ) -> tuple[tuple | None, list[int], list[int]] | None:
+    """One lockstep game in C (None: the rules raised; it is played in Python)."""
+    from ..runtime import native as N
+    na, nb = native
+    driver, shadow = (na, nb) if g % 2 == 0 else (nb, na)
+    rng = N.Rng.seeded(driver, f"{seed}:{g}")
+    own = N.Rng.seeded(driver, driver.rt.rs_random(rng.ptr))
+    got = N.lockstep_game(driver, shadow, rng, own, n,
+                          N.RANDOM if policy is None else N.GREEDY)
+    if got is None:
+        return None
+    return got.history, got.driver_winners, got.shadow_winners
 
 
 @attrs.frozen

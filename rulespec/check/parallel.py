@@ -42,19 +42,20 @@ def _init(ticks: Any) -> None:
 
 def _run(game: str, interpretation: Sequence[str], names: Sequence[str], examples: int,
          seed: int, players: int | None, mode: str, trace_dir: str | None,
-         shrink_budget: int, policy: Policy | None) -> list[Result]:
+         shrink_budget: int, policy: Policy | None, backend: str | None) -> list[Result]:
     from ..runtime.registry import load
     model = load(game, interpretation=",".join(interpretation) or None)
     return check_game(model, property_names=names, examples=examples, seed=seed,
                       players=players, mode=mode, trace_dir=trace_dir,
-                      progress=_Relay(_TICKS), shrink_budget=shrink_budget, policy=policy)
+                      progress=_Relay(_TICKS), shrink_budget=shrink_budget, policy=policy,
+                      backend=backend)
 
 
 def check_in_workers(game: str, interpretation: Sequence[str], names: Sequence[str],
                      examples: int, seed: int, players: int | None, mode: str,
                      trace_dir: str | None, workers: int, progress: Progress,
-                     shrink_budget: int = SHRINK_BUDGET, policy: Policy | None = None
-                     ) -> list[Result]:
+                     shrink_budget: int = SHRINK_BUDGET, policy: Policy | None = None,
+                     backend: str | None = None) -> list[Result]:
     """Results in the order of ``names``. With ``workers > 1`` the properties are dealt
     round-robin to processes; each group is searched on its own (same seed)."""
     from ..runtime.registry import load
@@ -62,12 +63,13 @@ def check_in_workers(game: str, interpretation: Sequence[str], names: Sequence[s
         model = load(game, interpretation=",".join(interpretation) or None)
         return check_game(model, property_names=names, examples=examples, seed=seed,
                           players=players, mode=mode, trace_dir=trace_dir, progress=progress,
-                          shrink_budget=shrink_budget, policy=policy)
+                          shrink_budget=shrink_budget, policy=policy, backend=backend)
     groups = [list(names[i::workers]) for i in range(min(workers, len(names)))]
     ticks = _context().SimpleQueue()
     with worker_pool(len(groups), initializer=_init, initargs=(ticks,)) as pool:
         futures = [pool.submit(_run, game, list(interpretation), g, examples, seed, players,
-                               mode, trace_dir, shrink_budget, policy) for g in groups]
+                               mode, trace_dir, shrink_budget, policy, backend)
+                   for g in groups]
         pending = set(futures)
         progress.set_total(examples * len(groups))
         while pending:

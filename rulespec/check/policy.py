@@ -129,6 +129,8 @@ class MctsPolicy:
     simulations: int = 16
     rollout: int | None = 10       # steps of random play from a leaf; None: to the end
     uct_c: float = 2.0
+    #: where the rollouts are played (None: the default, C); the same values either way
+    backend: str | None = attrs.field(default=None, eq=False)
     name: str = attrs.field(default="mcts", init=False)
 
     def __attrs_post_init__(self) -> None:
@@ -141,7 +143,7 @@ class MctsPolicy:
                rng: random.Random) -> int:
         from ..openspiel import mcts_choice
         key = mcts_choice(model, state, simulations=self.simulations, rollout=self.rollout,
-                          uct_c=self.uct_c, seed=rng.getrandbits(63))
+                          uct_c=self.uct_c, seed=rng.getrandbits(63), backend=self.backend)
         return next(i for i, a in enumerate(legal) if a.key == key)
 
     def describe(self) -> str:
@@ -150,9 +152,10 @@ class MctsPolicy:
         return f"mcts (OpenSpiel MCTSBot, {self.simulations} simulations per move, {leaf})"
 
 
-def policy_named(name: str, *, simulations: int | None = None, rollout: int | None = -1
-                 ) -> Policy:
-    """The policy called ``name`` (random, greedy or mcts); the MCTS budget may be given.
+def policy_named(name: str, *, simulations: int | None = None, rollout: int | None = -1,
+                 backend: str | None = None) -> Policy:
+    """The policy called ``name`` (random, greedy or mcts); the MCTS budget may be given,
+    and the backend MCTS plays its rollouts on.
 
     ``rollout=-1`` keeps the default; None plays rollouts to the end.
     """
@@ -161,7 +164,7 @@ def policy_named(name: str, *, simulations: int | None = None, rollout: int | No
     if name == "greedy":
         return GreedyPolicy()
     if name == "mcts":
-        kwargs: dict[str, Any] = {}
+        kwargs: dict[str, Any] = {"backend": backend}
         if simulations is not None:
             kwargs["simulations"] = simulations
         if rollout != -1:

@@ -12,6 +12,7 @@ from hypothesis.errors import HypothesisException
 
 from ..formats.names import slug
 from ..runtime.model import Model, State
+from ..runtime.native import GREEDY, RANDOM as NATIVE_RANDOM, native_for
 from ..runtime.play import seeded_chooser
 from .policy import Policy, chooser as policy_chooser
 from ..runtime.trace import Trace, TraceWriteError, save_trace
@@ -19,6 +20,7 @@ from .progress import QUIET, Progress
 from .property import Property, all_properties, skip_reason
 from .results import PASSED, SKIPPED, UNKNOWN, VIOLATED, Result
 from .shrinking import NotDeterministic, shrink_search
+from .native_walk import native_search
 from .walk import RULES_EVALUATE, Violation, play_checked, raised, recheck, shortest
 
 HYPOTHESIS, RANDOM = "hypothesis", "random"
@@ -27,6 +29,8 @@ HYPOTHESIS, RANDOM = "hypothesis", "random"
 SHRINK_BUDGET = 500
 #: states a breadth-first search visits for a shorter trace than the search found
 SHORTEN_BUDGET = 500
+#: the policies the C backend plays checked games by
+NATIVE_POLICIES = {"random": NATIVE_RANDOM, "greedy": GREEDY}
 
 
 class SearchError(Exception):
@@ -100,24 +104,40 @@ def hypothesis_search(model: Model, props: Sequence[Property], examples: int, se
 def random_search(model: Model, props: Sequence[Property], examples: int, seed: int,
                   players: int | None, progress: Progress = QUIET, *,
                   rule_errors_end_game: bool = False, tally: Tally | None = None,
-                  policy: Policy | None = None) -> tuple[Violation | None, str]:
+                  policy: Policy | None = None, backend: str | None = None
+                  ) -> tuple[Violation | None, str]:
     """Plain seeded playouts (chance outcomes by their probabilities, players uniformly at
-    random or by ``policy``); no shrinking beyond cutting the trace at the failing step."""
-    for i in range(examples):
-        rng = random.Random(f"{seed}:{i}")
-        n = players if players is not None else rng.randint(model.min_players, model.max_players)
+    random or by ``policy``); no shrinking beyond cutting the trace at the failing step.
+
+    On the C backend (``backend``, default ``"c"``) random and greedy games are played
+    and checked in C (:mod:`.native_walk`): the same games, and the same verdicts, as
+    here; MCTS games are played here, their rollouts in C."""
+    def game(rng: random.Random, n: int) -> None:
         choose = (seeded_chooser(model, rng) if policy is None or policy.name == "random"
                   else policy_chooser(policy, model, rng))
-        progress.advance()
-        if tally is not None:
-            tally.games += 1
-            tally.players.add(n)
-        try:
-            play_checked(model, n, choose, props, rule_errors_end_game=rule_errors_end_game,
-                         on_truncated=tally.cut if tally is not None else None,
-                         on_step=tally.step if tally is not None else None)
-        except Violation as v:
-            return v, ""
+        play_checked(model, n, choose, props, rule_errors_end_game=rule_errors_end_game,
+                     on_truncated=tally.cut if tally is not None else None,
+                     on_step=tally.step if tally is not None else None)
+
+    native = (native_for(model, backend) if policy is None or policy.name in NATIVE_POLICIES
+              else None)
+    try:
+        if native is not None:
+            native_search(model, native, props, examples, seed, players,
+                          NATIVE_POLICIES[policy.name if policy is not None else "random"],
+                          lambda i, rng, n: game(rng, n), tally, progress)
+            return None, ""
+        for i in range(examples):
+            rng = random.Random(f"{seed}:{i}")
+            n = players if players is not None else rng.randint(model.min_players,
+                                                                model.max_players)
+            progress.advance()
+            if tally is not None:
+                tally.games += 1
+                tally.players.add(n)
+            game(rng, n)
+    except Violation as v:
+        return v, ""
     return None, ""
 
 
@@ -126,7 +146,7 @@ def check_game(model: Model, *, property_names: Sequence[str] | None = None,
                mode: str = HYPOTHESIS, trace_dir: str | Path | None = "traces",
                progress: Progress = QUIET, shrink_budget: int = SHRINK_BUDGET,
                shorten_budget: int = SHORTEN_BUDGET, policy: Policy | None = None,
-               profile: settings | None = None) -> list[Result]:
+               profile: settings | None = None, backend: str | None = None) -> list[Result]:
     """Check every selected property; one Result each. Violations are saved as traces
     (unless ``trace_dir`` is None); a trace that cannot be written leaves its verdict
     standing, with ``trace_error`` saying why.
@@ -145,7 +165,8 @@ def check_game(model: Model, *, property_names: Sequence[str] | None = None,
     random); a policy other than random names the checker (``greedy``, ``mcts``) and is
     described in each verdict's detail. Hypothesis chooses its own moves and takes none;
     ``profile`` is the Hypothesis settings profile its search keeps (see
-    :func:`hypothesis_search`).
+    :func:`hypothesis_search`). ``backend`` plays ``RANDOM`` mode's games (see
+    :func:`random_search`).
     """
     if policy is not None and mode != RANDOM:
         raise ValueError("a policy plays playouts: use mode RANDOM")
@@ -182,7 +203,7 @@ def check_game(model: Model, *, property_names: Sequence[str] | None = None,
             else:
                 v, note = random_search(model, remaining, examples, seed, players, progress,
                                         rule_errors_end_game=rule_error, tally=tally,
-                                        policy=policy)
+                                        policy=policy, backend=backend)
         except SearchError as err:
             unknown = str(err)
             break

@@ -10,9 +10,9 @@ import click
 from ..check.progress import Progress
 from ..console import counts, results_table
 from ..runtime.model import Model
-from .options import (BadInput, Command, check_outputs, emit_json, load_model, out,
-                      players_ok, policy_from, policy_options, quiet_option, reading,
-                      ruleset_option, steps_line, verbose_option)
+from .options import (BadInput, Command, backend_option, check_outputs, emit_json,
+                      load_model, out, players_ok, policy_from, policy_options, quiet_option,
+                      reading, ruleset_option, steps_line, verbose_option)
 
 
 @click.command(cls=Command)
@@ -28,6 +28,7 @@ from .options import (BadInput, Command, check_outputs, emit_json, load_model, o
 @click.option("--random", "plain_random", is_flag=True,
               help="Plain seeded random playouts (fast, no shrinking) instead of Hypothesis.")
 @policy_options
+@backend_option
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to spread the properties over.")
 @click.option("--shrink-budget", type=click.IntRange(min=0), default=None,
@@ -42,7 +43,7 @@ from .options import (BadInput, Command, check_outputs, emit_json, load_model, o
 @verbose_option
 def check(game: str, props: Sequence[str], examples: int | None, seed: int,
           players: int | None, plain_random: bool, policy_name: str | None,
-          simulations: int | None, rollout: int | None, workers: int,
+          simulations: int | None, rollout: int | None, backend: str, workers: int,
           shrink_budget: int | None, interpretation: Sequence[str], ruleset: str | None,
           trace_dir: str, as_json: bool, quiet: bool, verbose: bool) -> None:
     """Check GAME's properties by legal play; a violation is shrunk and saved as a trace.
@@ -58,7 +59,7 @@ def check(game: str, props: Sequence[str], examples: int | None, seed: int,
         names = [p.name for p in select(model, props)]
     except ValueError as e:
         raise BadInput(str(e)) from None
-    policy = policy_from(policy_name, simulations, rollout)
+    policy = policy_from(policy_name, simulations, rollout, backend)
     check_outputs("trace_dir")
     mode = RANDOM if plain_random or policy is not None else HYPOTHESIS
     if examples is None:
@@ -67,7 +68,7 @@ def check(game: str, props: Sequence[str], examples: int | None, seed: int,
         results = check_in_workers(game, reading(model), names, examples, seed, players,
                                    mode, trace_dir, workers, progress,
                                    SHRINK_BUDGET if shrink_budget is None else shrink_budget,
-                                   policy)
+                                   policy, backend)
     code = exit_code(results)
     cut = _truncated(model, results)
     played_by = None if mode != RANDOM else (policy.describe() if policy is not None

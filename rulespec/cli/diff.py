@@ -9,9 +9,9 @@ import click
 
 from ..check.progress import Progress
 from ..check.results import DIFFER, SAME
-from .options import (BadInput, Command, check_outputs, emit_json, load_model, out, policy_from,
-                      policy_options, quiet_option, ruleset_option, steps_line,
-                      verbose_option)
+from .options import (BadInput, Command, backend_option, check_outputs, emit_json, load_model,
+                      out, policy_from, policy_options, quiet_option, ruleset_option,
+                      steps_line, verbose_option)
 
 
 @click.command("diff", cls=Command)
@@ -31,6 +31,7 @@ from .options import (BadInput, Command, check_outputs, emit_json, load_model, o
               help="Seeded games in lockstep: how often the readings part and the winner "
                    "changes (95 % intervals).")
 @policy_options
+@backend_option
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--out-dir", default="traces", show_default=True,
               help="Where the difference is saved as a scenario file.")
@@ -40,15 +41,15 @@ from .options import (BadInput, Command, check_outputs, emit_json, load_model, o
 def diff_cmd(game: str, reading_a: Sequence[str], ruleset: str | None,
              reading_b: Sequence[str], start: str | None, depth: int, setups: int,
              games: int, policy_name: str | None, simulations: int | None,
-             rollout: int | None, seed: int, out_dir: str, as_json: bool, quiet: bool,
-             verbose: bool) -> None:
+             rollout: int | None, backend: str, seed: int, out_dir: str, as_json: bool,
+             quiet: bool, verbose: bool) -> None:
     """Where two readings of GAME part: the simplest difference, explained in rule terms,
     and how much it matters (with --policy, between stronger players than random).
 
     Prints DIFFER (with the situation, saved as a scenario), SAME (no difference within
     the bound it states) or UNKNOWN. Exit code: 0 SAME, 1 DIFFER or UNKNOWN, 2 bad input."""
     from ..check.diff import diff
-    policy = policy_from(policy_name, simulations, rollout)
+    policy = policy_from(policy_name, simulations, rollout, backend)
     if not reading_a and ruleset is None:
         raise BadInput("name reading A with --ruleset NAME and/or --interpretation K=A")
     ma = load_model(game, reading_a, ruleset)
@@ -82,7 +83,7 @@ def diff_cmd(game: str, reading_a: Sequence[str], ruleset: str | None,
         with Progress(f"diff {ma.name}", quiet=quiet or as_json) as progress:
             report = diff(ma, mb, depth=depth, setups=setups, games=games, seed=seed,
                           scenario_dir=out_dir, start=start, labels=(label_a, label_b),
-                          progress=progress, policy=policy)
+                          progress=progress, policy=policy, backend=backend)
     except ValueError as e:
         raise BadInput(str(e)) from None
     # like diff(1): 0 the same (within the bound), 1 they differ; UNKNOWN is never the same

@@ -57,7 +57,19 @@ def policy_options(fn: Callable) -> Callable:
                              "greedy one-step look-ahead, or OpenSpiel's MCTS bot.")(fn)
 
 
-def policy_from(name: str | None, simulations: int | None, rollout: int | None) -> Any:
+def backend_option(fn: Callable) -> Callable:
+    """``--backend c|python``: where seeded games are played (the same games and results
+    either way; docs/architecture.md, "The C backend")."""
+    return click.option("--backend", type=click.Choice(["c", "python"]), default="c",
+                        show_default=True,
+                        help="Play seeded games compiled to C (built once per spec with "
+                             "the machine's C compiler, then cached; without one, Python "
+                             "with a note) or on the Python backend: the same games and "
+                             "results.")(fn)
+
+
+def policy_from(name: str | None, simulations: int | None, rollout: int | None,
+                backend: str | None = None) -> Any:
     """The policy the options name (None without ``--policy``); MCTS needs OpenSpiel."""
     from ..check.policy import policy_named
     if name is None:
@@ -73,7 +85,7 @@ def policy_from(name: str | None, simulations: int | None, rollout: int | None) 
         except OpenSpielMissing as e:
             raise BadInput(f"--policy mcts: {e}") from None
     return policy_named(name, simulations=simulations,
-                        rollout=-1 if rollout is None else rollout)
+                        rollout=-1 if rollout is None else rollout, backend=backend)
 
 
 def reading(model: Model) -> list[str]:

@@ -15,6 +15,7 @@ import attrs
 
 from ..compile.smt_backend import compile_smt
 from ..runtime.model import CHANCE, Model, State
+from ..runtime.native import native_for
 from ..runtime.play import seeded_chooser
 from .rules import branches
 
@@ -30,8 +31,16 @@ class Coverage:
     branches: dict[str, dict[str, int]]   # action -> branch label -> runs
 
 
-def play_coverage(model: Model, games: int, seed: int) -> Coverage:
-    """Play ``games`` seeded games, counting actions taken and branches run."""
+def play_coverage(model: Model, games: int, seed: int, backend: str | None = None
+                  ) -> Coverage:
+    """Play ``games`` seeded games, counting actions taken and branches run (on the C
+    backend, the default, the games are played and counted in C: the same games, the same
+    counts)."""
+    game = native_for(model, backend)
+    if game is not None:
+        found = _native_coverage(model, game, games, seed)
+        if found is not None:
+            return found
     smt = compile_smt(model.spec, model.interpretation)
     runs: dict[tuple[int, bool], int] = {}
     smt.branch_seen = lambda st, side: runs.__setitem__((id(st), side),
@@ -45,6 +54,30 @@ def play_coverage(model: Model, games: int, seed: int) -> Coverage:
             steps += _play(model, n, rng, lambda a, s: _observe(smt, taken, a, s))
     finally:
         smt.branch_seen = None
+    return Coverage(games, seed, steps,
+                    {a.name: taken[i] for i, a in enumerate(model.spec.actions)},
+                    {a.name: {b.label: runs.get((id(b.statement), b.side), 0)
+                              for b in branches(a)} for a in model.spec.actions})
+
+
+def _native_coverage(model: Model, game: Any, games: int, seed: int) -> Coverage | None:
+    """:func:`play_coverage` in C; None when the rules raise in a game (Python then plays
+    them all, and raises what they raise)."""
+    from ..runtime import native as N
+    module = game.module
+    counts = game.ffi.new("int64_t[]", max(1, 2 * len(module.branch_statements)))
+    taken = game.ffi.new("int64_t[]", len(model.spec.actions))
+    steps = 0
+    for g in range(games):
+        rng = N.Rng.seeded(game, f"coverage:{seed}:{g}")
+        n = model.min_players + g % (model.max_players - model.min_players + 1)
+        played = N.play(game, rng, n, limit=model.spec.max_steps + 1, policy=N.RULE_FIRST,
+                        branches=counts, taken=taken, keys=False)
+        if played is None:
+            return None
+        steps += played.steps
+    runs = {(id(st), side): counts[2 * k + (0 if side else 1)]
+            for k, st in enumerate(module.branch_statements) for side in (True, False)}
     return Coverage(games, seed, steps,
                     {a.name: taken[i] for i, a in enumerate(model.spec.actions)},
                     {a.name: {b.label: runs.get((id(b.statement), b.side), 0)

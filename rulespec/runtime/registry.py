@@ -176,7 +176,8 @@ def _spec_failed(path: Path, err: BaseException) -> SpecError:
 
 
 def load(name_or_path: str | os.PathLike, interpretation: Mapping[str, str] | str | None = None,
-         ruleset: str | None = None, *, sha256: str | None = None) -> Model:
+         ruleset: str | None = None, *, sha256: str | None = None,
+         backend: str = "python") -> Model:
     """Load a game (bundled name or spec path) compiled under an interpretation.
 
     ``interpretation`` is None for the rulebook's defaults, a mapping ``{point: option}``, or
@@ -184,6 +185,11 @@ def load(name_or_path: str | os.PathLike, interpretation: Mapping[str, str] | st
     (``rulespec.load("hawaii", ruleset="bga")``); ``interpretation`` may add points it leaves
     open, and a point it fixes to another option is a ValueError. ``sha256``: run the spec
     file only if its bytes have this hash (:func:`load_spec`).
+
+    ``backend="c"``: the model plays step by step on the spec compiled to C (the same
+    answers, states and errors; docs/architecture.md, "The C backend"), or on the Python
+    backend, with one line on stderr, where no C compiler is found. The commands that play
+    whole games play them in C whichever backend the model steps on.
     """
     spec = load_spec(name_or_path, sha256=sha256)
     from .model import resolve_interpretation
@@ -192,7 +198,10 @@ def load(name_or_path: str | os.PathLike, interpretation: Mapping[str, str] | st
     model = _MODEL_CACHE.get(key)
     if model is None:
         model = _MODEL_CACHE[key] = _compile(spec, chosen, key[0])
-    return model
+    if backend == "python":
+        return model
+    from .native import native_model
+    return native_model(model, backend)
 
 
 def _compile(spec: GameSpec, chosen: dict[str, str], path: str) -> Model:
