@@ -25,11 +25,11 @@ from typing import Any, Iterable, Sequence
 from ..runtime.model import Model, State
 from ..spec.view import PlaceMap, Track, View
 from ..draw.fit import text_width, wrap
-from ..draw.svg import FAINT, GAP, INK, LINE, Picture, _el, _text
+from ..draw.svg import FAINT, GAP, INK, LINE, Picture, _el, _n, _text
 
 #: the marks' colour: a strong magenta, apart from the players' Okabe-Ito colours
 MARK = "#c8006e"
-HALO = "#ffffff"
+HALO = "#fff"
 #: a note panel lists at most this many lines
 NOTE_ROWS = 10
 #: and is at least this wide
@@ -47,10 +47,10 @@ def _mark_group(parent: ET.Element, title: str) -> ET.Element:
 def _outline(parent: ET.Element, box: tuple[float, float, float, float], title: str) -> None:
     x, y, w, h = box
     g = _mark_group(parent, title)
+    g.set("fill", "none")   # said once for both rects: a page has hundreds of marks
     for colour, width in ((HALO, 5.5), (MARK, 2.6)):
-        _el(g, "rect", x=f"{x - 2:.1f}", y=f"{y - 2:.1f}", width=f"{w + 4:.1f}",
-            height=f"{h + 4:.1f}", rx="5", fill="none", stroke=colour,
-            stroke_width=f"{width}")
+        _el(g, "rect", x=_n(x - 2), y=_n(y - 2), width=_n(w + 4), height=_n(h + 4), rx="5",
+            stroke=colour, stroke_width=f"{width}")
 
 
 def _edge(box: tuple[float, float, float, float], toward: tuple[float, float]

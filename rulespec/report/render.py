@@ -167,31 +167,65 @@ def rule_actions(rules: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
     return {r["id"]: top.get(r["parent"] or r["id"], (r["id"], r["name"])) for r in rules}
 
 
-def rule_repeats(rules: list[dict[str, Any]]) -> dict[str, dict[str, str]]:
-    """Each precondition or branch that says exactly what one of an earlier element says
-    (the same kind, name, passage, spec line and English: a helper the spec calls for
-    every tile or card) -> that first one's id and element name; the rule index shows it
-    as "as in …" instead of again (Hawaii's page: 367 of 811 such entries).
+def rule_repeats(rules: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each precondition or branch written by the same spec line, citing the same passage,
+    as one of an earlier element (a helper the spec calls for every tile or card) -> that
+    first one's id, element and name, and whether it also says exactly the same (the same
+    kind, name and English: ``exact``) with the same flags and pins (``same_flags``). The
+    rule index shows it "as in …" instead of citing the passage again (Hawaii's page:
+    367 of 811 entries are exact repeats).
 
-    >>> r = lambda i, p: {"id": i, "parent": p, "kind": "precondition", "name": "turn",
-    ...                   "source": "§1", "where": "spec.py:9", "english": "phase = play"}
+    >>> r = lambda i, p, e="phase = play": {"id": i, "parent": p, "kind": "precondition",
+    ...     "name": "turn", "source": "§1", "where": "spec.py:9", "english": e}
     >>> rule_repeats([{"id": "a-x", "parent": None, "name": "x"}, r("a-x-pre-0", "a-x"),
-    ...               {"id": "a-y", "parent": None, "name": "y"}, r("a-y-pre-0", "a-y")])
-    {'a-y-pre-0': {'id': 'a-x-pre-0', 'name': 'x'}}
+    ...               {"id": "a-y", "parent": None, "name": "y"}, r("a-y-pre-0", "a-y"),
+    ...               {"id": "a-z", "parent": None, "name": "z"}, r("a-z-pre-0", "a-z", "p")])
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'a-y-pre-0': {'id': 'a-x-pre-0', 'name': 'x', 'action': 'a-x', 'exact': True,
+                   'same_flags': True},
+     'a-z-pre-0': {'id': 'a-x-pre-0', 'name': 'x', 'action': 'a-x', 'exact': False,
+                   'same_flags': False}}
     """
     names = {r["id"]: r["name"] for r in rules if not r["parent"]}
-    first: dict[tuple, dict[str, str]] = {}
-    out: dict[str, dict[str, str]] = {}
+    first: dict[tuple, dict[str, Any]] = {}   # by (kind, passage, line) and by all it says
+    out: dict[str, dict[str, Any]] = {}
     for r in rules:
-        if not r["parent"]:
+        if not r["parent"] or not r["where"]:
             continue
-        key = (r["kind"], r["name"], r["source"], r["where"], r["english"])
-        if key in first and first[key]["parent"] != r["parent"]:
-            out[r["id"]] = {"id": first[key]["id"], "name": first[key]["name"]}
-        else:
-            first.setdefault(key, {"id": r["id"], "name": names.get(r["parent"], r["parent"]),
-                                   "parent": r["parent"]})
+        line = (r["kind"], r["source"], r["where"])
+        said = line + (r["name"], r["english"])
+        mine = {"id": r["id"], "name": names.get(r["parent"], r["parent"]),
+                "parent": r["parent"], "flags": _flags(r)}
+        for key, exact in ((said, True), (line, False)):
+            f = first.get(key)
+            if f is not None and f["parent"] != r["parent"]:
+                out[r["id"]] = {"id": f["id"], "name": f["name"], "action": f["parent"],
+                                "exact": exact,
+                                "same_flags": exact and _flags(r) == f["flags"]}
+                break
+        first.setdefault(said, mine)
+        first.setdefault(line, mine)
     return out
+
+
+def repeat_groups(rules: list[dict[str, Any]], repeats: dict[str, dict[str, Any]]
+                  ) -> list[dict[str, Any]]:
+    """Repeats (``rule_repeats``) grouped by the action they repeat, for one line each."""
+    groups: dict[str, dict[str, Any]] = {}
+    for r in rules:
+        f = repeats[r["id"]]
+        g = groups.setdefault(f["action"], {"action": f["action"], "name": f["name"],
+                                            "rules": []})
+        g["rules"].append({"id": r["id"], "name": r["name"], "kind": r["kind"],
+                           "first": f["id"]})
+    return list(groups.values())
+
+
+def _flags(r: dict[str, Any]) -> tuple:
+    """What a rule index entry flags: reached, dead, pinned by."""
+    pins = r.get("pinned_by") or {}
+    return (r.get("reached"), r.get("dead"), r.get("dead_detail"),
+            tuple(pins.get("scenarios", ())), tuple(pins.get("properties", ())))
 
 
 def by_element(rule_ids: list[str], actions: dict[str, tuple[str, str]]
@@ -242,7 +276,7 @@ def render_html(doc: dict[str, Any], out_dir: str | Path | None = None) -> str:
     return _env(True).get_template("report.html.j2").render(
         **_context(doc, out_dir), css=_css(), report_js=_asset("report.js"), shared=shared,
         pin_sets=pin_sets(doc["rules"]), rule_actions=rule_actions(doc["rules"]),
-        rule_repeats=rule_repeats(doc["rules"]),
+        rule_repeats=rule_repeats(doc["rules"]), repeat_groups=repeat_groups,
         common_source=common_source(doc["rules"]),
         scenario_number={s["id"]: k for k, s in enumerate(doc["scenarios"], 1)})
 
