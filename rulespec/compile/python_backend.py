@@ -17,7 +17,6 @@ from __future__ import annotations
 import itertools
 import linecache
 import operator
-import weakref
 from typing import Any, Callable
 
 import attrs
@@ -31,12 +30,12 @@ from ..ir.walk import params_used
 from ..spec.elements import Action, GameSpec
 from .hoist import SHARED, Hoist, literal
 from .layout import Layout
+# where each precondition is tested, shared with the C backend; an action with at most
+# UNROLL_COMBOS parameter combinations gets one line per combination
+from .plan import CHANCE, TERMINAL, UNROLL_COMBOS, unrolled as _unrolled  # noqa: F401
+from .plan import level_of as _level_of
 
-CHANCE = -1
-TERMINAL = -4
 UNROLL_LIMIT = 8
-#: actions with at most this many parameter combinations get one line per combination
-UNROLL_COMBOS = 64
 #: lookup tables longer than this become module constants (``_T0``...) instead of literals
 SHORT_TABLE = 12
 #: an action whose effects take at most this many lines has them copied into its step
@@ -494,19 +493,6 @@ def _param_ctx(action: Action, interp: dict[str, int]) -> _Ctx:
     return _Ctx(interp, {p.name: f"p_{p.name}" for p in action.params})
 
 
-def _level_of(a: Action) -> list[int]:
-    """Per precondition: how many parameters (in declaration order) it needs bound."""
-    levels = _LEVELS.get(a)
-    if levels is None:
-        order = [p.name for p in a.params]
-        levels = _LEVELS[a] = [max((order.index(n) + 1 for n in params_used(pre.cond)),
-                                   default=0) for pre in a.preconditions]
-    return levels
-
-
-_LEVELS: "weakref.WeakKeyDictionary[Action, list[int]]" = weakref.WeakKeyDictionary()
-
-
 def _negate(code: str) -> str:
     lit, v = literal(code)
     return repr(not v) if lit else f"(not {code})"
@@ -615,10 +601,7 @@ def _emit_enumerator(em: _Emitter, i: int, a: Action, fast: bool,
     sharing ``shared`` has been emitted."""
     ctx = _param_ctx(a, em.interp)
     level_of = _level_of(a)
-    combos = 1
-    for p in a.params:
-        combos *= p.domain.max_hi - p.domain.lo if p.domain.is_static() else UNROLL_COMBOS + 1
-    unrolled = bool(a.params) and combos <= UNROLL_COMBOS
+    unrolled = _unrolled(a)
     nblocks = 1 if unrolled else len(a.params) + 1
     blocks = _start(em, {f"p_{p.name}": k for k, p in enumerate(a.params, start=1)},
                     nblocks, fast)
