@@ -43,22 +43,9 @@ def stat(pid: int) -> tuple[str, float] | None:
     return fields[0], (int(fields[11]) + int(fields[12])) / _TICKS
 
 
-def in_session(sid: int) -> list[int]:
-    """Processes still alive (not zombies) in session ``sid``."""
-    alive = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[3]) == sid and fields[0] != "Z":
-                alive.append(int(entry.name))
-    return alive
-
-
-def children(pid: int) -> list[int]:
-    """Live child processes of ``pid``."""
+def _alive() -> list[tuple[int, list[str]]]:
+    """Every process not a zombie, with the fields of /proc/PID/stat after its name
+    (state ppid pgrp session ...)."""
     out = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -66,9 +53,19 @@ def children(pid: int) -> list[int]:
                 fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            if int(fields[1]) == pid and fields[0] != "Z":
-                out.append(int(entry.name))
+            if fields[0] != "Z":
+                out.append((int(entry.name), fields))
     return out
+
+
+def in_session(sid: int) -> list[int]:
+    """Processes still alive (not zombies) in session ``sid``."""
+    return [pid for pid, fields in _alive() if int(fields[3]) == sid]
+
+
+def children(pid: int) -> list[int]:
+    """Live child processes of ``pid``."""
+    return [child for child, fields in _alive() if int(fields[1]) == pid]
 
 
 def wait_until(condition: Callable[[], bool], what: str) -> None:

@@ -35,9 +35,10 @@ from hypothesis import strategies as st
 import rulespec
 from rulespec.compile import smt_terms as T
 from rulespec.compile.native.game import RAISED
+from rulespec.compile.native.module import rule_exprs
 from rulespec.compile.smt_backend import Checked, SmtGame, compile_smt
 from rulespec.ir.nodes import OPERATIONS
-from rulespec.ir.walk import statement_exprs, walk
+from rulespec.ir.walk import walk
 
 #: at most this many in-domain parameter tuples are checked exhaustively at a state;
 #: beyond it, every legal one and a drawn sample of the others.
@@ -82,15 +83,9 @@ def _case_id(case: tuple[str, tuple]) -> str:
 
 
 def _operations(spec: Any) -> set[str]:
-    """Every IR operation a spec's rules, flow, scoring and properties use."""
-    exprs: list[Any] = [spec.terminal.expr, spec.current_player.expr, spec.scoring.score]
-    exprs += [spec.chance_node.expr] if spec.chance_node else []
-    exprs += [tb.key for tb in spec.tie_breaks] + [i.cond for i in spec.invariants]
-    exprs += [c.total for c in spec.conservation] + list(statement_exprs(spec.setup))
-    for a in spec.actions:
-        exprs += [pre.cond for pre in a.preconditions] + list(statement_exprs(a.effects))
-        exprs += [a.weight] if a.weight is not None else []
-    return {n.op for e in exprs for n in walk(e)}
+    """Every IR operation a spec's rules, flow, scoring and properties use (the
+    expressions the C module compiles: every backend compiles them)."""
+    return {n.op for e in rule_exprs(spec) for n in walk(e)}
 
 
 def test_the_cases_use_every_operation_of_the_ir():
