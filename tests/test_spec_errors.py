@@ -91,14 +91,20 @@ def test_broken_spec_names_file_line_and_problem(case, tmp_path):
     assert err.value.where is not None and err.value.where.line > 0
 
 
-def test_error_points_at_the_offending_line(tmp_path):
-    body, _ = CASES["unknown_enum_member"]
+def _error_line(tmp_path, case: str, marker: str) -> tuple[int, int]:
+    """The line a case's SpecError points at, and the line of ``marker`` in its text."""
+    body, _ = CASES[case]
     text = HEADER + body + FOOTER
-    path = tmp_path / "bad.py"
+    path = tmp_path / f"{case}.py"
     path.write_text(text)
     with pytest.raises(SpecError) as err:
         rulespec.load(path)
-    assert err.value.where.line == _line_of(text, "Mark.q")
+    return err.value.where.line, _line_of(text, marker)
+
+
+def test_error_points_at_the_offending_line(tmp_path):
+    got, want = _error_line(tmp_path, "unknown_enum_member", "Mark.q")
+    assert got == want
 
 
 def test_spec_module_without_SPEC_is_an_error(tmp_path):
@@ -126,10 +132,5 @@ def test_an_uncapped_count_is_bounded_below_only():
 
 
 def test_a_let_without_a_name_points_at_its_line(tmp_path):
-    body, _ = CASES["let_without_a_name"]
-    text = HEADER + body + FOOTER
-    path = tmp_path / "let.py"
-    path.write_text(text)
-    with pytest.raises(SpecError) as err:
-        rulespec.load(path)
-    assert err.value.where.line == _line_of(text, "rule.let(turn + 1)")
+    got, want = _error_line(tmp_path, "let_without_a_name", "rule.let(turn + 1)")
+    assert got == want
