@@ -69,3 +69,16 @@ def test_games_reported_in_workers_show_every_phase_with_its_count(tmp_path):
     text = stream.getvalue()
     assert "rulespec: tic_tac_toe done" in text and f"rulespec: {games[1]} done" in text
     assert "(2/2 games" in text
+
+
+def test_a_count_past_its_total_raises_the_total():
+    """Hypothesis may call a test more often than its example budget: the command's
+    progress line says 28/28, never 28/20."""
+    import io
+
+    from rulespec.check.progress import Progress
+    stream = io.StringIO()
+    with Progress("checking nim", stream=stream) as p:
+        p.set_total(2)
+        p.advance(3)
+        assert p.line().startswith("rulespec: checking nim: 3/3")

@@ -67,8 +67,12 @@ class Progress:
 
     # --- reporting ---------------------------------------------------------------------
     def advance(self, n: int = 1) -> None:
-        """``n`` more steps are done."""
+        """``n`` more steps are done. A total is what the work expected: Hypothesis may
+        call a test more often than its example budget (replays, rejected draws), and
+        a count is never shown past its total ("28/20"): the total grows with it."""
         self.done += n
+        if self.total is not None and self.done > self.total:
+            self.set_total(self.done)
         self._show()
 
     def set_total(self, total: int | None) -> None:
