@@ -17,6 +17,7 @@ from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Labels, Table
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
                        Invariant, Param, Rule, Ruleset, TieBreak)
 from .flow import Flow
+from .phases import Phases
 from .readings import Option, Readings, option
 from .rules import RuleBuilder, _in_element
 
@@ -45,7 +46,7 @@ class _Players:
 PLAYERS = _Players()
 
 
-class Game(Readings, Flow):
+class Game(Readings, Flow, Phases):
     """A game being written. Call ``build()`` last (the registration step)."""
 
     def __init__(self, name: str, *, title: str, players: int | tuple[int, int],
@@ -309,23 +310,25 @@ class Game(Readings, Flow):
 
     def action(self, name: str | None = None, *, source: str,
                params: dict[str, Any] | None = None, text: str | None = None,
-               doc: str = "") -> Callable[[Callable], Callable]:
-        """Decorate ``def verb(rule, **params)``: a player's move with guards and effects."""
-        return self._rule(name, source, params or {}, text, doc, chance=False)
+               doc: str = "", phase: Any = None) -> Callable[[Callable], Callable]:
+        """Decorate ``def verb(rule, **params)``: a player's move with guards and effects.
+        ``phase``: the phase (or phases) it belongs to, see :meth:`phases`."""
+        return self._rule(name, source, params or {}, text, doc, chance=False, phase=phase)
 
     def chance(self, name: str | None = None, *, source: str,
                params: dict[str, Any] | None = None, text: str | None = None,
-               doc: str = "") -> Callable[[Callable], Callable]:
+               doc: str = "", phase: Any = None) -> Callable[[Callable], Callable]:
         """Decorate ``def outcome(rule, **params)``: a random event's outcomes at chance nodes.
 
         ``rule.require`` limits which outcomes are possible; ``rule.set_weight`` gives each
         a relative weight (default 1: uniform).
         """
-        return self._rule(name, source, params or {}, text, doc, chance=True)
+        return self._rule(name, source, params or {}, text, doc, chance=True, phase=phase)
 
     def _rule(self, name: str | None, source: str, params: dict[str, Any], text: str | None,
-              doc: str, chance: bool) -> Callable[[Callable], Callable]:
+              doc: str, chance: bool, phase: Any = None) -> Callable[[Callable], Callable]:
         where = caller_location()
+        block = self._phase_block  # a ``with game.phase(...)`` around the decorator
 
         def deco(fn: Callable) -> Callable:
             aname = name or fn.__name__
@@ -340,6 +343,10 @@ class Game(Readings, Flow):
                                     element=f"action {aname}", where=where) from None
                 ps.append(Param(pname, d, Expr("param", (pname, d), d.type)))
             rb = RuleBuilder(f"action {aname}")
+            guard = self._phase_guard(phase if phase is not None else block,
+                                      f"action {aname}", where)
+            if guard is not None:
+                rb.require(guard[0], guard[1], source=guard[2])
             with _in_element(f"action {aname}"):
                 fn(rb, **{p.name: p.node for p in ps})
             if not rb.effects and not chance:

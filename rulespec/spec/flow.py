@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from ..ir.errors import SpecError
 from ..ir.location import Location, caller_location
-from ..ir.nodes import BOOL, INT, Expr, Type, bound_name, const, lift
+from ..ir.nodes import BOOL, INT, Expr, Type, bound_name, const, if_, lift
 from .elements import Conservation, Invariant, Rule, Scoring, TieBreak
 from .rules import _in_element
 
@@ -49,15 +49,29 @@ class Flow:
         self._scoring = Scoring(var, e, source, where)
 
     def tie_break(self, fn: Callable[[Expr], Any], *, source: str,
-                  lower_wins: bool = False) -> None:
-        """Among players tied on score, compare ``fn(p)``; applied in declaration order."""
+                  lower_wins: bool = False, when: Any = None) -> None:
+        """Among players tied on score, compare ``fn(p)``; applied in declaration order.
+        ``when`` (a condition, a reading say): the tie-break applies only where it holds
+        (elsewhere it ties everyone and the next one decides), so "the lower King number
+        wins; without Kings, the last in turn order" is two tie-breaks, each with its
+        ``when``, rather than a key written ``0 - p`` under one reading."""
         where = caller_location()
         self._need_source("rule", "tie_break", source, where)
+        if not isinstance(lower_wins, bool):
+            raise SpecError(f"lower_wins is True or False, got {lower_wins!r} (a tie-break "
+                            "that depends on a reading takes when=)", element="rule tie_break",
+                            where=where)
         var = Expr("var", ("p", self.players()), INT, None, None, bound_name(fn) or "p")
         e = lift(fn(var))
         if e.type != INT:
             raise SpecError(f"a tie-break key must be an int, got {e.type}",
                             element="rule tie_break", where=where)
+        if when is not None:
+            c = lift(when)
+            if c.type != BOOL:
+                raise SpecError(f"a tie-break's when= is a condition, got {c.type}",
+                                element="rule tie_break", where=where)
+            e = if_(c, e, 0)
         self.tie_breaks.append(TieBreak(var, e, lower_wins, source, where))
 
     def shared_ties(self, *, source: str) -> None:

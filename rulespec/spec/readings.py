@@ -100,6 +100,35 @@ class Readings:
         self.interpretations.append(point)
         return point
 
+    def point(self, name: str, question: str, /, *, source: Any, default: str, because: str,
+              **options: Any) -> Interpretation:
+        """An interpretation point in one call: each option a keyword (its source, or
+        ``book.at(...).says(english)``), the point's own ``source`` likewise, the default
+        and ``because`` (why it is the default). The same point as :meth:`interpretation`::
+
+            order = game.point("order", "Printed order, or any order?",
+                               source=book.at("7").says("Carry out the card's effects."),
+                               printed=book.at("8", "順番に").says("In printed order."),
+                               any=book.at("5", "好きな順番で").says("In any order."),
+                               default="printed", because="the seed's main reading")
+        """
+        where = caller_location()
+        if not isinstance(because, str) or not because.strip():
+            raise SpecError("a point says why its default is the default: because=\"...\"",
+                            element=f"interpretation {name}", where=where)
+        own, english = (source.source, source.english) if isinstance(source, Option) else (
+            source, None)
+        return self.interpretation(name, question=question, options=options, default=default,
+                                   source=own, english=english, default_reason=because)
+
+    def text(self, name: str, *, cite: str = "L{}", quote: str = "「{}」") -> Any:
+        """One source text and how this spec cites it: ``cite`` has a ``{}`` per part of a
+        place (``"L{}"`` by line, ``"§{}"`` by section heading, ``"§{} L{}"`` both),
+        ``quote`` wraps a short quote. ``book.at(place..., quote)`` is then the source
+        string of a passage (:mod:`rulespec.spec.cite`)."""
+        from .cite import Text
+        return Text(name, cite=cite, quote=quote)
+
     def ruleset(self, name: str, *, options: dict[str, str], source: str,
                 doc: str = "") -> Ruleset:
         """A named bundle of interpretation options (an edition, an online version) with
