@@ -45,6 +45,9 @@ class _Players:
 
 PLAYERS = _Players()
 
+#: the ints every backend computes with (the C backend's ``int64_t``)
+INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1
+
 
 class Game(Readings, Flow, Phases):
     """A game being written. Call ``build()`` last (the registration step)."""
@@ -173,7 +176,7 @@ class Game(Readings, Flow, Phases):
 
     def field(self, name: str, kind: Any, *, source: str, shape: Sequence[Any] = (),
               initial: Any = None, doc: str = "", flow: bool = False,
-              visible: Any = "all") -> Any:
+              visible: Any = "all", bookkeeping: bool = False) -> Any:
         """Declare a state field.
 
         ``kind`` is ``bool``, an :class:`Enum`, ``range(lo, hi + 1)`` for a bounded int, or
@@ -185,6 +188,9 @@ class Game(Readings, Flow, Phases):
         ``"owner"`` (a field whose first dimension is ``PLAYERS``: cell ``[p, ...]`` is
         seen by player ``p`` only), ``"nobody"`` (a face-down deck), or a function
         ``(observer, *index) -> bool expression`` for a part (the face-up slots of a row).
+        ``bookkeeping=True``: a record the rules keep to decide something else (the
+        positions seen, for a repetition rule); ``rulespec diff`` does not count two
+        readings as parted where only such fields differ, and looks on for the real parting.
         """
         where = caller_location()
         self._claim("field", name, where)
@@ -197,9 +203,14 @@ class Game(Readings, Flow, Phases):
             typ, lo, hi = kind.type, 0, len(kind) - 1
             default = 0
         elif isinstance(kind, range):
-            if kind.step != 1 or len(kind) == 0:
+            if kind.step != 1 or kind.stop <= kind.start:
                 raise SpecError(f"int fields need a non-empty range with step 1, got {kind}",
                                 element=element, where=where)
+            if kind.start < INT64_MIN or kind.stop - 1 > INT64_MAX:
+                raise SpecError(f"range({kind.start}, {kind.stop}) does not fit the 64-bit ints "
+                                "every backend computes with (-2**63 .. 2**63 - 1): for a count "
+                                "the rules do not cap, use game.at_least(lo); otherwise a "
+                                "range the rules can reach", element=element, where=where)
             typ, lo, hi = INT, kind.start, kind.stop - 1
             default = max(lo, min(0, hi))
         elif isinstance(kind, AtLeast):
@@ -223,10 +234,13 @@ class Game(Readings, Flow, Phases):
                 raise SpecError(f"bad dimension {d!r}: use a positive int, an enum, labels "
                                 "or PLAYERS",
                                 element=element, where=where)
+        if not isinstance(bookkeeping, bool):
+            raise SpecError(f"bookkeeping is True or False, got {bookkeeping!r}",
+                            element=element, where=where)
         init = default if initial is None else _initial_value(initial, typ, lo, hi, element, where)
         seen, observer = self._visibility(visible, tuple(dims), element, where)
         f = Field(name, typ, lo, hi, tuple(dims), init, source, where, doc, flow, seen,
-                  observer, tags_of(initial) or None)
+                  observer, (tags_of(initial) | _shape_tags(shape)) or None, bookkeeping)
         self.fields.append(f)
         return lift(f) if not dims else f
 
@@ -429,6 +443,10 @@ def _initial_value(initial: Any, typ: Type, lo: int, hi: int | None, element: st
                             where=where)
         return initial
     if typ == INT:
+        if isinstance(initial, int) and not INT64_MIN <= initial <= INT64_MAX:
+            raise SpecError(f"initial value {initial} does not fit the 64-bit ints every "
+                            "backend computes with (-2**63 .. 2**63 - 1)", element=element,
+                            where=where)
         if not isinstance(initial, int) or initial < lo or (hi is not None and initial > hi):
             raise SpecError(f"initial value {initial!r} is outside {int_span(lo, hi)}",
                             element=element, where=where)
@@ -436,3 +454,9 @@ def _initial_value(initial: Any, typ: Type, lo: int, hi: int | None, element: st
     raise SpecError(f"initial value of an enum field must be a member, got {initial!r}",
                     element=element, where=where)
 
+
+
+def _shape_tags(shape: Sequence[Any]) -> frozenset:
+    """The assumptions a field's sizes come from (``shape=(board_size,)`` with a value
+    ``game.assume`` returned): whatever reads the field rests on them too."""
+    return tags_of(tuple(d for d in shape if isinstance(d, int) and not isinstance(d, bool)))

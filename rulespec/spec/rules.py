@@ -9,6 +9,8 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Iterator
 
+import attrs
+
 from ..ir.assumed import tags_of
 from ..ir.errors import SpecError
 from ..ir.location import caller_location, with_target
@@ -109,8 +111,9 @@ class RuleBuilder:
         self._blocks[-1].append(If(c, tuple(body), (), where, source, name))
 
     @contextlib.contextmanager
-    def otherwise(self) -> Iterator[None]:
-        """Effects for when the immediately preceding ``when`` did not hold."""
+    def otherwise(self, *, source: str | None = None) -> Iterator[None]:
+        """Effects for when the immediately preceding ``when`` did not hold. ``source``: the
+        text of that side, when it has its own (``diff`` and the report credit it)."""
         where = caller_location()
         block = self._blocks[-1]
         if not block or not isinstance(block[-1], If) or block[-1].otherwise:
@@ -122,7 +125,7 @@ class RuleBuilder:
         finally:
             body = self._blocks.pop()
         last = block[-1]
-        block[-1] = If(last.cond, last.then, tuple(body), last.where, last.source, last.name)
+        block[-1] = attrs.evolve(last, otherwise=tuple(body), otherwise_source=source)
 
     @contextlib.contextmanager
     def for_each(self, dom: Any, *, source: str | None = None,
