@@ -171,3 +171,112 @@ def test_diff_looks_past_a_bookkeeping_field_to_the_real_parting(bookkeeping):
         assert [r.text for r in d.refused_by] == ["the history allows it"]
     else:
         assert (d.steps, d.kind, list(d.cells)) == (("move",), "effect", ["history"])
+
+
+def _no_move_game():
+    from rulespec.spec import not_
+    game = Game("stuck", title="Stuck", players=2, source=SRC)
+    cells = game.field("cells", bool, shape=(3,), source=SRC)
+    turn = game.field("turn", range(0, 2), flow=True, source=SRC)
+    passes = game.field("passes", range(0, 3), flow=True, source=SRC)
+
+    @game.action(params={"i": range(3)}, text="fill {i}", source=SRC)
+    def fill(rule, i):
+        rule.require(not_(cells[i]), "the cell is empty", source=SRC)
+        rule.set(cells[i], True)
+        rule.set(turn, 1 - turn)
+
+    stuck = game.no_legal_move()
+
+    @game.action(name="pass_turn", text="pass", source=SRC)
+    def pass_turn(rule):
+        rule.require(stuck, "you have no other move", source=SRC)
+        rule.add(passes, 1)
+        rule.set(turn, 1 - turn)
+
+    game.current_player(turn, source=SRC)
+    game.terminal(passes == 2, source=SRC)
+    game.max_steps(5, source=SRC)
+    game.score(lambda p: 0, source=SRC)
+    game.shared_ties(source=SRC)
+    return game, stuck
+
+
+def test_the_player_to_move_has_no_legal_move_is_a_construct():
+    from rulespec.ir.english import to_english
+    game, stuck = _no_move_game()
+    assert to_english(stuck) == "the player to move has no legal move"
+    model = rulespec.Model(game.build())
+    s = model.initial_state()
+    assert [str(a) for a in model.legal_actions(s)] == ["fill 0", "fill 1", "fill 2"]
+    for text in ["fill 0", "fill 1", "fill 2"]:
+        s = model.apply(s, model.action_from_str(s, text))
+    assert [str(a) for a in model.legal_actions(s)] == ["pass"]
+    with pytest.raises(SpecError, match="besides= names actions declared before it"):
+        game.no_legal_move(besides=["resign"])
+    empty = Game("empty", title="Empty", players=1, source=SRC)
+    with pytest.raises(SpecError, match="declare them first"):
+        empty.no_legal_move()
+
+
+def test_a_grid_draws_lines_on_its_borders():
+    from rulespec.spec import not_, view
+    game = Game("dots", title="Dots", players=2, source=SRC)
+    across = game.field("across", bool, shape=(3, 2), source=SRC)
+    down = game.field("down", bool, shape=(2, 3), source=SRC)
+    turn = game.field("turn", range(0, 2), flow=True, source=SRC)
+
+    @game.action(params={"r": range(3), "c": range(2)}, text="across {r} {c}", source=SRC)
+    def draw(rule, r, c):
+        rule.require(not_(across[r, c]), "the line is not drawn yet", source=SRC)
+        rule.set(across[r, c], True)
+        rule.set(turn, 1 - turn)
+
+    game.current_player(turn, source=SRC)
+    game.terminal(across[2, 1], source=SRC)
+    game.max_steps(6, source=SRC)
+    game.score(lambda p: 0, source=SRC)
+    game.shared_ties(source=SRC)
+    game.view(view.grid("Board", rows=2, cols=2, cell=lambda r, c: turn,
+                        horizontal=lambda r, c: across[r, c],
+                        vertical=lambda r, c: down[r, c], line_colour="#0072b2"))
+    model = rulespec.Model(game.build())
+    s = model.initial_state()
+    assert model.svg(s).count("<line") == 0
+    s = model.apply(s, model.action_from_str(s, "across 0 0"))
+    assert model.svg(s).count('stroke="#0072b2"') == 1
+    board = str(s).splitlines()
+    assert board[1].strip() == "+---+   +" and board[-1].strip() == "+   +   +"
+    with pytest.raises(SpecError, match="a hexagonal grid draws no border lines"):
+        view.grid("Hex", rows=2, cols=2, cell=lambda r, c: turn, hexagonal=True,
+                  horizontal=lambda r, c: across[r, c])
+
+
+def test_a_row_spreads_riders_one_per_slot_from_the_right():
+    from rulespec.spec.kit import Row
+    game = Game("row", title="Row", players=1, source=SRC)
+    Card = game.enum("Card", ["none", "a"], source=SRC)
+    row = Row(game, "row", 4, Card, empty=Card.none, riders={"coins": 3}, source=SRC,
+              initial=[Card.a] * 4)
+    n = game.field("n", range(0, 10), source=SRC)
+    paid = game.field("paid", bool, flow=True, source=SRC)
+
+    @game.action(text="pay", source=SRC)
+    def pay(rule):
+        row.spread_riders(rule, "coins", n, from_right=True, source=SRC)
+        rule.set(paid, True)
+
+    game.current_player(0, source=SRC)
+    game.terminal(paid, source=SRC)
+    game.max_steps(1, source=SRC)
+    game.score(lambda p: 0, source=SRC)
+    model = rulespec.Model(game.build())
+    import json
+    for coins in range(10):
+        doc = json.loads(model.initial_state().to_json())
+        doc["fields"]["n"] = coins
+        s = model.state_from_json(doc)
+        after = model.apply(s, model.action_from_str(s, "pay"))
+        # MOTU's formula: the i-th coin goes on slot ROW-1 - (i mod ROW)
+        want = [sum(1 for i in range(coins) if i % 4 == 3 - k) for k in range(4)]
+        assert after["row_coins"] == want, coins

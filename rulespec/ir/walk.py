@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
+import attrs
+
 from .nodes import Domain, Expr, Field
 from .statements import Assign, ForEach, If, Let
 
@@ -65,6 +67,28 @@ def written_out(e: Expr) -> tuple[int, int]:
             stack.append((node, True))
             stack.extend((c, False) for c in kids if id(c) not in size)
     return size[id(e)], len(size)
+
+
+def with_params(e: Expr, values: dict[str, Expr]) -> Expr:
+    """``e`` with the action parameters named in ``values`` replaced (a parameter becomes a
+    quantifier's variable, say); shared nodes stay shared."""
+    memo: dict[int, Expr] = {}
+
+    def go(x: Expr) -> Expr:
+        done = memo.get(id(x))
+        if done is not None:
+            return done
+        if x.op == "param" and x.args[0] in values:
+            out = values[x.args[0]]
+        else:
+            args = tuple(go(a) if isinstance(a, Expr) else
+                         attrs.evolve(a, hi=go(a.hi)) if isinstance(a, Domain) else a
+                         for a in x.args)
+            same = all(a is b for a, b in zip(args, x.args))
+            out = x if same else Expr(x.op, args, x.type, x.where, x.label, x.name, x.assumed)
+        memo[id(x)] = out
+        return out
+    return go(e)
 
 
 def statement_exprs(stmts: Iterable) -> Iterator[Expr]:

@@ -4,12 +4,14 @@ the end, scoring and tie-breaks, invariants and laws, and the checking budgets (
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ..ir.errors import SpecError
 from ..ir.location import Location, caller_location
-from ..ir.nodes import BOOL, INT, Expr, Type, bound_name, const, if_, lift
-from .elements import Conservation, Invariant, Rule, Scoring, TieBreak
+from ..ir.nodes import (BOOL, INT, Expr, Reading, Type, all_of, any_of, bound_name, bound_var,
+                        const, if_, lift, not_)
+from ..ir.walk import with_params
+from .elements import Action, Conservation, Invariant, Rule, Scoring, TieBreak
 from .rules import _in_element
 
 
@@ -73,6 +75,29 @@ class Flow:
                                 element="rule tie_break", where=where)
             e = if_(c, e, 0)
         self.tie_breaks.append(TieBreak(var, e, lower_wins, source, where))
+
+    def no_legal_move(self, *, besides: Sequence[str] = ()) -> Expr:
+        """The player to move has no legal move: no action declared so far (chance outcomes
+        and the actions named in ``besides`` apart, a pass say) has a parameter value whose
+        preconditions hold. For "a player who cannot move passes" (a pass action's
+        precondition) or "the game ends when the player to move cannot move" (the terminal
+        rule); declare it after the actions it speaks of."""
+        where = caller_location()
+        names = {a.name for a in self.actions}
+        unknown = [b for b in besides if b not in names]
+        if isinstance(besides, str) or unknown:
+            raise SpecError(f"besides= names actions declared before it, got {besides!r}"
+                            f" ({', '.join(sorted(names)) or 'none declared yet'})",
+                            element="no_legal_move", where=where)
+        moves = [a for a in self.actions if not a.chance and a.name not in besides]
+        if not moves:
+            raise SpecError("no_legal_move() speaks of the player actions declared before it: "
+                            "declare them first", element="no_legal_move", where=where)
+        some = any_of(*(_some_legal(a) for a in moves))
+        said = "the player to move has no legal move" + (
+            f" (besides {', '.join(besides)})" if besides else "")
+        e = not_(some)
+        return Expr(e.op, e.args, e.type, where, None, Reading(said, ()))
 
     def shared_ties(self, *, source: str) -> None:
         """Players still tied after every tie-break share the victory."""
@@ -182,3 +207,15 @@ def _not_constant(cond: Expr, what: str, element: str, where: Location | None) -
     if cond.op == "const":
         raise SpecError(f"{what} must be a condition on the state, not the constant "
                         f"{cond.args[0]!r}", element=element, where=where)
+
+
+def _some_legal(action: Action) -> Expr:
+    """Some value of ``action``'s parameters satisfies its preconditions."""
+    cond = all_of(*(p.cond for p in action.preconditions))
+    if not action.params:
+        return cond
+    names = {p.name: bound_var(p.domain, p.name) for p in action.params}
+    body = with_params(cond, names)
+    for p in reversed(action.params):
+        body = Expr("exists", (names[p.name], p.domain, body), BOOL)
+    return body
