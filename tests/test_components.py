@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import textwrap
 import sys
 from pathlib import Path
 
@@ -318,3 +319,87 @@ def test_copied_bundled_folder_with_components_is_not_the_bundled_game(tmp_path)
     model = rulespec.load(copy)
     assert origin(model.spec).bundled is None
     assert Trace.of(model, 2, []).spec_path == str(copy / "spec.py")
+
+
+# --- info and the report say which entries are constructed ------------------------------------
+def test_info_summarises_the_catalogues_and_json_has_every_entry(tmp_path):
+    folder = _game(tmp_path / "gems")
+    r = _cli("info", str(folder))
+    assert r.returncode == 0, r.stderr
+    assert "Components (1)" in r.stdout
+    assert "gems (components.toml): 3 entries, 1 printed, 2 constructed; constructed: ruby, " \
+           "sapphire" in " ".join(r.stdout.split())
+    assert all(len(line) <= 100 for line in r.stdout.splitlines())
+    full = _cli("info", str(folder), "--assumptions").stdout
+    flat = " ".join(full.split())
+    assert "constructed (2): ruby, sapphire why: no gem list is printed" in flat
+    assert "printed (1): garnet source: the test's rules sheet" in flat
+    doc = json.loads(_cli("info", str(folder), "--json").stdout)
+    (cat,) = doc["components"]
+    assert cat["constructed"] == ["ruby", "sapphire"] and cat["counts"] == {
+        "printed": 1, "constructed": 2}
+    assert cat["entries"][2] == {"name": "garnet", "provenance": "printed",
+                                 "text": "the test's rules sheet"}
+
+
+def test_a_many_entry_catalogue_is_summarised_on_one_screen(tmp_path):
+    many = "".join(f'\n[gems.g{k}]\ncolour = "red"\npoints = {k}\n' for k in range(40))
+    folder = _game(tmp_path / "gems", DATA.replace("[gems.garnet]", many + "\n[gems.garnet]"))
+    out = _cli("info", str(folder)).stdout
+    assert "--assumptions lists them" in out and "g39" not in out, out
+    assert all(len(line) <= 100 for line in out.splitlines())
+
+
+def test_the_report_marks_constructed_entries_and_printed_ones_rest_on_the_rules(tmp_path):
+    from rulespec.report.depends import _Shown, catalogue_entries
+    from rulespec.check.depends import Dependence, Rests
+    from rulespec.ir.assumed import Assumed
+    folder = _game(tmp_path / "gems")
+    out = tmp_path / "out"
+    r = _cli("report", str(folder), "-o", str(out), "-q")
+    assert r.returncode in (0, 1), r.stderr
+    doc = json.loads((out / "gems.json").read_text())
+    (a,) = doc["assumptions"]
+    assert a["components"]["constructed"] == ["ruby", "sapphire"] and a["constructed"]
+    assert a["origin_kinds"] == ["printed", "constructed"]
+    assert "constructed: ruby, sapphire" in (out / "gems.md").read_text()
+    spec = load_spec(folder)
+    shown = _Shown(Dependence(spec), {"gems": ("ruby", "sapphire", "garnet")}, {"gems"},
+                   catalogue_entries(spec))
+    printed = shown.json(Rests("slice", frozenset({Assumed("gems", "garnet")})),
+                         ("property", "p-x", None))
+    made = shown.json(Rests("slice", frozenset({Assumed("gems", "ruby")})),
+                      ("property", "p-y", None))
+    assert printed["assumptions"] == [] and printed["constructed"] == []
+    assert made["assumptions"] == ["gems"] and made["constructed"] == ["gems"]
+
+
+# --- mutation: constructed values counted apart ------------------------------------------------
+def test_mutants_of_constructed_values_are_counted_apart_and_a_scenario_pins_one(tmp_path):
+    from rulespec.check.mutate import mutate_game
+    folder = _game(tmp_path / "gems")
+    report = mutate_game(str(folder), operators=["constant"], budget="quick")
+    data = report.constructed_values()
+    assert data["mutants"] == 4 and data["unpinned_entries"] == ["gems[ruby]", "gems[sapphire]"]
+    assert {r.id: r.constructed for r in report.results if r.constructed} == {
+        f"constant_{d}@value[{g}]": (f"gems[{g}]",) for d in ("plus_one", "minus_one")
+        for g in ("ruby", "sapphire")}
+    assert report.to_json()["mutants"] == 2   # the rules' own: garnet, printed
+    (folder / "scenarios").mkdir()
+    (folder / "scenarios" / "ruby.toml").write_text(textwrap.dedent('''\
+        game = "../spec.py"
+        [[scenario]]
+        name = "a ruby and a garnet score 4"
+        source = "a gem draft (test game)"
+        [scenario.given]
+        actions = ["take ruby"]
+        [scenario.when]
+        actions = ["take garnet"]
+        [scenario.then]
+        scores = [4]
+        '''))
+    from rulespec.check.mutate import run
+    run._STATE.clear()   # the judges of the run before, without the scenario
+    report = mutate_game(str(folder), operators=["constant"], budget="quick")
+    assert report.constructed_values()["unpinned_entries"] == ["gems[sapphire]"]
+    assert report.constructed_values()["killed"] == 2 and report.score() == 1.0

@@ -390,3 +390,19 @@ def _short(path: str | os.PathLike) -> str:
     except ValueError:
         return text
     return text if rel.startswith("..") else rel
+
+
+def catalogues(spec: Any) -> list[Components]:
+    """The spec's catalogues of component data, in declaration order."""
+    return [a for a in spec.assumptions if isinstance(a, Components)]
+
+
+def describe(c: Components) -> dict[str, Any]:
+    """A catalogue as JSON: its file, how many entries of each provenance, and every entry
+    with its provenance and source or reason (``info --json``, the report)."""
+    return {"name": c.name, "file": c.file, "about": c.about, "replaced": c.replaced,
+            "counts": c.counts(), "constructed": c.entries_of("constructed"),
+            "research": c.entries_of("research"),
+            "entries": [{"name": e, "provenance": p.kind, "text": p.text}
+                        for e, p in c.provenance.items()]}
+
