@@ -403,3 +403,67 @@ def test_mutants_of_constructed_values_are_counted_apart_and_a_scenario_pins_one
     report = mutate_game(str(folder), operators=["constant"], budget="quick")
     assert report.constructed_values()["unpinned_entries"] == ["gems[sapphire]"]
     assert report.constructed_values()["killed"] == 2 and report.score() == 1.0
+
+
+def test_pytest_never_imports_a_game_folders_parts(tmp_path):
+    from rulespec.pytest_plugin import pytest_ignore_collect
+    folder = _game(tmp_path / "gems")
+    (folder / "properties.py").write_text("PROPERTIES = []\n")
+    assert pytest_ignore_collect(folder / "readings.py", None) is True
+    assert pytest_ignore_collect(folder / "spec.py", None) is True
+    assert pytest_ignore_collect(folder / "properties.py", None) is None
+    assert pytest_ignore_collect(tmp_path / "elsewhere.py", None) is None
+
+
+# --- a catalogue as CSV ------------------------------------------------------------------------
+GEMS_CSV = '''\
+name,colour,points,printed,constructed
+ruby,red,3,,made up for the test
+sapphire,blue,2,,made up for the test
+garnet,red,1,the test's rules sheet,
+'''
+
+
+def _csv_game(folder: Path, rows: str = GEMS_CSV) -> Path:
+    _game(folder)
+    (folder / "components.toml").unlink()
+    spec = folder / "spec.py"
+    spec.write_text(spec.read_text().replace('game.components("gems", Gem)',
+                                             'game.components("gems", Gem, file="gems.csv")'))
+    (folder / "gems.csv").write_text(rows)
+    return folder
+
+
+def test_a_csv_catalogue_reads_like_a_toml_one_and_swaps_too(tmp_path):
+    folder = _csv_game(tmp_path / "gems")
+    model = rulespec.load(folder)
+    (cat,) = [a for a in model.spec.assumptions if isinstance(a, Components)]
+    assert cat.counts() == {"printed": 1, "constructed": 2} and cat.file.endswith("gems.csv")
+    other = tmp_path / "gems.csv"   # a publisher's list: the catalogue is named by the file
+    other.write_text(GEMS_CSV.replace("ruby,red,3", "ruby,red,7"))
+    swapped = rulespec.load(folder, components=other)
+    s = swapped.initial_state()
+    for text in ["take ruby", "take garnet"]:
+        s = swapped.apply(s, swapped.action_from_str(s, text))
+    assert swapped.scores(s) == [8]
+    (folder / "gems.csv").write_text(GEMS_CSV + "opal,red,1,,\n")
+    with pytest.raises(TraceError, match="has changed since"):   # the data is in the hash
+        trace_model(Trace.of(model, 1, []))
+
+
+@pytest.mark.parametrize("rows, line, says", [
+    (GEMS_CSV.replace("sapphire,blue,2", "sapphire,blue,two"), 3,
+     "in gems entry 'sapphire': 'points' must be an integer, got \"two\""),
+    (GEMS_CSV.replace("colour,points", "colour,weight"), 1, "unknown column 'weight'"),
+    (GEMS_CSV.replace("garnet,red,1,the test's rules sheet,", "garnet,red,1,,"), 4,
+     "in gems entry 'garnet': no provenance"),
+    (GEMS_CSV.replace("sapphire,blue,2", "sapphire,green,2"), 3, "'colour' must be one of"),
+    (GEMS_CSV + "ruby,red,1,x,\n", 5, "a second row for 'ruby'"),
+    (GEMS_CSV.replace("garnet,red,1,", "garnet,red,"), 4, "4 cells, not 5"),
+])
+def test_a_bad_csv_catalogue_is_one_line_naming_its_row(tmp_path, rows, line, says):
+    folder = _csv_game(tmp_path / "gems", rows)
+    with pytest.raises(SpecError) as err:
+        load_spec(folder)
+    text = str(err.value)
+    assert f"gems.csv:{line}:" in text and says in text, text

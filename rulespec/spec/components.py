@@ -50,7 +50,7 @@ MAX_BYTES = 4 * 1024 * 1024
 #: an entry's name: it becomes enum members, scenario values and report anchors
 _ENTRY_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_-]{0,59}$")
 #: a data file's name: one file of the game folder, never a path out of it
-_FILE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}\.toml$")
+_FILE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}\.(toml|csv)$")
 
 
 @attrs.frozen
@@ -181,14 +181,17 @@ def declare(game: Any, name: str, schema: type, *, file: str = DEFAULT_FILE,
                         element=element, where=where)
     if not isinstance(file, str) or not _FILE_NAME.match(file) or ".." in file:
         raise SpecError(f"file={file!r}: a data file of the game folder, by its name only "
-                        "(letters, digits, '_', '-', '.', ending in .toml)", element=element,
-                        where=where)
+                        "(letters, digits, '_', '-', '.', ending in .toml or .csv)",
+                        element=element, where=where)
     shown, raw, replaced, r = _source(name, file, where, element)
-    data, lines = _parsed(r, shown, raw) if r is not None else _parse(shown, raw)
+    if shown.endswith(".csv"):
+        data, at = _csv(shown, raw, name, schema, where, element)
+    else:
+        data, lines = _parsed(r, shown, raw) if r is not None else _parse(shown, raw)
+        at = (lambda *keys: Location(shown, _line(lines, (name, *keys))))
     if name not in data:
         raise SpecError(f"{shown} has no catalogue [{name}]", element=element, where=where)
     table = data[name]
-    at = (lambda *keys: Location(shown, _line(lines, (name, *keys))))
     if not isinstance(table, dict):
         raise SpecError(f"[{name}] must be a table of entries, got {show(table)}",
                         element=element, where=at())
@@ -262,22 +265,52 @@ def _source(name: str, file: str, where: Location | None, element: str
     return _short(path), raw, False, None
 
 
-def _parsed(r: Reading, shown: str, raw: bytes) -> tuple[dict, TomlLines]:
+def _parsed(r: Reading, shown: str, raw: bytes) -> tuple[dict, TomlLines | None]:
+    if shown.endswith(".csv"):   # one catalogue, named by the file (read with its schema)
+        return {Path(shown).stem: {}}, None
     got = r._parsed.get(shown)
     if got is None:
         got = r._parsed[shown] = _parse(shown, raw)
     return got
 
 
-def _parse(shown: str, raw: bytes) -> tuple[dict, TomlLines]:
+def _text(shown: str, raw: bytes) -> str:
     if len(raw) > MAX_BYTES:
         raise SpecError(f"too large for a components file (more than {MAX_BYTES} bytes)",
                         where=Location(shown, 1))
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise SpecError("not a components file: not UTF-8 text", where=Location(shown, 1)
                         ) from None
+
+
+def _csv(shown: str, raw: bytes, name: str, schema: type, where: Location | None,
+         element: str) -> tuple[dict, Any]:
+    """A CSV catalogue (:mod:`.components_csv`) as the table a TOML one is, and where each
+    of its keys is."""
+    from .components_csv import CsvProblem, read_csv, unreadable_fields
+    bad = unreadable_fields(schema)
+    if bad:
+        raise SpecError(f"a CSV cell cannot hold the field {bad[0]!r} (a table or a list of "
+                        "tables): write this catalogue in TOML", element=element, where=where)
+    try:
+        data, lines = read_csv(_text(shown, raw), name, schema)
+    except CsvProblem as p:
+        about = f"{name} entry {p.keys[0]!r}" if p.keys else element
+        raise SpecError(str(p), element=about, where=Location(shown, p.line)) from None
+
+    def at(*keys: Any) -> Location:
+        for depth in range(len(keys), -1, -1):
+            line = lines.get((name, *keys[:depth]))
+            if line:
+                return Location(shown, line)
+        return Location(shown, 1)
+    return data, at
+
+
+def _parse(shown: str, raw: bytes) -> tuple[dict, TomlLines]:
+    text = _text(shown, raw)
     try:
         data = parse_toml(text, shown)
     except FormatError as err:
