@@ -467,3 +467,27 @@ def test_a_bad_csv_catalogue_is_one_line_naming_its_row(tmp_path, rows, line, sa
         load_spec(folder)
     text = str(err.value)
     assert f"gems.csv:{line}:" in text and says in text, text
+
+
+def test_a_csv_components_file_naming_another_catalogue_is_refused(tmp_path):
+    other = tmp_path / "jewels.csv"
+    other.write_text(GEMS_CSV)
+    with pytest.raises(SpecError, match="catalogue 'jewels' is not one the spec declares"):
+        load_spec(_game(tmp_path / "gems"), components=other)
+
+
+def test_a_value_derived_from_a_record_keeps_its_entry():
+    """``derived(len(...), record)``, as a spec writes a count Python does not trace, keeps
+    the record's entry (tags_of looks into records)."""
+    import attrs
+
+    from rulespec.ir.assumed import Assumed, derived
+    from rulespec.spec.components import _tagged
+
+    @attrs.frozen
+    class Gem:
+        colour: str
+        points: int
+    ruby = _tagged(Gem("red", 3), frozenset({Assumed("gems", "ruby")}))
+    assert {str(t) for t in tags_of(ruby)} == {"gems[ruby]"}
+    assert {str(t) for t in tags_of(derived(len(ruby.colour), ruby))} == {"gems[ruby]"}

@@ -59,8 +59,8 @@ def components_option(fn: Callable) -> Callable:
             ctx.meta["rulespec.components"] = value
     return click.option("--components", metavar="FILE", default=None, expose_value=False,
                         callback=remember,
-                        help="A components TOML file whose catalogues replace the spec's "
-                             "own: the same rules with another list of cards.")(fn)
+                        help="A components file (TOML or CSV) whose catalogues replace "
+                             "the spec's own: the same rules with another list of cards.")(fn)
 
 
 def ruleset_option(fn: Callable) -> Callable:

@@ -80,7 +80,7 @@ def _components_file(components: str | os.PathLike) -> Path:
         ok = False
     if not ok:
         raise ValueError(f"--components {_shown(text)}: no such file (give a components "
-                         "TOML file: docs/formats/components.md)")
+                         "file, TOML or CSV: docs/formats/components.md)")
     return p
 
 
@@ -151,7 +151,7 @@ def load_spec(name_or_path: str | os.PathLike, *, sha256: str | None = None,
     exactly those bytes (what a trace or scenario vouches for); :class:`SpecChanged`
     otherwise. A game folder's spec.py may import its parts and read its component data:
     all of them are in the hash (:mod:`rulespec.runtime.folder`). ``components``: a TOML
-    file whose catalogues replace the spec's own (docs/formats/components.md); its bytes
+    (or CSV) file whose catalogues replace the spec's own (docs/formats/components.md); its bytes
     are in the hash too. Without it, the file :func:`use_components` set, if any.
     """
     path = spec_path(name_or_path)
@@ -209,7 +209,6 @@ def import_file(path: Path, kind: str, source: bytes | None = None,
     sys.modules[mod_name] = module
     if finder is not None:
         finder.install()
-        sys.modules[mod_name] = module
         module.__package__ = finder.package
     ours = {str(path)} | {str(path.parent / n) for n in parts or ()}
     try:
@@ -265,9 +264,9 @@ def load(name_or_path: str | os.PathLike, interpretation: Mapping[str, str] | st
     a string ``"point=option,..."``. ``ruleset`` names a bundle of options the spec declares
     (``rulespec.load("hawaii", ruleset="bga")``); ``interpretation`` may add points it leaves
     open, and a point it fixes to another option is a ValueError. ``sha256``: run the spec
-    only if its files' bytes have this hash (:func:`load_spec`). ``components``: a TOML file
-    whose catalogues replace the spec's own (the same rules with another list of cards;
-    docs/formats/components.md).
+    only if its files' bytes have this hash (:func:`load_spec`). ``components``: a TOML (or
+    CSV) file whose catalogues replace the spec's own (the same rules with another list of
+    cards; docs/formats/components.md).
 
     ``backend="c"``: the model plays step by step on the spec compiled to C (the same
     answers, states and errors; docs/architecture.md, "The C backend"), or on the Python

@@ -155,8 +155,8 @@ def check_override_used(r: Reading) -> None:
     if extra:
         known = ", ".join(r.declared) or "none"
         raise SpecError(f"catalogue {extra[0]!r} is not one the spec declares (it declares: "
-                        f"{known})", element="components", where=Location(shown, lines.find(
-                            (extra[0],)) or 1))
+                        f"{known})", element="components",
+                        where=Location(shown, _line(lines, (extra[0],)) if lines else 1))
 
 
 # --- declaring a catalogue ---------------------------------------------------------------
