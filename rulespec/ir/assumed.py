@@ -164,6 +164,8 @@ def tags_of(value: Any) -> frozenset:
         return _union(*(tags_of(v) for v in value.values()))
     if isinstance(value, (list, tuple, set, frozenset)):
         return _union(*(tags_of(v) for v in value))
+    if attrs.has(type(value)):   # a record of component data (rulespec.spec.components)
+        return _union(*(tags_of(getattr(value, f.name)) for f in attrs.fields(type(value))))
     return frozenset()
 
 
