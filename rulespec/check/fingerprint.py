@@ -9,7 +9,7 @@ keyed by the rest and those actions (:meth:`SpecPrint.of_actions`); one that may
 anything, by every part and the spec's files (:meth:`SpecPrint.whole`).
 
 >>> import rulespec
->>> p = SpecPrint(rulespec.load("tic_tac_toe").spec)
+>>> p = SpecPrint.of(rulespec.load("tic_tac_toe").spec)
 >>> p.of_actions(["mark"]) == p.of_actions([0]), p.of_actions([]) != p.of_actions([0])
 (True, True)
 """
@@ -21,8 +21,9 @@ import hashlib
 import json
 import platform
 import sys
+import weakref
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 import attrs
 
@@ -99,30 +100,50 @@ def _code(code: Any) -> str:
 
 
 class SpecPrint:
-    """The hashes of one spec's parts (the rest, and each action by its position)."""
+    """The hashes of one spec's parts (the rest, and each action by its position); the
+    keys below add the interpretation (the points a reading sets: the rest are defaults)."""
 
-    def __init__(self, spec: GameSpec, interpretation: dict[str, str] | None = None) -> None:
+    def __init__(self, spec: GameSpec) -> None:
         h = _Hasher()
         self.spec = spec
-        self.interpretation = dict(sorted((interpretation or {}).items()))
         self.rest = _digest([[a.name, h.of(getattr(spec, a.name))]
                              for a in attrs.fields(GameSpec) if a.name not in _NOT_REST])
         self.actions = [h.of(a) for a in spec.actions]
         self._names = {a.name: i for i, a in enumerate(spec.actions)}
 
-    def of_actions(self, actions: Iterable[int | str]) -> str:
+    @staticmethod
+    def of(spec: GameSpec) -> "SpecPrint":
+        """The spec's hashes, computed once per spec object."""
+        found = _PRINTS.get(spec)
+        if found is None:
+            found = _PRINTS[spec] = SpecPrint(spec)
+        return found
+
+    def of_actions(self, actions: Iterable[int | str],
+                   interpretation: Mapping[str, str] | None = None) -> str:
         """The key of what reads the rest of the spec and these actions (by index or name)."""
         idx = sorted({a if isinstance(a, int) else self._names[a] for a in actions})
-        return _digest(["slice", self.rest, self.interpretation,
+        return _digest(["slice", self.rest, _reading(self.spec, interpretation),
                         [[i, self.actions[i]] for i in idx]])
 
-    def whole(self) -> str:
+    def whole(self, interpretation: Mapping[str, str] | None = None) -> str:
         """The key of what may read any of the spec: every part, the spec's own files (as
         the registry names them) and the Python properties."""
         from ..runtime.registry import origin
         found = origin(self.spec)
-        return _digest(["whole", self.of_actions(range(len(self.actions))),
+        return _digest(["whole", self.of_actions(range(len(self.actions)), interpretation),
                         found.sha256 if found is not None else None, properties_hash()])
+
+
+_PRINTS: "weakref.WeakKeyDictionary[GameSpec, SpecPrint]" = weakref.WeakKeyDictionary()
+
+
+def _reading(spec: GameSpec, interpretation: Mapping[str, str] | None) -> dict[str, str]:
+    """Every point's option in force (a point left out: its default), so that naming a
+    default and leaving it out give one key."""
+    chosen = {p.name: p.default for p in spec.interpretations}
+    chosen.update(interpretation or {})
+    return dict(sorted(chosen.items()))
 
 
 @functools.lru_cache(maxsize=1)

@@ -31,17 +31,15 @@ class JobStore:
     def __init__(self, model: Model) -> None:
         self.model = model
         self.store = current()
-        self._print: SpecPrint | None = None
         self._keys: dict[cf.Future, dict[str, Any]] = {}
         self.hits = 0
         self.asked = 0
 
     def key(self, fn: Callable[..., Any], args: tuple, actions: Sequence[int] | None
             ) -> dict[str, Any]:
-        if self._print is None:
-            self._print = SpecPrint(self.model.spec, dict(self.model.interpretation))
-        p = self._print
-        ir = p.of_actions(range(len(p.actions)) if actions is None else actions)
+        p = SpecPrint.of(self.model.spec)
+        ir = p.of_actions(range(len(p.actions)) if actions is None else actions,
+                          self.model.interpretation)
         return {"game": self.model.spec.name, "ir": ir, "job": fn.__name__,
                 "args": _Hasher().of(args)}
 

@@ -50,8 +50,9 @@ def _records() -> dict[str, type]:
     from ..check.dead import Played
     from ..check.mutate.judge import MutantResult
     from ..check.results import Result
+    from ..check.scenario import ScenarioResult
     from ..check.steps import Lessons
-    return {c.__name__: c for c in (Result, Lessons, Played, MutantResult)}
+    return {c.__name__: c for c in (Result, Lessons, Played, MutantResult, ScenarioResult)}
 
 
 _RECORDS: dict[str, type] | None = None

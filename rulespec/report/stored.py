@@ -30,7 +30,7 @@ def key(game_ref: str, budget: Budget, out_dir: str) -> dict[str, Any]:
     for p in scenario_files(model, game_ref):
         files.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
     counts = {k: v for k, v in budget.to_json().items() if k != "workers"}
-    return {"game": game_ref, "spec": SpecPrint(model.spec).whole(),
+    return {"game": game_ref, "spec": SpecPrint.of(model.spec).whole(),
             "scenarios": files.hexdigest(), "budget": counts,
             "out_dir": str(Path(out_dir).resolve())}
 

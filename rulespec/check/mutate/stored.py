@@ -34,7 +34,7 @@ class Stored:
         digest = hashlib.sha256()
         for f in files if files is not None else scenario_files(game):
             digest.update(str(Path(f).name).encode() + b"\0" + Path(f).read_bytes() + b"\0")
-        self.base = {"game": judges.spec.name, "spec": SpecPrint(judges.spec).whole(),
+        self.base = {"game": judges.spec.name, "spec": SpecPrint.of(judges.spec).whole(),
                      "scenarios": digest.hexdigest(), "budget": budget, "seed": seed,
                      "prove": prove}
 
