@@ -43,9 +43,16 @@ def _digest(parts: Any) -> str:
 class _Hasher:
     """Merkle hashes of IR objects, each object hashed once (by identity)."""
 
-    def __init__(self) -> None:
-        self._memo: dict[int, str] = {}
+    def __init__(self, shared: dict[int, str] | None = None) -> None:
+        #: hashes of what holds no bound variable (the same in any part): may be shared
+        self._memo: dict[int, str] = {} if shared is None else shared
+        #: hashes of what holds one (they depend on this part's numbering)
+        self._local: dict[int, str] = {}
         self._keep: list[Any] = []  # the objects memoised: their ids stay theirs
+        #: a bound variable's name, numbered in the order it is met in this part: the
+        #: spec's own numbers come from a counter of every spec the process loaded
+        self._vars: dict[str, str] = {}
+        self._used = False  # the object being hashed holds a bound variable
 
     def of(self, x: Any) -> str:
         if x is None or isinstance(x, (bool, str, float)):
@@ -56,15 +63,25 @@ class _Hasher:
         key = id(x)
         if key in self._memo:
             return self._memo[key]
-        self._memo[key] = "cycle"  # a reference back to an object being hashed
+        if key in self._local:
+            self._used = True
+            return self._local[key]
+        outer, self._used = self._used, False
+        self._local[key] = "cycle"  # a reference back to an object being hashed
         out = _digest(self._parts(x))
-        self._memo[key] = out
+        del self._local[key]
+        (self._local if self._used else self._memo)[key] = out
         self._keep.append(x)
+        self._used = outer or self._used
         return out
 
     def _parts(self, x: Any) -> Any:
         if isinstance(x, Expr):
-            return ["E", x.op, [self.of(a) for a in x.args], self.of(x.type), self.of(x.where),
+            args = list(x.args)
+            if x.op == "var" and args and isinstance(args[0], str):
+                args[0] = self._vars.setdefault(args[0], f"var#{len(self._vars)}")
+                self._used = True
+            return ["E", x.op, [self.of(a) for a in args], self.of(x.type), self.of(x.where),
                     self.of(x.label), self.of(x.name), self.of(x.assumed)]
         if isinstance(x, Type):
             return ["T", x.kind, x.enum.name if x.enum is not None else None]
@@ -104,11 +121,14 @@ class SpecPrint:
     keys below add the interpretation (the points a reading sets: the rest are defaults)."""
 
     def __init__(self, spec: GameSpec) -> None:
-        h = _Hasher()
         self.spec = spec
+        # each part numbers its variables itself: a part's hash is a function of that part
+        # alone; what holds no variable is hashed once for all of them
+        shared: dict[int, str] = {}
+        h = _Hasher(shared)
         self.rest = _digest([[a.name, h.of(getattr(spec, a.name))]
                              for a in attrs.fields(GameSpec) if a.name not in _NOT_REST])
-        self.actions = [h.of(a) for a in spec.actions]
+        self.actions = [_Hasher(shared).of(a) for a in spec.actions]
         self._names = {a.name: i for i, a in enumerate(spec.actions)}
 
     @staticmethod
