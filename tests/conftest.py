@@ -13,6 +13,10 @@ settings.register_profile("ci", max_examples=100, deadline=None, derandomize=Tru
 settings.register_profile("debug", max_examples=20, deadline=None, verbosity=Verbosity.verbose)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
+# the verdict store (rulespec/check/store.py) is off in the tests, which check what the
+# checkers compute; tests/test_store*.py open one of their own
+os.environ.setdefault("RULESPEC_STORE", "off")
+
 # spec files under fixtures/ are loaded by path in tests, never imported as test modules
 collect_ignore_glob = ["fixtures/*"]
 

@@ -22,6 +22,7 @@ import attrs
 
 from ..runtime.model import CHANCE, TERMINAL, Model, State
 from ..runtime.native import native_for
+from .impact_store import LockstepStore
 from .policy import RANDOM_DESCRIPTION, GreedyPolicy, Policy
 
 Z95 = 1.959963984540054  # the 97.5 % quantile of the standard normal distribution
@@ -110,16 +111,20 @@ def lockstep(ma: Model, mb: Model, games: int, seed: int, progress: Any = None,
     parted = changed = 0
     first: tuple[int, tuple] | None = None
     span = ma.max_players - ma.min_players + 1
+    stored = LockstepStore(ma, mb, seed, policy, native is not None)
     for g in range(games):
         if progress is not None:
             progress.note(f"lockstep game {g + 1}/{games}")
         n = ma.min_players + g % span
         counts.append(n)
-        played = None if native is None else _native_game(native, g, seed, n, policy)
+        found = stored.get(g, n)  # played by an earlier run
+        played = found or (None if native is None else _native_game(native, g, seed, n, policy))
         if played is not None:
             history, wd, ws = played
         else:
             history, wd, ws = _python_game(ma, mb, g, seed, n, policy, paths)
+        if found is None:
+            stored.put(g, n, (history, wd, ws))
         if history is not None:
             parted += 1
             if first is None or len(history) < len(first[1]):

@@ -34,6 +34,7 @@ from ..compile.smt_terms import own_context
 from ..runtime.model import Model
 from .bmc import bounded_model_check, goal_checks
 from .jobs import Jobs, SafetyLimit
+from .job_store import JobStore
 from .progress import QUIET, Progress
 from .results import PROVED, SKIPPED, UNKNOWN, VIOLATED, Result
 from .solvers import DEFAULT_RLIMIT, Budget, check, limited, simple_solver
@@ -65,6 +66,8 @@ class ProofRun:
     units: dict[str, int] = attrs.field(factory=dict)
     #: the step proofs' queries by kind: [queries, resource units, unsat, sat, unknown]
     step_stats: dict[str, list[int]] = attrs.field(factory=dict)
+    #: (jobs answered from the verdict store, jobs), or None when no store was open
+    stored: tuple[int, int] | None = None
 
 
 def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
@@ -146,7 +149,7 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
         for kind, row in st.items():
             stats[kind] = [a + b for a, b in zip(stats.get(kind, [0] * len(row)), row)]
     return ProofRun(run.results(), jobs.rlimit, jobs.submitted, run.stopped,
-                    dict(jobs.units), stats)
+                    dict(jobs.units), stats, run.stored_counts())
 
 
 # --- the jobs (module level: they run in worker processes) -----------------------------
@@ -261,6 +264,21 @@ class _Run:
         self._dead_by_job: dict[int, list[Result]] = {}
         self.dead_pending: list[str] = []  # actions whose dead-rule job has not answered
         self.dead_why: dict[str, list[str]] = {}  # what rules out each dead rule
+        self._stored = JobStore(model)  # what earlier runs answered (check/store.py)
+
+    def submit(self, jobs: Jobs, label: str, fn: Any, *args: Any,
+               actions: Sequence[int] | None = None) -> cf.Future:
+        """A job, answered from the verdict store when an earlier run did the same job on
+        the same IR (``actions``: the actions it reads besides the rest of the spec; None:
+        it may read them all)."""
+        return self._stored.submit(jobs, label, fn, args, actions)
+
+    def stored_counts(self) -> tuple[int, int] | None:
+        return self._stored.counts()
+
+    def answer(self, jobs: Jobs, f: cf.Future) -> Any:
+        """A finished job's answer, kept in the store when it was computed."""
+        return self._stored.answer(jobs, f)
 
     def want(self, name: str) -> bool:
         return self.wanted is None or name in self.wanted
@@ -277,9 +295,9 @@ class _Run:
                 [f"{self.cells[c]}={v}" for c, v in fixed.items() if c] if len(pins) == 1
                 else [f"{len(pins)} cases"]))
             names = [model.spec.actions[a].name for a, _ in group]
-            f = jobs.submit(f"steps ({what}): {names[0]}" + (
+            f = self.submit(jobs, f"steps ({what}): {names[0]}" + (
                 f" and {len(names) - 1} more" if len(names) > 1 else ""), _steps_job, group,
-                self.budget, taught)
+                self.budget, taught, actions=[a for a, _ in group])
             steps.append(f)
             return f
         if isinstance(cases, str):
@@ -292,9 +310,10 @@ class _Run:
                     pupils[submit_steps(group)] = [groups[j] for j, t in enumerate(teachers)
                                                    if t == i]
             self.step_jobs = len(groups)
-        base = jobs.submit("base case and laws", _base_and_laws_job, self.budget, self.wanted)
+        base = self.submit(jobs, "base case and laws", _base_and_laws_job, self.budget,
+                           self.wanted, actions=[])
         dead_all = self.wanted is None
-        played = jobs.submit("random games for dead rules", _played_job,
+        played = self.submit(jobs, "random games for dead rules", _played_job,
                              DEAD_RULE_GAMES) if dead_all else None
         self.dead_pending = [a.name for a in model.spec.actions] if dead_all else []
         pending = [*steps, base] + ([played] if played is not None else [])
@@ -304,7 +323,7 @@ class _Run:
         while pending:
             f = jobs.next_done(pending)
             pending.remove(f)
-            out = jobs.answer(f)
+            out = self.answer(jobs, f)
             if f is base:
                 self.base, self.law_results = out
             elif f is explain:
@@ -313,12 +332,12 @@ class _Run:
                 games = out
                 for group in _dead_groups(model, [] if isinstance(cases, str) else cases):
                     names = [model.spec.actions[a].name for a in group]
-                    job = jobs.submit(f"dead rules: {names[0]}" + (
+                    job = self.submit(jobs, f"dead rules: {names[0]}" + (
                         f" and {len(names) - 1} more" if len(names) > 1 else ""),
                         _dead_job, group, out, self.budget)
                     dead_jobs[job] = names
                     pending.append(job)
-                score = jobs.submit("dead scoring clauses", _score_job, out, self.budget)
+                score = self.submit(jobs, "dead scoring clauses", _score_job, out, self.budget)
                 dead_jobs[score] = []
                 pending.append(score)
             elif f in dead_jobs:
@@ -333,8 +352,8 @@ class _Run:
                     dead = [r.property for r in shared_branches(self.dead)
                             if r.status == VIOLATED]
                     if dead:
-                        explain = jobs.submit("why the dead rules are dead", _explain_job,
-                                              games, self.budget, dead)
+                        explain = self.submit(jobs, "why the dead rules are dead",
+                                              _explain_job, games, self.budget, dead)
                         pending.append(explain)
             elif isinstance(out, str):
                 self.step_skipped = out
@@ -366,10 +385,10 @@ class _Run:
         self.bmc_asked = ask
         lemmas = [j for j, inv in enumerate(self.model.spec.invariants)
                   if not inv.law and inv.name in proved]
-        f = jobs.submit("bounded model checking", _bmc_job, self.depth, self.budget.query,
-                        ask, self.trace_dir, lemmas)
+        f = self.submit(jobs, "bounded model checking", _bmc_job, self.depth,
+                        self.budget.query, ask, self.trace_dir, lemmas)
         jobs.wait([f])
-        out = jobs.answer(f)
+        out = self.answer(jobs, f)
         if isinstance(out, str):
             self.bmc_skipped = out
         else:

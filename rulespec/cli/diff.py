@@ -10,8 +10,8 @@ import click
 from ..check.progress import Progress
 from ..check.results import DIFFER, SAME
 from .options import (BadInput, Command, backend_option, check_outputs, components_option,
-                      emit_json, load_model, out, policy_from, policy_options, quiet_option,
-                      ruleset_option, steps_line, verbose_option)
+                      emit_json, fresh_option, load_model, out, policy_from, policy_options,
+                      quiet_option, ruleset_option, steps_line, stored_line, verbose_option)
 
 
 @click.command("diff", cls=Command)
@@ -39,11 +39,12 @@ from .options import (BadInput, Command, backend_option, check_outputs, componen
 @quiet_option
 @verbose_option
 @components_option
+@fresh_option
 def diff_cmd(game: str, reading_a: Sequence[str], ruleset: str | None,
              reading_b: Sequence[str], start: str | None, depth: int, setups: int,
              games: int, policy_name: str | None, simulations: int | None,
              rollout: int | None, backend: str, seed: int, out_dir: str, as_json: bool,
-             quiet: bool, verbose: bool) -> None:
+             quiet: bool, verbose: bool, fresh: bool) -> None:
     """Where two readings of GAME part: the simplest difference, explained in rule terms,
     and how much it matters (with --policy, between stronger players than random).
 
@@ -81,12 +82,16 @@ def diff_cmd(game: str, reading_a: Sequence[str], ruleset: str | None,
     label_a = " + ".join(([f"ruleset {ruleset}"] if ruleset else []) + list(reading_a))
     label_b = " + ".join([f"ruleset {b}" for b in b_rulesets] + b_options)
     try:
-        with Progress(f"diff {ma.name}", quiet=quiet or as_json) as progress:
+        from ..check.store import opened
+        with opened(fresh) as store, Progress(f"diff {ma.name}",
+                                              quiet=quiet or as_json) as progress:
             report = diff(ma, mb, depth=depth, setups=setups, games=games, seed=seed,
                           scenario_dir=out_dir, start=start, labels=(label_a, label_b),
                           progress=progress, policy=policy, backend=backend)
     except ValueError as e:
         raise BadInput(str(e)) from None
+    if store is not None:
+        stored_line(*store.counts(), "lockstep games")
     # like diff(1): 0 the same (within the bound), 1 they differ; UNKNOWN is never the same
     code = 0 if report.status == SAME else 1
     if as_json:

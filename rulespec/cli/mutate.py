@@ -10,8 +10,8 @@ import click
 from ..check.progress import Progress
 from ..runtime.model import Model
 from ..console import summarise
-from .options import (SHOWN, BadInput, Command, components_option, emit_json, load_model, out,
-                      quiet_option, verbose_option)
+from .options import (SHOWN, BadInput, Command, components_option, emit_json, fresh_option,
+                      load_model, out, quiet_option, stored_line, verbose_option)
 
 
 @click.command(cls=Command)
@@ -36,9 +36,10 @@ from .options import (SHOWN, BadInput, Command, components_option, emit_json, lo
 @quiet_option
 @verbose_option
 @components_option
+@fresh_option
 def mutate(game: str, operators: Sequence[str], budget_name: str, workers: int, seed: int,
            with_prove: bool, only: Sequence[str], list_only: bool, list_operators: bool,
-           as_json: bool, quiet: bool, verbose: bool) -> None:
+           as_json: bool, quiet: bool, verbose: bool, fresh: bool) -> None:
     """Which rules does nothing pin? Change GAME's rules one at a time (on the IR) and see
     whether its scenarios, `check` or `prove` notice; list the survivors in rule terms."""
     from ..check.mutate import GROUPS, OPERATORS, BaselineError, mutants, mutate_game
@@ -75,7 +76,8 @@ def mutate(game: str, operators: Sequence[str], budget_name: str, workers: int, 
         except ValueError as e:
             raise BadInput(str(e)) from None
     try:
-        with Progress(f"mutating {model.name}", quiet=quiet) as progress:
+        from ..check.store import opened
+        with opened(fresh), Progress(f"mutating {model.name}", quiet=quiet) as progress:
             report = mutate_game(game, operators=ops, budget=budget_name, workers=workers,
                                  seed=seed, prove=with_prove, only=only or None,
                                  progress=progress)
@@ -86,6 +88,8 @@ def mutate(game: str, operators: Sequence[str], budget_name: str, workers: int, 
                    err=True)
         sys.exit(1)
     code = 1 if report.survivors else 0
+    if report.stored:
+        stored_line(*report.stored, "mutant judgements")
     if as_json:
         emit_json({**report.to_json(), "exit_code": code})
         sys.exit(code)

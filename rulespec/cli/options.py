@@ -130,6 +130,20 @@ def quiet_option(fn: Callable) -> Callable:
                         help="No progress on stderr.")(fn)
 
 
+def fresh_option(fn: Callable) -> Callable:
+    """``--fresh``: compute every verdict anew instead of reusing the verdict store's
+    (what is computed is stored still; docs/store.md)."""
+    return click.option("--fresh", is_flag=True,
+                        help="Compute every verdict anew, not from the verdict store "
+                             "(docs/store.md).")(fn)
+
+
+def stored_line(hits: int, asked: int, what: str = "verdicts") -> None:
+    """The one line that says how much came from the verdict store (stderr)."""
+    if asked:
+        click.echo(f"rulespec: {hits} of {asked} {what} from the verdict store", err=True)
+
+
 def verbose_option(fn: Callable) -> Callable:
     return click.option("--verbose", "-v", is_flag=True,
                         help="Show long lists whole instead of summarised.")(fn)

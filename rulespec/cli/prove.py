@@ -11,8 +11,8 @@ from rich.markup import escape
 
 from ..check.budget import DEFAULT_RLIMIT, RLIMIT_PER_SECOND
 from ..check.progress import Progress
-from .options import (BadInput, Command, check_outputs, components_option, emit_json, load_model,
-                      out, quiet_option, ruleset_option, verbose_option)
+from .options import (BadInput, Command, check_outputs, components_option, emit_json, fresh_option,
+                      load_model, out, quiet_option, ruleset_option, stored_line, verbose_option)
 
 
 @click.command(cls=Command)
@@ -40,16 +40,18 @@ from .options import (BadInput, Command, check_outputs, components_option, emit_
 @quiet_option
 @verbose_option
 @components_option
+@fresh_option
 def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
           depth: int | None, workers: int | None, interpretation: Sequence[str],
           ruleset: str | None, trace_dir: str, as_json: bool, quiet: bool,
-          verbose: bool) -> None:
+          verbose: bool, fresh: bool) -> None:
     """Prove GAME's invariants, conservation laws and laws with Z3 (step proofs,
     induction, bounded model checking, dead rules)."""
     from ..check.prove import prove as prove_run
     from ..check.prove_text import lines
     from ..check.results import exit_code
     from ..check.prove import check_provable
+    from ..check.store import opened
     model = load_model(game, interpretation, ruleset)
     try:
         check_provable(model, props)
@@ -57,7 +59,7 @@ def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
         raise BadInput(str(e)) from None
     check_outputs("trace_dir")
     try:
-        with Progress(f"proving {model.name}", quiet=quiet) as progress:
+        with opened(fresh), Progress(f"proving {model.name}", quiet=quiet) as progress:
             run = prove_run(model, property_names=props or None, rlimit=rlimit,
                             timeout=timeout, depth=depth, trace_dir=trace_dir,
                             workers=workers or min(4, os.cpu_count() or 1),
@@ -70,6 +72,7 @@ def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
         emit_json({"game": model.name, "rlimit": rlimit, "timeout": timeout,
                     "ruleset": ruleset, "interpretation": dict(model.interpretation),
                     "rlimit_spent": run.rlimit, "jobs": run.jobs, "stopped": run.stopped,
+                    "stored_jobs": run.stored[0] if run.stored else None,
                     "results": [r.to_json() for r in results], "exit_code": code})
         sys.exit(code)
     title = (f"{model.spec.title}: Z3, {rlimit:,} resource units per query; "
@@ -78,5 +81,7 @@ def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
         out.print(f"[{style}]{escape(line)}[/]" if style else escape(line))
     if run.stopped:
         click.echo(f"rulespec: {run.stopped}", err=True)
+    if run.stored:
+        stored_line(*run.stored, "proof jobs")
     sys.exit(code)
 

@@ -9,8 +9,10 @@ from typing import Sequence
 import click
 from rich.markup import escape
 
-from .options import (BadInput, Command, check_outputs, components_option, load_model, out,
-                      policy_from, quiet_option)
+from .options import (BadInput, Command, check_outputs, components_option, fresh_option, load_model,
+                      out, policy_from, quiet_option, stored_line)
+
+
 @click.command(cls=Command)
 @click.argument("games", nargs=-1)
 @click.option("--all", "all_games", is_flag=True, help="Every bundled game.")
@@ -28,8 +30,10 @@ from .options import (BadInput, Command, check_outputs, components_option, load_
                    "rules nothing pins; it can take far longer than the rest).")
 @quiet_option
 @components_option
+@fresh_option
 def report(games: Sequence[str], all_games: bool, out_dir: str, budget_name: str,
-           workers: int, policy_name: str, with_mutate: bool, quiet: bool) -> None:
+           workers: int, policy_name: str, with_mutate: bool, quiet: bool,
+           fresh: bool) -> None:
     """Write the rules-clarification report of each GAME (HTML, Markdown, JSON)."""
     import time
 
@@ -52,7 +56,8 @@ def report(games: Sequence[str], all_games: bool, out_dir: str, budget_name: str
     policy_from(policy_name, None, None)  # MCTS needs OpenSpiel: say so before any work
     budget = attrs.evolve(BUDGETS[budget_name], diff_policy=policy_name,
                           mutate=budget_name if with_mutate else None)
-    with ReportProgress(refs, quiet=quiet) as progress:
+    from ..check.store import opened
+    with opened(fresh), ReportProgress(refs, quiet=quiet) as progress:
         done = report_games(refs, budget, out_dir, workers, progress=progress)
     for d in done:
         if "error" in d:
@@ -60,6 +65,11 @@ def report(games: Sequence[str], all_games: bool, out_dir: str, budget_name: str
             continue
         found = ", ".join(f"{n} {s}" for s, n in d["counts"].items() if n)
         out.print(escape(f"{d['game']}: {found}"))
+    stored = [d["stored"] for d in done if "stored" in d]
+    if stored:
+        stored_line(sum(s["report"] for s in stored), len(stored), "reports")
+        stored_line(sum(s["hits"] for s in stored), sum(s["asked"] for s in stored),
+                    "pieces of the other reports (proof jobs, mutant judgements)")
     unwritten = [d for d in done if "write_error" in d]
     for d in unwritten:   # after every verdict: one line each, naming what is missing
         click.echo(f"rulespec: {d['game']}: the report could not be written: "

@@ -11,7 +11,7 @@ from rich.markup import escape
 
 from ..check.progress import Progress
 from .options import (BadInput, Command, check_outputs, components_for, components_option,
-                      emit_json, out, quiet_option, verbose_option)
+                      emit_json, fresh_option, out, quiet_option, stored_line, verbose_option)
 
 
 def _scenario_files(files: Sequence[str]) -> list[tuple[str, str | None]]:
@@ -58,12 +58,15 @@ def shown_path(path: str | Path) -> str:
 @quiet_option
 @verbose_option
 @components_option
+@fresh_option
 def scenario(files: Sequence[str], trace_dir: str, states: bool, as_json: bool, quiet: bool,
-             verbose: bool) -> None:
+             verbose: bool, fresh: bool) -> None:
     """Run given/when/then scenario files (TOML; see docs/scenarios.md). A bundled game's
     name, or a spec folder, stands for all of its scenario files (and lets them run that
     spec: a scenario file alone never runs a spec it names by path without its hash)."""
-    from ..check.scenario import ScenarioFileError, load_scenario_file, run_scenario
+    from ..check.scenario import ScenarioFileError, load_scenario_file
+    from ..check.scenario_store import stored_scenario
+    from ..check.store import opened
     from ..formats.names import slug
     from ..runtime.trace import TraceWriteError, save_trace
     expanded = _scenario_files(files)
@@ -84,17 +87,19 @@ def scenario(files: Sequence[str], trace_dir: str, states: bool, as_json: bool, 
     check_outputs("trace_dir")
     all_results = []
     total = sum(len(sf.scenarios) for sf in loaded)
-    with Progress("scenarios", total=total, quiet=quiet) as progress:
+    with opened(fresh) as store, Progress("scenarios", total=total, quiet=quiet) as progress:
         for (f, _), sf in zip(expanded, loaded):
             rs = []
             for sc in sf.scenarios:
                 progress.note(sc.name[:40])
                 try:
-                    rs.append(run_scenario(sf, sc))
+                    rs.append(stored_scenario(sf, sc))
                 except ScenarioFileError as e:
                     raise BadInput(str(e)) from None
                 progress.advance()
             all_results.append((f, rs))
+    if store is not None:
+        stored_line(*store.counts(), "scenarios")
     saved: dict[int, str] = {}
     unsaved: dict[int, str] = {}
     for _, rs in all_results:

@@ -18,15 +18,23 @@ def report_one(game_ref: str, budget: Budget, out_dir: str,
     that cannot be made says why instead of stopping the others."""
     from .collect import collect
     from .document import build_document
+    from .stored import document
+    from ..check.store import current
     from ..formats.files import why
     trace_dir = Path(out_dir) / "traces"
+    store = current()
+    before = store.counts() if store is not None else (0, 0)
     try:
-        doc = build_document(collect(game_ref, budget, trace_dir,
-                                     progress or GameProgress(game_ref)), game_ref)
+        doc, whole = document(game_ref, budget, out_dir, lambda: build_document(collect(
+            game_ref, budget, trace_dir, progress or GameProgress(game_ref)), game_ref))
     except Exception as err:  # noqa: BLE001 - one game's failure is reported in one line
         return {"game": game_ref, "error": f"{type(err).__name__}: {err}"}
     done = {"game": doc["game"]["name"], "counts": doc["glance"]["counts"],
             "seconds": doc["budget"]["seconds"]}
+    if store is not None:  # the report's verdicts from the store, and the proof jobs'
+        after = store.counts()
+        done["stored"] = {"report": whole, "hits": after[0] - before[0] - whole,
+                          "asked": after[1] - before[1] - 1}
     try:   # what was found stands even when it cannot be written (a full disk)
         write_report(doc, out_dir)
     except OSError as err:

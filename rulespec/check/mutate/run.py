@@ -17,6 +17,7 @@ import attrs
 from ..progress import QUIET, Progress
 from .judge import BUDGETS, EQUIVALENT, KILLED, SURVIVED, Judges, MutantResult, load_scenarios
 from .operators import OPERATORS, Mutant, mutants, select_operators
+from .stored import Stored
 
 #: the format of ``rulespec mutate --json`` (and the report's mutation section)
 FORMAT = 1
@@ -33,6 +34,8 @@ class MutationReport:
     prove: bool
     operators: tuple[str, ...]
     results: tuple[MutantResult, ...]
+    #: (judgements from the verdict store, mutants), or None when no store was open
+    stored: tuple[int, int] | None = attrs.field(default=None, eq=False)
 
     def _part(self, constructed: bool | None) -> list[MutantResult]:
         """The rules' mutants (False), those of constructed values (True), or all (None)."""
@@ -159,31 +162,35 @@ def mutate_game(game: str, *, operators: Sequence[str] | None = None, budget: st
     progress.note("the unmutated spec")
     judges, by_id = _prepare(game, ops, budget, seed, prove, files)
     chosen = select_mutants(list(by_id.values()), only)
-    judges.baseline()
+    stored = Stored(game, judges, budget, seed, prove, files)
+    stored.baseline(judges.baseline)
     progress.set_total(len(chosen))
-    results: dict[str, MutantResult] = {}
-    if workers <= 1 or len(chosen) <= 1:
-        for m in chosen:
+    results: dict[str, MutantResult] = stored.found(chosen)  # judged by an earlier run
+    for _ in results:
+        progress.advance()
+    chosen_left = [m for m in chosen if m.id not in results]
+    if workers <= 1 or len(chosen_left) <= 1:
+        for m in chosen_left:
             progress.note(m.id)
-            results[m.id] = judges.judge(m)
+            results[m.id] = stored.keep(judges.judge(m))
             progress.advance()
     else:
         from ..workers import worker_pool
         with worker_pool(workers, initializer=_init,
                          initargs=(game, ops, budget, seed, prove, files)) as pool:
-            pending = {pool.submit(_judge, m.id): m.id for m in chosen}
+            pending = {pool.submit(_judge, m.id): m.id for m in chosen_left}
             while pending:
                 done, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
                 for f in done:
                     mid = pending.pop(f)
-                    results[mid] = f.result()
+                    results[mid] = stored.keep(f.result())  # kept at once: a rerun resumes
                     progress.note(mid)
                     progress.advance()
                 if not done:
                     progress.note(f"{len(pending)} mutants to go")
     return MutationReport(judges.original.name, budget, seed,
                           judges.budget.examples(judges.spec), prove, ops,
-                          tuple(results[m.id] for m in chosen))
+                          tuple(results[m.id] for m in chosen), stored.counts())
 
 
 __all__ = ["FORMAT", "MutationReport", "OPERATORS", "mutate_game", "select_mutants"]

@@ -1,0 +1,95 @@
+"""``prove``'s jobs through the verdict store (:mod:`.store`).
+
+A job is a pure function of the game's IR and its arguments (:mod:`.jobs`), so its answer
+and the resource units it spent are kept under a key of the IR it reads and the hash of
+its arguments (a later job's arguments hold an earlier one's answer: the lessons a step
+job starts from, the games the dead-rule jobs start from, by content). A step job reads
+the rest of the spec (fields, setup, invariants, flow...) and its own actions, so editing
+one action's rules recomputes only the step jobs of that action (and those it teaches);
+the base case reads no action; the other jobs may read any. A stored job counts as a job
+done: the units, the job count and the verdicts read as in the run that computed it.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+from typing import Any, Callable, Sequence
+
+from ..runtime.model import Model
+from .fingerprint import SpecPrint, _Hasher
+from .jobs import Jobs
+from .results import Result
+from .store import MISSING, current
+
+KIND = "proof-job"
+
+
+class JobStore:
+    """The store as one ``prove`` run sees it (does nothing when no store is open)."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.store = current()
+        self._keys: dict[cf.Future, dict[str, Any]] = {}
+        self.hits = 0
+        self.asked = 0
+
+    def key(self, fn: Callable[..., Any], args: tuple, actions: Sequence[int] | None
+            ) -> dict[str, Any]:
+        p = SpecPrint.of(self.model.spec)
+        ir = p.of_actions(range(len(p.actions)) if actions is None else actions,
+                          self.model.interpretation)
+        return {"game": self.model.spec.name, "ir": ir, "job": fn.__name__,
+                "args": _Hasher().of(args)}
+
+    def submit(self, jobs: Jobs, label: str, fn: Callable[..., Any], args: tuple,
+               actions: Sequence[int] | None) -> cf.Future:
+        if self.store is None:
+            return jobs.submit(label, fn, *args)
+        key = self.key(fn, args, actions)
+        self.asked += 1
+        got = self.store.get(KIND, key)
+        if got is not MISSING and _whole(got):
+            out, units = got
+            self.hits += 1
+            f: cf.Future = cf.Future()
+            f.set_result((out, units))
+            jobs.submitted += 1  # counted as the run that computed it counted it
+            jobs.progress.set_total(jobs.submitted)
+            jobs.progress.note(f"from the store: {label}")
+            jobs.progress.advance()
+            jobs.rlimit += units
+            jobs.units[label] = units
+            return f
+        f = jobs.submit(label, fn, *args)
+        self._keys[f] = key
+        return f
+
+    def answer(self, jobs: Jobs, f: cf.Future) -> Any:
+        out = jobs.answer(f)  # raises a job's exception: nothing is stored then
+        key = self._keys.pop(f, None)
+        if key is not None and self.store is not None:
+            self.store.put(KIND, key, f.result())
+        return out
+
+    def counts(self) -> tuple[int, int] | None:
+        return None if self.store is None else (self.hits, self.asked)
+
+
+def _whole(got: Any) -> bool:
+    """A stored answer whose counterexample files are still there (a trace removed since
+    is made again by computing the job again)."""
+    if not (isinstance(got, tuple) and len(got) == 2 and isinstance(got[1], int)):
+        return False
+    todo = [got[0]]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, Result):
+            if x.trace_path and not os.path.exists(x.trace_path):
+                return False
+        elif isinstance(x, (list, tuple, set, frozenset)):
+            todo += list(x)
+        elif isinstance(x, dict):
+            todo += list(x.values())
+    return True
