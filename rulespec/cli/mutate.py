@@ -9,8 +9,8 @@ import click
 
 from ..check.progress import Progress
 from ..runtime.model import Model
-from .options import (SHOWN, BadInput, Command, emit_json, load_model, out, quiet_option,
-                      verbose_option)
+from .options import (SHOWN, BadInput, Command, cluster_from, cluster_option, emit_json,
+                      load_model, out, quiet_option, verbose_option)
 
 
 @click.command(cls=Command)
@@ -23,6 +23,7 @@ from .options import (SHOWN, BadInput, Command, emit_json, load_model, out, quie
                                       "docs/mutation.md.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes judging mutants side by side.")
+@cluster_option
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--prove", "with_prove", is_flag=True,
               help="Also run `prove` on each survivor that is not equivalent.")
@@ -34,8 +35,8 @@ from .options import (SHOWN, BadInput, Command, emit_json, load_model, out, quie
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 @quiet_option
 @verbose_option
-def mutate(game: str, operators: Sequence[str], budget_name: str, workers: int, seed: int,
-           with_prove: bool, only: Sequence[str], list_only: bool, list_operators: bool,
+def mutate(game: str, operators: Sequence[str], budget_name: str, workers: int,
+           cluster: str | None, seed: int, with_prove: bool, only: Sequence[str], list_only: bool, list_operators: bool,
            as_json: bool, quiet: bool, verbose: bool) -> None:
     """Which rules does nothing pin? Change GAME's rules one at a time (on the IR) and see
     whether its scenarios, `check` or `prove` notice; list the survivors in rule terms."""
@@ -72,11 +73,12 @@ def mutate(game: str, operators: Sequence[str], budget_name: str, workers: int, 
             select_mutants(mutants(model.spec, ops), only)
         except ValueError as e:
             raise BadInput(str(e)) from None
+    on = cluster_from(cluster)
     try:
         with Progress(f"mutating {model.name}", quiet=quiet) as progress:
             report = mutate_game(game, operators=ops, budget=budget_name, workers=workers,
                                  seed=seed, prove=with_prove, only=only or None,
-                                 progress=progress)
+                                 progress=progress, cluster=on)
     except (ValueError, ScenarioFileError) as e:
         raise BadInput(str(e)) from None
     except BaselineError as e:
