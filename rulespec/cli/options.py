@@ -88,11 +88,6 @@ def policy_from(name: str | None, simulations: int | None, rollout: int | None,
                         rollout=-1 if rollout is None else rollout, backend=backend)
 
 
-def reading(model: Model) -> list[str]:
-    """The model's whole interpretation as K=V texts (for worker processes)."""
-    return [f"{k}={v}" for k, v in model.interpretation.items()]
-
-
 def cluster_option(fn: Callable) -> Callable:
     """``--cluster tcp://HOST:PORT``: run a campaign's tasks on a Dask cluster."""
     return click.option("--cluster", default=None, metavar="tcp://HOST:PORT",
