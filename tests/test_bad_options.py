@@ -80,6 +80,8 @@ BAD = {
     "action_names": ["no_such_action"],
     "players": ["0", "-1", "99"],
     "step": ["99"],
+    # nobody listens on port 1; not an address at all
+    "cluster": ["tcp://127.0.0.1:1", "nonsense:xx"],
 }
 #: what an option needs beside it to mean anything (added), or cannot go with (removed)
 WITH = {("conform", "points"): ["--readings"],

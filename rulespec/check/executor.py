@@ -118,10 +118,28 @@ def _forget_loaded() -> None:
             store.clear()
 
 
+_TASK = threading.local()
+
+
+def on_cluster_worker() -> bool:
+    """Whether this code runs in a cluster's task: a campaign it starts (a report's
+    proofs and mutants) then runs in this process, not in worker processes of its own
+    (a Dask worker's processes may have none; the answers do not depend on it)."""
+    return getattr(_TASK, "on", False)
+
+
 def in_folder(cwd: str, fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
-    """Run ``fn(*args, **kwargs)`` in the folder ``cwd`` when this machine has it (else
-    where the worker runs: the answers then show the worker's paths). A spec loaded for
-    a task from another folder is loaded again: its lines are shown relative to it."""
+    """A cluster's task: ``fn(*args, **kwargs)`` in the folder ``cwd`` when this machine
+    has it (else where the worker runs: the answers then show the worker's paths). A spec
+    loaded for a task from another folder is loaded again: its lines read relative to it."""
+    _TASK.on = True
+    try:
+        return _in(cwd, fn, args, kwargs)
+    finally:
+        _TASK.on = False
+
+
+def _in(cwd: str, fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
     with _FOLDER:
         if _LAST_FOLDER[-1:] != [cwd]:
             if _LAST_FOLDER:

@@ -37,6 +37,7 @@ from ..compile.smt_backend import SmtGame, compile_smt
 from ..compile.smt_terms import own_context
 from ..runtime.gameref import GameRef
 from ..runtime.model import Model
+from .executor import on_cluster_worker
 from .progress import QUIET, Progress
 from .solvers import interruptible, raise_if_interrupted, spent
 
@@ -110,7 +111,7 @@ class Jobs:
         #: uses them, so that its own process only waits, where Ctrl-C reaches it at once
         self.processes = cluster is not None or (
             (workers > 1 if processes is None else processes)
-            and (model.spec.file is not None or _forks()))
+            and (model.spec.file is not None or _forks()) and not on_cluster_worker())
         #: the game as a cluster's workers load it (None: only forked workers run jobs)
         self.game = GameRef.of(model) if cluster is not None else None
         self.progress = progress

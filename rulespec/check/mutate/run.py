@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import attrs
 
 from ...runtime.gameref import GameRef
-from ..executor import cache
+from ..executor import cache, on_cluster_worker
 from ..progress import QUIET, Progress
 from .judge import BUDGETS, EQUIVALENT, KILLED, SURVIVED, Judges, MutantResult, load_scenarios
 from .judge import scenario_files as default_scenario_files
@@ -158,7 +158,7 @@ def mutate_game(game: str, *, operators: Sequence[str] | None = None, budget: st
     judges.baseline()
     progress.set_total(len(chosen))
     results: dict[str, MutantResult] = {}
-    if cluster is None and (workers <= 1 or len(chosen) <= 1):
+    if cluster is None and (workers <= 1 or len(chosen) <= 1 or on_cluster_worker()):
         for m in chosen:
             progress.note(m.id)
             results[m.id] = judges.judge(m)
