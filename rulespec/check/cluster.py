@@ -71,6 +71,11 @@ class Cluster:
             client.close()
             raise ClusterError(f"the Dask scheduler at {address} has no workers (start "
                                f"some with `dask worker {address}`)") from None
+        try:
+            _same_code(address, client)
+        except BaseException:
+            client.close()
+            raise
         return cls(address, client)
 
     @property
@@ -97,6 +102,44 @@ class Cluster:
 
     def __repr__(self) -> str:
         return f"Cluster({self.address!r})"
+
+
+_CODE: list[str] = []
+
+
+def code_identity() -> str:
+    """The SHA-256 of this process's rulespec source files, read once per process: a
+    scheduler or worker started before rulespec changed keeps the old value (and the old
+    code it has loaded)."""
+    if not _CODE:
+        import hashlib
+        from pathlib import Path
+        root = Path(__file__).resolve().parent.parent
+        h = hashlib.sha256()
+        for p in sorted(root.rglob("*.py")):
+            h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes() + b"\0")
+        _CODE.append(h.hexdigest())
+    return _CODE[0]
+
+
+def _same_code(address: str, client: Any) -> None:
+    """Refuse a cluster whose scheduler or workers run another rulespec than this command
+    (they unpickle its tasks with the code they have loaded)."""
+    mine = code_identity()
+    try:
+        found = {"the scheduler": client.run_on_scheduler(code_identity)}
+        found.update({f"the worker {w}": v for w, v in client.run(code_identity).items()})
+    except Exception as err:  # noqa: BLE001 - a worker without rulespec, say
+        why = " ".join(str(err).split()) or type(err).__name__
+        raise ClusterError(f"the Dask cluster at {address} cannot run rulespec: "
+                           f"{type(err).__name__}: {why[:200]} (it needs rulespec installed, the "
+                           "same as this command's: restart it after changing rulespec)") from None
+    other = [who for who, value in found.items() if value != mine]
+    if other:
+        raise ClusterError(f"the Dask cluster at {address} runs another rulespec than this "
+                           f"command ({other[0]}" + (f" and {len(other) - 1} more" if
+                                                     len(other) > 1 else "")
+                           + "): restart its scheduler and workers after changing rulespec")
 
 
 def _reachable(address: str, timeout: float) -> None:
