@@ -13,6 +13,10 @@ settings.register_profile("ci", max_examples=100, deadline=None, derandomize=Tru
 settings.register_profile("debug", max_examples=20, deadline=None, verbosity=Verbosity.verbose)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
+# a user's cluster is not the suite's: commands under test run on local workers unless a
+# test names a cluster (tests/test_cluster.py; CI gives it as RULESPEC_TEST_CLUSTER)
+os.environ.pop("RULESPEC_CLUSTER", None)
+
 # spec files under fixtures/ are loaded by path in tests, never imported as test modules
 collect_ignore_glob = ["fixtures/*"]
 
