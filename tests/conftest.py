@@ -16,6 +16,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 # the verdict store (rulespec/check/store.py) is off in the tests, which check what the
 # checkers compute; tests/test_store*.py open one of their own
 os.environ.setdefault("RULESPEC_STORE", "off")
+# a user's cluster is not the suite's: commands under test run on local workers unless a
+# test names a cluster (tests/test_cluster.py; CI gives it as RULESPEC_TEST_CLUSTER)
+os.environ.pop("RULESPEC_CLUSTER", None)
 
 # spec files under fixtures/ are loaded by path in tests, never imported as test modules
 collect_ignore_glob = ["fixtures/*"]

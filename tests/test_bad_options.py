@@ -82,6 +82,8 @@ BAD = {
     "step": ["99"],
     # a components file: missing, not TOML, or naming a catalogue tic-tac-toe lacks
     "components": ["{tmp}/none.toml", NOT_A_SPEC, "{tmp}/good.json"],
+    # nobody listens on port 1; not an address at all
+    "cluster": ["tcp://127.0.0.1:1", "nonsense:xx"],
 }
 #: what an option needs beside it to mean anything (added), or cannot go with (removed)
 WITH = {("conform", "points"): ["--readings"],

@@ -404,7 +404,7 @@ def diff(ma: Model, mb: Model, *, depth: int = 3, setups: int = 2, games: int = 
          labels: tuple[str, str] | None = None, progress: Progress = QUIET,
          policy: Policy | None = None,
          played: tuple[Impact, tuple[int, tuple] | None] | None = None,
-         backend: str | None = None) -> DiffReport:
+         backend: str | None = None, cluster: Any = None) -> DiffReport:
     """Find the simplest difference between two readings, explain it, measure its impact
     and save it as a scenario file (unless ``scenario_dir`` is None; a file that cannot
     be written leaves the verdict standing, with ``scenario_error`` saying why).
@@ -415,7 +415,8 @@ def diff(ma: Model, mb: Model, *, depth: int = 3, setups: int = 2, games: int = 
     random; see :mod:`rulespec.check.policy`). ``played`` is what :func:`lockstep` returned
     for these models, games, seed and policy when the caller has played them already: they
     do not depend on ``start``, so a caller trying several starts plays them once.
-    ``backend`` plays them (:func:`lockstep`: C by default, the same games either way).
+    ``backend`` plays them (:func:`lockstep`: C by default, the same games either way),
+    here or on ``cluster`` (the same figures).
     """
     points = point_changes(ma, mb)
     names = {p.point for p in points}
@@ -450,7 +451,8 @@ def diff(ma: Model, mb: Model, *, depth: int = 3, setups: int = 2, games: int = 
     if best is not None and best.prefix:
         progress.note("shrinking the difference")
     stats, parting = (played if played is not None
-                      else lockstep(ma, mb, games, seed, progress, policy, backend=backend)
+                      else lockstep(ma, mb, games, seed, progress, policy, backend=backend,
+                                    cluster=cluster)
                       if games
                       else (None, None))
     found_by = "search"

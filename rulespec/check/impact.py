@@ -93,30 +93,45 @@ def impact(ma: Model, mb: Model, games: int, seed: int, policy: Policy | None = 
 
 def lockstep(ma: Model, mb: Model, games: int, seed: int, progress: Any = None,
              policy: Policy | None = None, paths: dict | None = None,
-             backend: str | None = None) -> tuple[Impact, tuple[int, tuple] | None]:
+             backend: str | None = None, cluster: Any = None
+             ) -> tuple[Impact, tuple[int, tuple] | None]:
     """:func:`impact`, and the earliest parting seen: (players, the action keys from setup
     up to the state where the readings first part), or None.
 
     ``paths``: a dict kept across calls with the same ``ma``, seed and policy (one reading
     against each of several others): reading A's own games, which do not depend on the
     reading that shadows them, are then played once. On the C backend (``backend``, the
-    default) random and greedy games are played in C, each game as here, draw for draw."""
+    default) random and greedy games are played in C, each game as here, draw for draw.
+    ``cluster``: the games are played there, in tasks of a fixed count of games
+    (:mod:`.impact_tasks`; each game is a function of the seed and its number: the same
+    figures)."""
     if policy is not None and policy.name == "random":
         policy = None  # the fast path draws exactly as RandomPolicy does
+    if cluster is not None and games:
+        from .impact_tasks import games_on
+        played = games_on(cluster, ma, mb, games, seed, policy, backend, progress)
+    else:
+        played = play_games(ma, mb, range(games), seed, policy, paths, backend, progress)
+    return summarise(played, games, seed, policy)
+
+
+def play_games(ma: Model, mb: Model, numbers: range, seed: int, policy: Policy | None,
+               paths: dict | None = None, backend: str | None = None, progress: Any = None
+               ) -> list[tuple[int, tuple | None, bool]]:
+    """Lockstep games ``numbers`` of the seed: for each, its player count, the action keys
+    up to where the readings parted (None: they never did) and whether the winner
+    changed."""
     native = None
     if policy is None or policy.name == "greedy":
         na, nb = native_for(ma, backend), native_for(mb, backend)
         native = (na, nb) if na is not None and nb is not None else None
-    counts = []
-    parted = changed = 0
-    first: tuple[int, tuple] | None = None
     span = ma.max_players - ma.min_players + 1
     stored = LockstepStore(ma, mb, seed, policy, native is not None)
-    for g in range(games):
+    out = []
+    for g in numbers:
         if progress is not None:
-            progress.note(f"lockstep game {g + 1}/{games}")
+            progress.note(f"lockstep game {g + 1}/{numbers.stop}")
         n = ma.min_players + g % span
-        counts.append(n)
         found = stored.get(g, n)  # played by an earlier run
         played = found or (None if native is None else _native_game(native, g, seed, n, policy))
         if played is not None:
@@ -125,13 +140,21 @@ def lockstep(ma: Model, mb: Model, games: int, seed: int, progress: Any = None,
             history, wd, ws = _python_game(ma, mb, g, seed, n, policy, paths)
         if found is None:
             stored.put(g, n, (history, wd, ws))
-        if history is not None:
-            parted += 1
-            if first is None or len(history) < len(first[1]):
-                first = (n, history)
-        if wd != ws:
-            changed += 1
-    return (Impact(games, seed, tuple(counts), Rate.of(parted, games),
+        out.append((n, history, wd != ws))
+    return out
+
+
+def summarise(played: list[tuple[int, tuple | None, bool]], games: int, seed: int,
+              policy: Policy | None) -> tuple[Impact, tuple[int, tuple] | None]:
+    """The figures of games played in order (:func:`play_games`), and the earliest
+    parting (the first game's, among those that parted soonest)."""
+    first: tuple[int, tuple] | None = None
+    for n, history, _ in played:
+        if history is not None and (first is None or len(history) < len(first[1])):
+            first = (n, history)
+    parted = sum(1 for _, h, _ in played if h is not None)
+    changed = sum(1 for *_, c in played if c)
+    return (Impact(games, seed, tuple(n for n, *_ in played), Rate.of(parted, games),
                    Rate.of(changed, games), None if first is None else len(first[1]),
                    RANDOM_DESCRIPTION if policy is None else policy.describe()), first)
 

@@ -7,9 +7,10 @@ do not depend on which jobs ran before it, in which process, in which order: the
 verdicts are the same with one worker or four, on a loaded machine or an idle one.
 
 In worker processes (:func:`.workers.worker_pool`: they die with the parent and are
-killed on Ctrl-C) the main process only waits, where Ctrl-C reaches it at once; in this
-process, one job after another, :func:`.solvers.check` turns the interrupt Z3 catches
-back into KeyboardInterrupt.
+killed on Ctrl-C), or on a Dask cluster (:mod:`.executor`: each job sent with the game's
+frozen :class:`~rulespec.runtime.gameref.GameRef`), the main process only waits, where
+Ctrl-C reaches it at once; in this process, one job after another,
+:func:`.solvers.check` turns the interrupt Z3 catches back into KeyboardInterrupt.
 
 ``timeout`` is only an outer safety limit in seconds: when it is reached the running
 jobs are stopped and :class:`SafetyLimit` says so; no verdict is ever decided by it.
@@ -34,11 +35,14 @@ import z3
 
 from ..compile.smt_backend import SmtGame, compile_smt
 from ..compile.smt_terms import own_context
+from ..runtime.gameref import GameRef
 from ..runtime.model import Model
+from .executor import on_cluster_worker
 from .progress import QUIET, Progress
 from .solvers import interruptible, raise_if_interrupted, spent
 
-#: the model a worker process runs jobs on (inherited when forked, else loaded once)
+#: the model a local worker process runs jobs on (inherited when forked, else loaded
+#: once); a cluster's worker loads the job's GameRef instead (the registry caches it)
 _MODEL: Model | None = None
 
 
@@ -83,22 +87,33 @@ def _init_worker(spec_file: str | None, interpretation: dict[str, str]) -> None:
         _MODEL = load(spec_file, interpretation)
 
 
-def _run_in_worker(fn: Callable[..., Any], args: tuple) -> tuple[Any, int]:
-    assert _MODEL is not None
-    return run_job(_MODEL, fn, args)
+def _run_in_worker(game: GameRef | None, fn: Callable[..., Any], args: tuple
+                   ) -> tuple[Any, int]:
+    """A task: one job on the game (the forked worker's model when it has one)."""
+    if _MODEL is not None:
+        return run_job(_MODEL, fn, args)
+    assert game is not None
+    z3.set_param("ctrl_c", False)   # the command handles Ctrl-C; a job ends by its budget
+    return run_job(game.load(), fn, args)
 
 
 class Jobs:
     """Jobs submitted one by one and waited for, with progress and a safety limit."""
 
     def __init__(self, model: Model, workers: int = 1, progress: Progress = QUIET,
-                 timeout: float | None = None, processes: bool | None = None) -> None:
+                 timeout: float | None = None, processes: bool | None = None,
+                 cluster: Any = None) -> None:
         self.model = model
         self.workers = workers
+        #: where the jobs run when not here: a Dask cluster (:class:`.cluster.Cluster`)
+        self.cluster = cluster
         #: worker processes (default: when more than one worker); the command line always
         #: uses them, so that its own process only waits, where Ctrl-C reaches it at once
-        self.processes = (workers > 1 if processes is None else processes) and (
-            model.spec.file is not None or _forks())
+        self.processes = cluster is not None or (
+            (workers > 1 if processes is None else processes)
+            and (model.spec.file is not None or _forks()) and not on_cluster_worker())
+        #: the game as a cluster's workers load it (None: only forked workers run jobs)
+        self.game = GameRef.of(model) if cluster is not None else None
         self.progress = progress
         self.deadline = None if timeout is None else time.monotonic() + timeout
         self.timeout = timeout
@@ -116,10 +131,12 @@ class Jobs:
         global _MODEL
         self._interrupts.__enter__()
         if self.processes:
-            from .workers import worker_pool
-            _MODEL = self.model  # forked workers inherit it (set before they start)
-            self._pool_cm = worker_pool(self.workers, _init_worker,
-                                        (self.model.spec.file, dict(self.model.interpretation)))
+            from .executor import campaign_executor
+            if self.cluster is None:
+                _MODEL = self.model  # forked workers inherit it (set before they start)
+            self._pool_cm = campaign_executor(
+                self.workers, self.cluster, _init_worker,
+                (self.model.spec.file, dict(self.model.interpretation)))
             self._pool = self._pool_cm.__enter__()
         return self
 
@@ -141,7 +158,7 @@ class Jobs:
         self.submitted += 1
         self.progress.set_total(self.submitted)
         if self._pool is not None:
-            f = self._pool.submit(_run_in_worker, fn, args)
+            f = self._pool.submit(_run_in_worker, self.game, fn, args)
         else:
             self._check_deadline()
             self.progress.note(label)
@@ -196,8 +213,8 @@ class Jobs:
             if f.done() and not f.cancelled():
                 self._finished(f)
         if self._pool is not None:
-            from .workers import kill_workers
-            kill_workers(self._pool)
+            from .executor import stop
+            stop(self._pool)
 
     def _check_deadline(self) -> None:
         if self.deadline is not None and time.monotonic() > self.deadline:

@@ -1,5 +1,10 @@
-"""Run ``check_game`` in this process, or spread the properties over worker processes;
-either way with progress on stderr."""
+"""Run ``check_game`` in this process, or spread the properties over worker processes or a
+Dask cluster (:mod:`.executor`); either way with progress on stderr.
+
+The properties are dealt to ``workers`` groups, each searched on its own with the same
+seed; where a group runs (a local process, a cluster's worker) changes nothing in its
+answer. (How many groups there are can: a search restarts after each violation, so the
+examples and games counted depend on which properties share a search.)"""
 
 from __future__ import annotations
 
@@ -11,7 +16,8 @@ from .policy import Policy
 from .progress import Progress
 from .results import Result
 from .runner import SHRINK_BUDGET, check_game
-from .workers import _context, worker_pool
+from ..runtime.gameref import GameRef
+from .workers import _context
 
 #: in a worker: where its progress goes (set by the pool's initializer)
 _TICKS: Any = None
@@ -25,14 +31,18 @@ class _Relay(Progress):
         self._ticks = ticks
 
     def advance(self, n: int = 1) -> None:
-        self._ticks.put(("advance", n))
+        self._send(("advance", n))
 
     def set_total(self, total: int | None) -> None:
         self.total = total
-        self._ticks.put(("total", total))
+        self._send(("total", total))
 
     def note(self, status: str) -> None:
-        self._ticks.put(("note", status))
+        self._send(("note", status))
+
+    def _send(self, message: tuple) -> None:
+        if self._ticks is not None:   # None on a cluster's worker: its progress is not seen
+            self._ticks.put(message)
 
 
 def _init(ticks: Any) -> None:
@@ -40,41 +50,43 @@ def _init(ticks: Any) -> None:
     _TICKS = ticks
 
 
-def _run(game: str, interpretation: Sequence[str], names: Sequence[str], examples: int,
+def _run(game: GameRef, names: Sequence[str], examples: int,
          seed: int, players: int | None, mode: str, trace_dir: str | None,
          shrink_budget: int, policy: Policy | None, backend: str | None) -> list[Result]:
-    from ..runtime.registry import load
-    model = load(game, interpretation=",".join(interpretation) or None)
-    return check_game(model, property_names=names, examples=examples, seed=seed,
+    """A task: one group's search."""
+    return check_game(game.load(), property_names=names, examples=examples, seed=seed,
                       players=players, mode=mode, trace_dir=trace_dir,
                       progress=_Relay(_TICKS), shrink_budget=shrink_budget, policy=policy,
                       backend=backend)
 
 
-def check_in_workers(game: str, interpretation: Sequence[str], names: Sequence[str],
+def check_in_workers(game: GameRef, names: Sequence[str],
                      examples: int, seed: int, players: int | None, mode: str,
                      trace_dir: str | None, workers: int, progress: Progress,
                      shrink_budget: int = SHRINK_BUDGET, policy: Policy | None = None,
-                     backend: str | None = None) -> list[Result]:
+                     backend: str | None = None, cluster: Any = None) -> list[Result]:
     """Results in the order of ``names``. With ``workers > 1`` the properties are dealt
-    round-robin to processes; each group is searched on its own (same seed)."""
-    from ..runtime.registry import load
-    if workers <= 1 or len(names) <= 1:
-        model = load(game, interpretation=",".join(interpretation) or None)
-        return check_game(model, property_names=names, examples=examples, seed=seed,
+    round-robin to ``workers`` groups, each searched on its own (same seed) in a local
+    process or on ``cluster``."""
+    if cluster is None and (workers <= 1 or len(names) <= 1):
+        return check_game(game.load(), property_names=names, examples=examples, seed=seed,
                           players=players, mode=mode, trace_dir=trace_dir, progress=progress,
                           shrink_budget=shrink_budget, policy=policy, backend=backend)
     groups = [list(names[i::workers]) for i in range(min(workers, len(names)))]
-    ticks = _context().SimpleQueue()
-    with worker_pool(len(groups), initializer=_init, initargs=(ticks,)) as pool:
-        futures = [pool.submit(_run, game, list(interpretation), g, examples, seed, players,
+    from .executor import campaign_executor
+    ticks = _context().SimpleQueue() if cluster is None else None
+    with campaign_executor(len(groups), cluster, _init, (ticks,)) as pool:
+        futures = [pool.submit(_run, game, g, examples, seed, players,
                                mode, trace_dir, shrink_budget, policy, backend)
                    for g in groups]
         pending = set(futures)
         progress.set_total(examples * len(groups))
         while pending:
-            _, pending = wait(pending, timeout=0.2, return_when=FIRST_EXCEPTION)
-            _drain(ticks, progress, examples)
+            done, pending = wait(pending, timeout=0.2, return_when=FIRST_EXCEPTION)
+            if ticks is not None:
+                _drain(ticks, progress, examples)
+            else:   # a cluster's group counts when it is done
+                progress.advance(examples * len(done))
         found = [r for f in futures for r in f.result()]
     order = {n: i for i, n in enumerate(names)}
     return sorted(found, key=lambda r: order.get(r.property, len(order)))

@@ -108,13 +108,14 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
           rlimit: int = DEFAULT_RLIMIT, depth: int | None = None,
           trace_dir: str | Path = "traces", workers: int = 1,
           timeout: float | None = None, progress: Progress = QUIET,
-          processes: bool | None = None) -> ProofRun:
+          processes: bool | None = None, cluster: Any = None) -> ProofRun:
     """Step proofs, the induction, laws, bounded model checking where induction did not
     prove a goal, and (for the whole game) dead rules.
 
     ``rlimit`` bounds each solver query in Z3 resource units; ``depth`` is the bounded
     model checking depth (default: the game's ``bmc_depth``); ``workers`` processes run
-    the jobs (one: this process, unless ``processes``). ``timeout`` (seconds) is only a
+    the jobs (one: this process, unless ``processes``), or ``cluster``'s Dask workers
+    (:mod:`.executor`). ``timeout`` (seconds) is only a
     safety limit: reaching it stops the run, and what it left undecided is UNKNOWN,
     saying so. The verdicts never depend on ``workers``, ``processes`` or ``timeout``
     (short of the limit).
@@ -139,7 +140,7 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
         pass
     run = _Run(model, wanted, goal_names, laws, sources, Budget(rlimit),
                depth if depth is not None else model.spec.bmc_depth, trace_dir, cells)
-    with Jobs(model, workers, progress, timeout, processes) as jobs:
+    with Jobs(model, workers, progress, timeout, processes, cluster) as jobs:
         try:
             run.go(jobs, cases)
         except SafetyLimit as err:

@@ -10,9 +10,10 @@ import click
 from ..check.progress import Progress
 from ..console import counts, results_table
 from ..runtime.model import Model
-from .options import (BadInput, Command, backend_option, check_outputs, components_option,
-                      emit_json, load_model, out, players_ok, policy_from, policy_options,
-                      quiet_option, reading, ruleset_option, steps_line, verbose_option)
+from .options import (BadInput, Command, backend_option, check_outputs, cluster_from,
+                      cluster_option, components_option, emit_json, load_model, out, players_ok,
+                      policy_from, policy_options, quiet_option, ruleset_option,
+                      steps_line, verbose_option)
 
 
 @click.command(cls=Command)
@@ -30,7 +31,8 @@ from .options import (BadInput, Command, backend_option, check_outputs, componen
 @policy_options
 @backend_option
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Processes to spread the properties over.")
+              help="Processes to spread the properties over (groups, with --cluster).")
+@cluster_option
 @click.option("--shrink-budget", type=click.IntRange(min=0), default=None,
               help="Test runs Hypothesis may spend shrinking each violation (default 500); "
                    "past it the shortest trace seen is reported.")
@@ -45,7 +47,8 @@ from .options import (BadInput, Command, backend_option, check_outputs, componen
 def check(game: str, props: Sequence[str], examples: int | None, seed: int,
           players: int | None, plain_random: bool, policy_name: str | None,
           simulations: int | None, rollout: int | None, backend: str, workers: int,
-          shrink_budget: int | None, interpretation: Sequence[str], ruleset: str | None,
+          cluster: str | None, shrink_budget: int | None, interpretation: Sequence[str],
+          ruleset: str | None,
           trace_dir: str, as_json: bool, quiet: bool, verbose: bool) -> None:
     """Check GAME's properties by legal play; a violation is shrunk and saved as a trace.
 
@@ -65,11 +68,13 @@ def check(game: str, props: Sequence[str], examples: int | None, seed: int,
     mode = RANDOM if plain_random or policy is not None else HYPOTHESIS
     if examples is None:
         examples = model.spec.check_examples
+    from ..runtime.gameref import GameRef
+    on = cluster_from(cluster)
     with Progress(f"checking {model.name}", quiet=quiet) as progress:
-        results = check_in_workers(game, reading(model), names, examples, seed, players,
+        results = check_in_workers(GameRef.of(model), names, examples, seed, players,
                                    mode, trace_dir, workers, progress,
                                    SHRINK_BUDGET if shrink_budget is None else shrink_budget,
-                                   policy, backend)
+                                   policy, backend, cluster=on)
     code = exit_code(results)
     cut = _truncated(model, results)
     played_by = None if mode != RANDOM else (policy.describe() if policy is not None

@@ -9,9 +9,10 @@ import click
 
 from ..check.progress import Progress
 from ..check.results import DIFFER, SAME
-from .options import (BadInput, Command, backend_option, check_outputs, components_option,
-                      emit_json, fresh_option, load_model, out, policy_from, policy_options,
-                      quiet_option, ruleset_option, steps_line, stored_line, verbose_option)
+from .options import (BadInput, Command, backend_option, check_outputs, cluster_from,
+                      cluster_option, components_option, emit_json, fresh_option, load_model, out,
+                      policy_from, policy_options, quiet_option, ruleset_option, steps_line,
+                      stored_line, verbose_option)
 
 
 @click.command("diff", cls=Command)
@@ -32,6 +33,7 @@ from .options import (BadInput, Command, backend_option, check_outputs, componen
                    "changes (95 % intervals).")
 @policy_options
 @backend_option
+@cluster_option
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--out-dir", default="traces", show_default=True,
               help="Where the difference is saved as a scenario file.")
@@ -43,8 +45,8 @@ from .options import (BadInput, Command, backend_option, check_outputs, componen
 def diff_cmd(game: str, reading_a: Sequence[str], ruleset: str | None,
              reading_b: Sequence[str], start: str | None, depth: int, setups: int,
              games: int, policy_name: str | None, simulations: int | None,
-             rollout: int | None, backend: str, seed: int, out_dir: str, as_json: bool,
-             quiet: bool, verbose: bool, fresh: bool) -> None:
+             rollout: int | None, backend: str, cluster: str | None, seed: int, out_dir: str,
+             as_json: bool, quiet: bool, verbose: bool, fresh: bool) -> None:
     """Where two readings of GAME part: the simplest difference, explained in rule terms,
     and how much it matters (with --policy, between stronger players than random).
 
@@ -81,13 +83,14 @@ def diff_cmd(game: str, reading_a: Sequence[str], ruleset: str | None,
     check_outputs("out_dir")
     label_a = " + ".join(([f"ruleset {ruleset}"] if ruleset else []) + list(reading_a))
     label_b = " + ".join([f"ruleset {b}" for b in b_rulesets] + b_options)
+    on = cluster_from(cluster) if games else None
     try:
         from ..check.store import opened
         with opened(fresh) as store, Progress(f"diff {ma.name}",
                                               quiet=quiet or as_json) as progress:
             report = diff(ma, mb, depth=depth, setups=setups, games=games, seed=seed,
                           scenario_dir=out_dir, start=start, labels=(label_a, label_b),
-                          progress=progress, policy=policy, backend=backend)
+                          progress=progress, policy=policy, backend=backend, cluster=on)
     except ValueError as e:
         raise BadInput(str(e)) from None
     if store is not None:

@@ -10,8 +10,9 @@ import click
 from ..check.progress import Progress
 from ..runtime.model import Model
 from ..console import summarise
-from .options import (SHOWN, BadInput, Command, components_option, emit_json, fresh_option,
-                      load_model, out, quiet_option, stored_line, verbose_option)
+from .options import (SHOWN, BadInput, Command, cluster_from, cluster_option, components_option,
+                      emit_json, fresh_option, load_model, out, quiet_option, stored_line,
+                      verbose_option)
 
 
 @click.command(cls=Command)
@@ -24,6 +25,7 @@ from .options import (SHOWN, BadInput, Command, components_option, emit_json, fr
                                       "docs/mutation.md.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes judging mutants side by side.")
+@cluster_option
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--prove", "with_prove", is_flag=True,
               help="Also run `prove` on each survivor that is not equivalent.")
@@ -37,9 +39,10 @@ from .options import (SHOWN, BadInput, Command, components_option, emit_json, fr
 @verbose_option
 @components_option
 @fresh_option
-def mutate(game: str, operators: Sequence[str], budget_name: str, workers: int, seed: int,
-           with_prove: bool, only: Sequence[str], list_only: bool, list_operators: bool,
-           as_json: bool, quiet: bool, verbose: bool, fresh: bool) -> None:
+def mutate(game: str, operators: Sequence[str], budget_name: str, workers: int,
+           cluster: str | None, seed: int, with_prove: bool, only: Sequence[str],
+           list_only: bool, list_operators: bool, as_json: bool, quiet: bool, verbose: bool,
+           fresh: bool) -> None:
     """Which rules does nothing pin? Change GAME's rules one at a time (on the IR) and see
     whether its scenarios, `check` or `prove` notice; list the survivors in rule terms."""
     from ..check.mutate import GROUPS, OPERATORS, BaselineError, mutants, mutate_game
@@ -75,12 +78,13 @@ def mutate(game: str, operators: Sequence[str], budget_name: str, workers: int, 
             select_mutants(mutants(model.spec, ops), only)
         except ValueError as e:
             raise BadInput(str(e)) from None
+    on = cluster_from(cluster)
     try:
         from ..check.store import opened
         with opened(fresh), Progress(f"mutating {model.name}", quiet=quiet) as progress:
             report = mutate_game(game, operators=ops, budget=budget_name, workers=workers,
                                  seed=seed, prove=with_prove, only=only or None,
-                                 progress=progress)
+                                 progress=progress, cluster=on)
     except (ValueError, ScenarioFileError) as e:
         raise BadInput(str(e)) from None
     except BaselineError as e:

@@ -116,9 +116,26 @@ def policy_from(name: str | None, simulations: int | None, rollout: int | None,
                         rollout=-1 if rollout is None else rollout, backend=backend)
 
 
-def reading(model: Model) -> list[str]:
-    """The model's whole interpretation as K=V texts (for worker processes)."""
-    return [f"{k}={v}" for k, v in model.interpretation.items()]
+def cluster_option(fn: Callable) -> Callable:
+    """``--cluster tcp://HOST:PORT``: run a campaign's tasks on a Dask cluster."""
+    return click.option("--cluster", default=None, metavar="tcp://HOST:PORT",
+                        help="Run the tasks on this Dask scheduler's workers instead of "
+                             "local processes (default: $RULESPEC_CLUSTER, else local); "
+                             "the same results (docs/ecosystem.md).")(fn)
+
+
+def cluster_from(address: str | None) -> Any:
+    """The cluster ``--cluster`` (or ``RULESPEC_CLUSTER``) names, connected before any
+    work (one that cannot be used: one line, exit 2), closed with the command; None:
+    the local worker processes."""
+    from ..check.cluster import ClusterError, cluster_address, connect
+    try:
+        found = connect(cluster_address(address))
+    except ClusterError as e:
+        raise BadInput(str(e)) from None
+    if found is not None:
+        click.get_current_context().call_on_close(found.close)
+    return found
 
 
 def emit_json(doc: Any) -> None:

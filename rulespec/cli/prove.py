@@ -11,8 +11,9 @@ from rich.markup import escape
 
 from ..check.budget import DEFAULT_RLIMIT, RLIMIT_PER_SECOND
 from ..check.progress import Progress
-from .options import (BadInput, Command, check_outputs, components_option, emit_json, fresh_option,
-                      load_model, out, quiet_option, ruleset_option, stored_line, verbose_option)
+from .options import (BadInput, Command, check_outputs, cluster_from, cluster_option,
+                      components_option, emit_json, fresh_option, load_model, out, quiet_option,
+                      ruleset_option, stored_line, verbose_option)
 
 
 @click.command(cls=Command)
@@ -33,6 +34,7 @@ from .options import (BadInput, Command, check_outputs, components_option, emit_
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes for the proofs (default: the machine's CPUs, at most 4). "
                    "The verdicts do not depend on it.")
+@cluster_option
 @click.option("--interpretation", multiple=True, metavar="K=V")
 @ruleset_option
 @click.option("--trace-dir", default="traces", show_default=True)
@@ -42,7 +44,8 @@ from .options import (BadInput, Command, check_outputs, components_option, emit_
 @components_option
 @fresh_option
 def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
-          depth: int | None, workers: int | None, interpretation: Sequence[str],
+          depth: int | None, workers: int | None, cluster: str | None,
+          interpretation: Sequence[str],
           ruleset: str | None, trace_dir: str, as_json: bool, quiet: bool,
           verbose: bool, fresh: bool) -> None:
     """Prove GAME's invariants, conservation laws and laws with Z3 (step proofs,
@@ -58,12 +61,13 @@ def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
     except ValueError as e:
         raise BadInput(str(e)) from None
     check_outputs("trace_dir")
+    on = cluster_from(cluster)
     try:
         with opened(fresh), Progress(f"proving {model.name}", quiet=quiet) as progress:
             run = prove_run(model, property_names=props or None, rlimit=rlimit,
                             timeout=timeout, depth=depth, trace_dir=trace_dir,
                             workers=workers or min(4, os.cpu_count() or 1),
-                            progress=progress, processes=True)
+                            progress=progress, processes=True, cluster=on)
     except ValueError as e:
         raise BadInput(str(e)) from None
     results = run.results

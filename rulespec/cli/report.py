@@ -9,8 +9,9 @@ from typing import Sequence
 import click
 from rich.markup import escape
 
-from .options import (BadInput, Command, check_outputs, components_option, fresh_option, load_model,
-                      out, policy_from, quiet_option, stored_line)
+from .options import (BadInput, Command, check_outputs, cluster_from, cluster_option,
+                      components_option, fresh_option, load_model, out, policy_from, quiet_option,
+                      stored_line)
 
 
 @click.command(cls=Command)
@@ -22,6 +23,7 @@ from .options import (BadInput, Command, check_outputs, components_option, fresh
               show_default=True, help="How much checking: counts in docs/reports.md.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Games reported side by side in this many processes.")
+@cluster_option
 @click.option("--policy", "policy_name", type=click.Choice(["random", "greedy", "mcts"]),
               default="random", show_default=True,
               help="Who plays the interpretation diffs' lockstep games (see `diff`).")
@@ -32,7 +34,7 @@ from .options import (BadInput, Command, check_outputs, components_option, fresh
 @components_option
 @fresh_option
 def report(games: Sequence[str], all_games: bool, out_dir: str, budget_name: str,
-           workers: int, policy_name: str, with_mutate: bool, quiet: bool,
+           workers: int, cluster: str | None, policy_name: str, with_mutate: bool, quiet: bool,
            fresh: bool) -> None:
     """Write the rules-clarification report of each GAME (HTML, Markdown, JSON)."""
     import time
@@ -57,8 +59,9 @@ def report(games: Sequence[str], all_games: bool, out_dir: str, budget_name: str
     budget = attrs.evolve(BUDGETS[budget_name], diff_policy=policy_name,
                           mutate=budget_name if with_mutate else None)
     from ..check.store import opened
+    on = cluster_from(cluster)
     with opened(fresh), ReportProgress(refs, quiet=quiet) as progress:
-        done = report_games(refs, budget, out_dir, workers, progress=progress)
+        done = report_games(refs, budget, out_dir, workers, progress=progress, cluster=on)
     for d in done:
         if "error" in d:
             click.echo(f"{d['game']}: the report could not be made: {d['error']}", err=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..runtime.gameref import GameRef
 from ..runtime.model import CHANCE, Model
 from .budget import Budget
 from .progress import GameProgress, ReportProgress
@@ -58,16 +59,24 @@ def _init(events: Any) -> None:
     _EVENTS = events
 
 
-def _report_in_worker(game_ref: str, budget: Budget, out_dir: str) -> dict:
-    return report_one(game_ref, budget, out_dir, GameProgress(game_ref, _EVENTS.put))
+def _report_in_worker(game: GameRef, game_ref: str, budget: Budget, out_dir: str) -> dict:
+    """A task: one game's report. ``game`` is what the command loaded (a spec whose
+    bytes changed since is refused); ``game_ref`` names it as the user did."""
+    try:
+        game.load()
+    except ValueError as err:
+        return {"game": game_ref, "error": f"{type(err).__name__}: {err}"}
+    sink = _EVENTS.put if _EVENTS is not None else None  # None: on a cluster, unseen
+    return report_one(game_ref, budget, out_dir, GameProgress(game_ref, sink))
 
 
 def report_games(game_refs: Sequence[str], budget: Budget, out_dir: str, workers: int = 1,
-                 progress: ReportProgress | None = None) -> list[dict]:
-    """Write every game's report into ``out_dir``; games run in ``workers`` processes,
+                 progress: ReportProgress | None = None, cluster: Any = None) -> list[dict]:
+    """Write every game's report into ``out_dir``; games run in ``workers`` processes
+    (or as tasks on ``cluster``: each game's proofs and mutants then run in its task),
     each game's phases and counts shown by ``progress``."""
     shown = progress or ReportProgress(game_refs, quiet=True)
-    if workers <= 1 or len(game_refs) <= 1:
+    if cluster is None and (workers <= 1 or len(game_refs) <= 1):
         out = []
         for g in game_refs:
             out.append(report_one(g, budget, out_dir, GameProgress(g, shown.update)))
@@ -75,17 +84,18 @@ def report_games(game_refs: Sequence[str], budget: Budget, out_dir: str, workers
         return out
     from concurrent.futures import FIRST_COMPLETED, wait
 
-    from ..check.workers import _context, worker_pool
-    events = _context().SimpleQueue()
-    with worker_pool(min(workers, len(game_refs)), initializer=_init,
-                     initargs=(events,)) as pool:
-        futures = {pool.submit(_report_in_worker, g, budget, out_dir): g
+    from ..check.executor import campaign_executor
+    from ..check.workers import _context
+    from ..runtime.registry import load
+    events = _context().SimpleQueue() if cluster is None else None
+    with campaign_executor(min(workers, len(game_refs)), cluster, _init, (events,)) as pool:
+        futures = {pool.submit(_report_in_worker, GameRef.of(load(g)), g, budget, out_dir): g
                    for g in _heaviest_first(game_refs)}
         done: dict[str, dict] = {}
         pending = set(futures)
         while pending:
             ended, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            while not events.empty():
+            while events is not None and not events.empty():
                 shown.update(events.get())
             for f in ended:
                 done[futures[f]] = f.result()

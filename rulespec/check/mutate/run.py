@@ -9,15 +9,23 @@ rules, theirs what they pin of values no source gives.
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import FIRST_COMPLETED, wait
-from typing import Any, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
 
 import attrs
 
+from ...runtime.gameref import GameRef
+from ..executor import cache, on_cluster_worker
 from ..progress import QUIET, Progress
 from .judge import BUDGETS, EQUIVALENT, KILLED, SURVIVED, Judges, MutantResult, load_scenarios
+from .judge import scenario_files as default_scenario_files
 from .operators import OPERATORS, Mutant, mutants, select_operators
 from .stored import Stored
+
+if TYPE_CHECKING:
+    from ..cluster import Cluster
 
 #: the format of ``rulespec mutate --json`` (and the report's mutation section)
 FORMAT = 1
@@ -115,41 +123,51 @@ def select_mutants(found: Sequence[Mutant], ids: Sequence[str] | None) -> list[M
     return [known[i] for i in dict.fromkeys(ids)]
 
 
-# --- one process's state, set before the workers fork -------------------------------------
-_STATE: dict[str, Any] = {}
+# --- one process's state: set before the local workers fork, or on a Dask worker's first task
+@attrs.frozen
+class _Setup:
+    """What every mutant's judgement reads besides the mutant: a task's frozen argument."""
+
+    game: GameRef
+    operators: tuple[str, ...]
+    budget: str
+    seed: int
+    prove: bool
+    #: the scenario files (absolute paths) the mutants are judged by
+    scenario_files: tuple[str, ...]
 
 
-def _prepare(game: str, operators: tuple[str, ...], budget: str, seed: int, prove: bool,
-             scenario_files: tuple[str, ...] | None) -> tuple[Judges, dict[str, Mutant]]:
-    key = (game, operators, budget, seed, prove, scenario_files)
-    if _STATE.get("key") != key:
-        from ...runtime.registry import load
-        model = load(game)
-        found = mutants(model.spec, operators)
-        chosen = BUDGETS[budget]
-        judges = Judges(model.spec, model, load_scenarios(game, scenario_files), chosen,
-                        seed, prove, Judges.lockstep_nodes_for(model, chosen))
-        _STATE.update(key=key, judges=judges, mutants={m.id: m for m in found})
-    return _STATE["judges"], _STATE["mutants"]
+_STATE: dict[str, Any] = cache({})
+_LOCK = threading.Lock()   # a Dask worker may run tasks in several threads
 
 
-def _init(game: str, operators: tuple[str, ...], budget: str, seed: int, prove: bool,
-          scenario_files: tuple[str, ...] | None) -> None:
-    """In a worker: the parent's judges with every model the baseline compiled (inherited
-    by fork), or built again (spawn)."""
-    _prepare(game, operators, budget, seed, prove, scenario_files)
+def _prepare(setup: _Setup) -> tuple[Judges, dict[str, Mutant]]:
+    with _LOCK:
+        if _STATE.get("key") != setup:
+            model = setup.game.load()
+            found = mutants(model.spec, setup.operators)
+            chosen = BUDGETS[setup.budget]
+            judges = Judges(model.spec, model,
+                            load_scenarios(setup.game.where, setup.scenario_files), chosen,
+                            setup.seed, setup.prove, Judges.lockstep_nodes_for(model, chosen))
+            _STATE.update(key=setup, judges=judges, mutants={m.id: m for m in found})
+        return _STATE["judges"], _STATE["mutants"]
 
 
-def _judge(mutant_id: str) -> MutantResult:
-    return _STATE["judges"].judge(_STATE["mutants"][mutant_id])
+def _judge(setup: _Setup, mutant_id: str) -> MutantResult:
+    """A task: one mutant's judgement, a pure function of its arguments."""
+    judges, by_id = _prepare(setup)
+    return judges.judge(by_id[mutant_id])
 
 
 def mutate_game(game: str, *, operators: Sequence[str] | None = None, budget: str = "quick",
                 workers: int = 1, seed: int = 0, prove: bool = False,
                 only: Sequence[str] | None = None,
                 scenario_files: Sequence[str] | None = None,
-                progress: Progress = QUIET) -> MutationReport:
-    """Make the game's mutants and judge each (see the package docstring).
+                progress: Progress = QUIET, cluster: Cluster | None = None) -> MutationReport:
+    """Make the game's mutants and judge each (see the package docstring): here, in
+    ``workers`` local processes, or on ``cluster`` (:mod:`..executor`), with the same
+    results.
 
     Raises ValueError for an unknown operator, mutant id or budget,
     :class:`~.judge.BaselineError` when the unmutated spec fails a judge, and
@@ -157,10 +175,13 @@ def mutate_game(game: str, *, operators: Sequence[str] | None = None, budget: st
     """
     if budget not in BUDGETS:
         raise ValueError(f"unknown budget {budget!r} (budgets: {', '.join(BUDGETS)})")
+    from ...runtime.registry import load
     ops = select_operators(operators)
-    files = tuple(scenario_files) if scenario_files is not None else None
+    files = tuple(str(Path(f).resolve()) for f in (
+        scenario_files if scenario_files is not None else default_scenario_files(game)))
     progress.note("the unmutated spec")
-    judges, by_id = _prepare(game, ops, budget, seed, prove, files)
+    setup = _Setup(GameRef.of(load(game)), ops, budget, seed, prove, files)
+    judges, by_id = _prepare(setup)
     chosen = select_mutants(list(by_id.values()), only)
     stored = Stored(game, judges, budget, seed, prove, files)
     stored.baseline(judges.baseline)
@@ -169,16 +190,15 @@ def mutate_game(game: str, *, operators: Sequence[str] | None = None, budget: st
     for _ in results:
         progress.advance()
     chosen_left = [m for m in chosen if m.id not in results]
-    if workers <= 1 or len(chosen_left) <= 1:
+    if cluster is None and (workers <= 1 or len(chosen_left) <= 1 or on_cluster_worker()):
         for m in chosen_left:
             progress.note(m.id)
             results[m.id] = stored.keep(judges.judge(m))
             progress.advance()
     else:
-        from ..workers import worker_pool
-        with worker_pool(workers, initializer=_init,
-                         initargs=(game, ops, budget, seed, prove, files)) as pool:
-            pending = {pool.submit(_judge, m.id): m.id for m in chosen_left}
+        from ..executor import campaign_executor
+        with campaign_executor(workers, cluster) as pool:
+            pending = {pool.submit(_judge, setup, m.id): m.id for m in chosen_left}
             while pending:
                 done, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
                 for f in done:
