@@ -337,7 +337,8 @@ def _valid(state: Any, p: int, v: int, reading: Any = None, nums: Numbers | None
 
 def end_bonus(state: Any, p: int, reading: Any = None, nums: Numbers | None = None) -> int:
     """End-of-game points of player ``p``, from the valid villages only (§ゲーム終了).
-    ``reading`` is the model's interpretation (village_without_tiki, laka_fruit);
+    ``reading`` is the model's interpretation (village_without_tiki, laka_fruit,
+    kanaloa_surfers);
     ``nums`` the numbers of the model's spec (the bundled spec's without)."""
     reading = reading or {}
     nums = nums or numbers()
@@ -348,6 +349,7 @@ def end_bonus(state: Any, p: int, reading: Any = None, nums: Numbers | None = No
     fruit_tiles = sum(has[v][col[f]] for v in range(nums.villages) for f in nums.fruits
                       if laka_all or valid[v])
     valid_surfers = sum(1 for v in range(nums.villages) if valid[v] and has[v][col["surfer"]])
+    kanaloa_own = reading.get("kanaloa_surfers", "valid_villages") == "own_village"
     total = 0
     for v in range(nums.villages):
         if not valid[v]:
@@ -358,7 +360,8 @@ def end_bonus(state: Any, p: int, reading: Any = None, nums: Numbers | None = No
         total += lv("hula", nums.hula_vp) * sum(has[v])
         total += lv("kane", nums.kane_vp) * sum(has[v][col[c]] for c in nums.cottage_types)
         total += lv("laka", nums.laka_vp) * fruit_tiles
-        total += lv("kanaloa", nums.kanaloa_vp) * valid_surfers
+        surfers = has[v][col["surfer"]] if kanaloa_own else valid_surfers
+        total += lv("kanaloa", nums.kanaloa_vp) * surfers
         total += lv("ku", nums.ku_vp) * state["tikis"][p]
     return total
 

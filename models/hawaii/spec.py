@@ -20,7 +20,7 @@ counts; price tokens are counts per token type and location (type = value + spea
 """
 
 from rulespec.spec import (PLAYERS, Game, abs_, all_of, any_of, called, count, derived, exists,
-                           forall, if_, implies, lookup, max_, min_, not_, option, sum_of, to_int, view)
+                           const, forall, if_, implies, lookup, max_, min_, not_, option, sum_of, to_int, view)
 
 SEED = "000_3b00b4fc026f56e4.txt"
 RESEARCH = "research/components.md"
@@ -654,6 +654,66 @@ laka_fruit = game.interpretation(
     default_reason="Laka's note names no condition, while the note beside it restricts "
                    "Kanaloa to valid villages; the contrast reads as no restriction")
 
+kanaloa_surfers = game.interpretation(
+    "kanaloa_surfers",
+    question="Does Kanaloa count the surfers of all the player's valid villages, or only a "
+             "surfer in its own village?",
+    options={"valid_villages": option(
+                 src("タイル効果の詳細", "カナロア: 有効な村（村として成立している状態）に配置された"
+                                    "サーファーは対象になりますが、有効でない村に配置されたサーファーは"
+                                    "効果の対象になりません"),
+                 english="Kanaloa: surfers placed in valid villages count, surfers placed in "
+                         "villages that are not valid do not."),
+             "own_village": option(
+                 src("タイル効果の詳細", "フラダンサー: 得点の対象になるのは、フラダンサータイルが置かれて"
+                                    "いるのと同じ村だけです") + "; only Laka is noted to count "
+                 "beyond its village (ラカ: このタイルが置かれている村以外に置かれているフルーツタイルも)",
+                 english="Hula dancer: only the village the hula dancer lies in scores; "
+                         "(Laka: fruit tiles in villages other than its own also score).")},
+    default="valid_villages", source=src("タイル効果の詳細", "カナロア"),
+    english="§Tile effects, Kanaloa: surfers in valid villages count toward it, surfers in "
+            "villages that are not valid do not.",
+    default_reason="Kanaloa's own village must be valid for its end effect anyway "
+                   "(§ゲーム終了), so the note about surfers in villages that are not valid "
+                   "says something only if surfers outside its village count")
+pele_floor = game.interpretation(
+    "pele_floor",
+    question="Can Pele make a purchase's move cost no feet at all?",
+    options={"zero": option(
+                 src("タイル効果の詳細", "ペレ: タイル購入時に支払う足が軽減されます") + " (no "
+                 "lower limit named)",
+                 english="Pele: the feet paid when buying a tile are reduced."),
+             "one_foot": option(
+                 src("足の支払い", "同じ場所に留まって、その場所で再びタイルを購入する場合でも足を１個"
+                                "支払う必要があります") + " (every purchase pays at least one foot)",
+                 english="Even to stay on the same place and buy there again you must pay one "
+                         "foot.")},
+    default="zero", source=src("タイル効果の詳細", "ペレ"),
+    english="§Tile effects, Pele: the feet paid for a purchase are reduced; the feet paid for "
+            "fishing and island visits are not.",
+    default_reason="Pele's note names no lower limit; the one foot of §足の支払い prices a "
+                   "move (staying put), which is what Pele reduces")
+exchange_direction = game.interpretation(
+    "exchange_direction",
+    question="Does an exchange cottage mix any payment, or only a shell price (feet or "
+             "fruit paying part of the shells)?",
+    options={"any_payment": option(
+                 src("タイル効果の詳細", "交換コテージ: このタイルの効果を使うと、貝、足、フルーツを"
+                                    "混ぜて支払うことができます") + " (no payment named)",
+                 english="Exchange cottage: with this tile you may pay with a mix of shells, "
+                         "feet and fruit."),
+             "price_only": option(
+                 src("タイル効果の詳細", "貝２個の支払いを足２個で支払ったり、貝１個と足１個で支払う"
+                                    "ことができます") + " (the example only mixes a shell payment)",
+                 english="A payment of 2 shells may be made with 2 feet, or with 1 shell and "
+                         "1 foot.")},
+    default="any_payment", source=src("タイル効果の詳細", "交換コテージ"),
+    english="§Tile effects, exchange cottage: with it you may mix shells, feet and fruit in "
+            "a payment; with a level-II exchange cottage, for example, a payment of 2 shells "
+            "may be made with 2 feet, or with 1 shell and 1 foot.",
+    default_reason="the rule names all three resources and no particular payment; the "
+                   "example shows one case of it")
+
 RULESET_ENGLISH = (f"{RESEARCH} (yucata, German rules page, listing the English rules' "
                    "deviations)")
 game.ruleset(
@@ -940,6 +1000,14 @@ def trip_exchange_ok(pay, swap):
                   all_of(pay == FootPay.feet_and_fruit, fruit_payment.is_("per_unit")))
 
 
+def trip_exchange_direction_ok(pay, swap):
+    """exchange_direction=price_only: no exchange cottage mixes a trip's feet (fruit for
+    part of them only where fruit_payment=per_unit lets fruit mix without one)."""
+    return implies(exchange_direction.is_("price_only"),
+                   any_of(swap == 0, all_of(pay == FootPay.feet_and_fruit,
+                                            fruit_payment.is_("per_unit"))))
+
+
 def trip_payment_ok(due, pay, swap):
     """A boat trip's feet: ``swap`` of them exchanged (exchange cottage), the rest in feet or
     fruit. feet / fruit: the ``swap`` feet are paid in shells; feet_and_fruit: in fruit."""
@@ -1080,7 +1148,8 @@ def move_cost(place):
     walk = if_(here == tgt, 1, lookup(DIST, here, tgt, name="distance"))
     via_beach = lookup(DIST[BEACH], tgt, name="distance_from_the_beach")
     steps = if_(beach_return.is_("free"), min_(walk, via_beach), walk)
-    return called(max_(0, steps - owned(me, "pele", PELE_FEET)), "feet_to_move")
+    least = if_(pele_floor.is_("one_foot"), 1, 0)  # Pele: not below 0, or below 1 foot
+    return called(max_(least, steps - owned(me, "pele", PELE_FEET)), "feet_to_move")
 
 
 def define_buy(kind: str) -> None:
@@ -1100,17 +1169,23 @@ def define_buy(kind: str) -> None:
     def buy(rule, swap, price, mark, level=None, pay=None, dest=None):
         rule.rests_on(SINGLE_SIDED, EXCHANGE_BOUND, EXCHANGE_COUNTS_FRUIT, EXCHANGE_TWO)
         code = TokenCode.of(price, mark)
-        double = level == Level.II if two_sided else False
+        double = level == Level.II if two_sided else const(False)  # kahunas, tikis: one side
         cost_feet = move_cost(Place[place])
-        cost_shells = price * if_(double, 2, 1) if two_sided else price
+        cost_shells = if_(double, 2 * price, price)  # §貝の支払い: twice for level II
         mix = pay == PayWith.mix_fruit
         both = pay == PayWith.mix_fruit_both
-        # not mix: swap > 0 shell units paid with feet, swap < 0 foot units paid with shells;
-        # mix: swap > 0 shell units, swap < 0 foot units paid with fruit;
-        # both: swap > 0 units of the price and as many of the move paid with fruit
-        feet_due = called(cost_feet + if_(mix, min_(swap, 0), if_(both, -swap, swap)), "feet_due")
-        shell_due = called(cost_shells - if_(mix, max_(swap, 0), swap), "shell_due")
-        fruit_mixed = called(if_(mix, abs_(swap), if_(both, 2 * swap, 0)), "fruit_mixed")
+        # §タイル効果の詳細, exchange cottage: ``swap`` units change hands between the two
+        # payments. own (and the fruit_for_* options): +k shell units paid with feet,
+        # -k foot units paid with shells; mix_fruit: +k shell units or -k foot units paid
+        # with fruit; mix_fruit_both: k units of each payment paid with fruit.
+        price_as_feet = called(if_(any_of(mix, both), 0, max_(swap, 0)), "shells_paid_as_feet")
+        move_as_shells = called(if_(any_of(mix, both), 0, max_(-swap, 0)), "feet_paid_as_shells")
+        fruit_in_price = called(if_(mix, max_(swap, 0), if_(both, swap, 0)), "fruit_in_price")
+        fruit_in_move = called(if_(mix, max_(-swap, 0), if_(both, swap, 0)), "fruit_in_move")
+        feet_due = called(cost_feet + price_as_feet - move_as_shells - fruit_in_move, "feet_due")
+        shell_due = called(cost_shells - price_as_feet + move_as_shells - fruit_in_price,
+                           "shell_due")
+        fruit_mixed = called(fruit_in_price + fruit_in_move, "fruit_mixed")
         fruit_feet = pay.is_one_of(PayWith.fruit_for_feet, PayWith.fruit_for_both)
         fruit_shells = pay.is_one_of(PayWith.fruit_for_shells, PayWith.fruit_for_both)
         # --- who, when, what is left ----------------------------------------------------
@@ -1125,6 +1200,12 @@ def define_buy(kind: str) -> None:
                                    fruit_payment.is_("per_unit"))),
                      "mixing payments needs enough exchange cottages",
                      source=src("タイル効果の詳細", "交換コテージ"))
+        rule.require(implies(exchange_direction.is_("price_only"),
+                             all_of(move_as_shells == 0,
+                                    implies(fruit_in_move >= 1, fruit_payment.is_("per_unit")))),
+                     "an exchange cottage mixes only a shell price",
+                     source=src("タイル効果の詳細", "貝２個の支払いを足２個で支払ったり、貝１個と足１個で"
+                                "支払うことができます") + " (interpretation exchange_direction)")
         rule.require(implies(both, any_of(exchange_uses.is_("per_payment"),
                                           fruit_payment.is_("per_unit"))),
                      "an exchange cottage serves one payment a turn",
@@ -1232,6 +1313,9 @@ def fish(rule, use, k, pay, swap):
     rule.rests_on(FISH_BOUND, EXCHANGE_BOUND, EXCHANGE_COUNTS_FRUIT, EXCHANGE_TWO, TRIP_BOATS)
     rule.require(trip_exchange_ok(pay, swap), "mixing payments needs enough exchange cottages",
                  source=src("タイル効果の詳細", "交換コテージ"))
+    rule.require(trip_exchange_direction_ok(pay, swap), "an exchange cottage mixes only a shell price",
+                 source=src("タイル効果の詳細", "貝２個の支払いを足２個で支払ったり、貝１個と足１個で"
+                            "支払うことができます") + " (interpretation exchange_direction)")
     rule.require(trip_payment_ok(due, pay, swap), "the player can pay the feet",
                  source=src("釣り"))
     pay_trip(rule, due, pay, swap)
@@ -1300,6 +1384,9 @@ def visit_island(rule, dock, use, pay, swap):
                  source=src("島の訪問", "最低でも３個の足を支払わなければいけないため"))
     rule.require(trip_exchange_ok(pay, swap), "mixing payments needs enough exchange cottages",
                  source=src("タイル効果の詳細", "交換コテージ"))
+    rule.require(trip_exchange_direction_ok(pay, swap), "an exchange cottage mixes only a shell price",
+                 source=src("タイル効果の詳細", "貝２個の支払いを足２個で支払ったり、貝１個と足１個で"
+                            "支払うことができます") + " (interpretation exchange_direction)")
     rule.require(trip_payment_ok(due, pay, swap), "the player can pay the feet",
                  source=src("島の訪問"))
     pay_trip(rule, due, pay, swap)
@@ -1514,7 +1601,9 @@ def end_bonus(p):
                  + by_level(p, v, "hula", HULA_VP) * tiles_in(p, v)
                  + by_level(p, v, "kane", KANE_VP) * count_names(p, v, ["start_hut"] + COTTAGES)
                  + by_level(p, v, "laka", LAKA_VP) * fruit_tiles
-                 + by_level(p, v, "kanaloa", KANALOA_VP) * valid_surfers
+                 + by_level(p, v, "kanaloa", KANALOA_VP)
+                 * if_(kanaloa_surfers.is_("own_village"), to_int(has[p, v, Name.surfer]),
+                       valid_surfers)
                  + by_level(p, v, "ku", KU_VP) * tikis[p])
         total = total + if_(valid(p, v), bonus, 0)
     return total
