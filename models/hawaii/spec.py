@@ -20,7 +20,8 @@ counts; price tokens are counts per token type and location (type = value + spea
 """
 
 from rulespec.spec import (PLAYERS, Game, abs_, all_of, any_of, called, count, derived, exists,
-                           const, forall, if_, implies, lookup, max_, min_, not_, option, sum_of, to_int, view)
+                           const, count_most, forall, highest, if_, implies, lookup, max_, min_, not_, option,
+                           rank, sum_of, to_int, view)
 
 SEED = "000_3b00b4fc026f56e4.txt"
 RESEARCH = "research/components.md"
@@ -445,271 +446,265 @@ Gift = game.enum("Gift", {"none": "no tile waiting", **{k: f"a level-II {k} from
 # Interpretation points: where the text allows more than one reading (each option with
 # its source, the default with its reason), and the rulesets that bundle them
 # =====================================================================================
-beach_return = game.interpretation(
-    "beach_return",
-    question="May a pawn go back to the beach for free before moving on?",
-    options={"free": option(
-                 book.at("足の支払い", "自分のコマがどこにあっても、砂浜に戻る際には足を支払う必要はありません"),
-                 english="Wherever your pawn is, you do not have to pay feet to return to the "
-                         "beach."),
-             "forbidden": option(
-                 book.at("足の支払い", "本来のルールではこのアクションが実行できるのですが、BGAではなぜかできません"),
-                 english="The original rules allow this action, but for some reason it "
-                         "cannot be done on BGA.")},
-    default="free", source=book.at("足の支払い"),
-    english="§Paying feet: each step to a neighbouring place costs one foot (a diagonal "
+beach_return = game.point(
+    "beach_return", "May a pawn go back to the beach for free before moving on?",
+    source=book.at("足の支払い")
+        .says("§Paying feet: each step to a neighbouring place costs one foot (a diagonal "
             "step too, and staying put costs one); wherever your pawn is, going back to the "
             "beach costs nothing -- which the original rules allow and the online version "
-            "(BGA) does not.",
-    default_reason="the text states the free return as the rule and reports BGA's refusal "
-                   "as a deviation of the online version ('for some reason'); the page "
-                   "itself adds it may just be a missing button")
-combine_boats = game.interpretation(
-    "combine_boats",
-    question="How many boats may be used together for one trip (fishing or an island)?",
-    options={"two": option(
-                 notes.at() + " (BGA Italian help: the 6-feet island with two 3-feet boats, "
-                 "or the 4-feet boat plus the 2-feet boat paying 5); the seed's 5- and "
-                 "6-feet islands are out of reach of any single boat (§島の訪問, §ボートの使用)",
-                 english="BGA's Italian help: reach the 6-feet island with two 3-feet boats, "
-                         "or pay 5 with the 4-feet boat plus the 2-feet boat."),
-             "one": option(
-                 book.at("ボートの使用", "選んだボードによって支払える「足」の上限値が決まります"),
-                 english="The boat you choose sets the most feet you can pay."),
-             "any": "INFERENCE: nothing in the seed or the BGA help limits a trip to two boats "
-                    "once boats combine; at most three in the model (assumption "
-                    "trip_boats_bound)"},
-    default="two", source=book.at("ボートの使用"),
-    english="§Using boats: a boat lets you fish or visit an island; the boat you choose caps "
+            "(BGA) does not."),
+    free=book.at("足の支払い", "自分のコマがどこにあっても、砂浜に戻る際には足を支払う必要はありません")
+        .says("Wherever your pawn is, you do not have to pay feet to return to the "
+            "beach."),
+    forbidden=book.at("足の支払い", "本来のルールではこのアクションが実行できるのですが、BGAではなぜかできません")
+        .says("The original rules allow this action, but for some reason it "
+            "cannot be done on BGA."),
+    default="free",
+    because="the text states the free return as the rule and reports BGA's refusal "
+        "as a deviation of the online version ('for some reason'); the page "
+        "itself adds it may just be a missing button")
+combine_boats = game.point(
+    "combine_boats", "How many boats may be used together for one trip (fishing or an island)?",
+    source=book.at("ボートの使用")
+        .says("§Using boats: a boat lets you fish or visit an island; the boat you choose caps "
             "the feet you can pay (canoe 2, level-I boat 3, level-II boat 4 with one free "
-            "foot); each boat is used once per round. Islands cost 3, 4, 5 and 6 feet.",
-    default_reason="with one boat per trip the 5- and 6-feet islands could never be visited "
-                   "(no boat carries more than 4 feet); the only source that describes "
-                   "combining (BGA's Italian help) combines two, and two reach every island")
-final_tie = game.interpretation(
-    "final_tie",
-    question="Who wins when the highest final scores are tied?",
-    options={"shared": option(
-                 book.at("ゲーム終了", "最も多くの勝利点を獲得していたプレイヤーが勝者です (no tie rule)"),
-                 english="The player with the most victory points is the winner (the text "
-                         "gives no tie rule)."),
-             "resources": option(
-                 notes.at() + " (yucata: English rules' tie-breaker 'sum of remaining "
-                 "resources')",
-                 english="Tied players compare the sum of their remaining resources "
-                         "(shells, feet and fruit).")},
-    default="shared", source=book.at("ゲーム終了"),
-    english="§End of the game: after round five, add the points from tile effects to the "
-            "points earned during play; the player with the most victory points wins.",
-    default_reason="the source names no tie-breaker, so tied players share the win; the "
-                   "English rules' tie-breaker is recorded as the other reading")
-fish_bonus_foot = game.interpretation(
-    "fish_bonus_foot",
-    question="Does a level-II boat's bonus foot catch a fish token (pay 1 foot, fish 2)?",
-    options={"counts": option(
-                 book.at("ボートの使用", "足を３個支払えば、足４個分支払ったことになります") + "; §釣り: "
-                 "「最低でも１個の足を支払わなければオマケの足を使うことはできない」 (with a foot paid, "
-                 "the bonus counts)",
-                 english="Pay 3 feet and you have paid 4; you cannot use the bonus foot unless "
-                         "you pay at least one foot."),
-             "paid_only": option(
-                 book.at("釣り", "魚トークンは支払った「足」の数と同じ数だけ獲得できます") + "; "
-                 "「オマケの足１個を使って魚トークン１個を獲得する、ということはできません」",
-                 english="You take as many fish tokens as the feet you paid; you cannot use "
-                         "the bonus foot to take a fish token.")},
-    default="counts", source=book.at("釣り"),
-    english="§Fishing: pay feet by boat and take as many fish tokens as the feet paid; the "
+            "foot); each boat is used once per round. Islands cost 3, 4, 5 and 6 feet."),
+    two=option(
+        notes.at() + " (BGA Italian help: the 6-feet island with two 3-feet boats, "
+        "or the 4-feet boat plus the 2-feet boat paying 5); the seed's 5- and "
+        "6-feet islands are out of reach of any single boat (§島の訪問, §ボートの使用)",
+        english="BGA's Italian help: reach the 6-feet island with two 3-feet boats, "
+                "or pay 5 with the 4-feet boat plus the 2-feet boat."),
+    one=book.at("ボートの使用", "選んだボードによって支払える「足」の上限値が決まります")
+        .says("The boat you choose sets the most feet you can pay."),
+    any="INFERENCE: nothing in the seed or the BGA help limits a trip to two boats "
+        "once boats combine; at most three in the model (assumption "
+        "trip_boats_bound)",
+    default="two",
+    because="with one boat per trip the 5- and 6-feet islands could never be visited "
+        "(no boat carries more than 4 feet); the only source that describes "
+        "combining (BGA's Italian help) combines two, and two reach every island")
+final_tie = game.point(
+    "final_tie", "Who wins when the highest final scores are tied?",
+    source=book.at("ゲーム終了")
+        .says("§End of the game: after round five, add the points from tile effects to the "
+            "points earned during play; the player with the most victory points wins."),
+    shared=book.at("ゲーム終了", "最も多くの勝利点を獲得していたプレイヤーが勝者です (no tie rule)")
+        .says("The player with the most victory points is the winner (the text "
+            "gives no tie rule)."),
+    resources=option(
+        notes.at() + " (yucata: English rules' tie-breaker 'sum of remaining "
+        "resources')",
+        english="Tied players compare the sum of their remaining resources "
+                "(shells, feet and fruit)."),
+    default="shared",
+    because="the source names no tie-breaker, so tied players share the win; the "
+        "English rules' tie-breaker is recorded as the other reading")
+fish_bonus_foot = game.point(
+    "fish_bonus_foot", "Does a level-II boat's bonus foot catch a fish token (pay 1 foot, fish 2)?",
+    source=book.at("釣り")
+        .says("§Fishing: pay feet by boat and take as many fish tokens as the feet paid; the "
             "level-II boat's bonus foot cannot catch a fish token by itself, because it only "
-            "lets you pay one foot less once you pay at least one.",
-    default_reason="§釣り explains the refusal by the bonus foot being usable only once a foot "
-                   "is paid (最低でも１個の足を支払わなければ), which implies that with a foot "
-                   "paid it counts")
-village_without_tiki = game.interpretation(
-    "village_without_tiki",
-    question="Is a village valid on a board without any tiki?",
-    options={"invalid": option(
-                 book.at("タイルの配置", "それぞれの村の一番右に置かれているタイルがティキが置かれている"
-                                 "列に到達することが条件です") + " (no tiki: no column to reach)",
-                 english="A village counts when its rightmost tile reaches the column where a "
-                         "tiki stands."),
-             "board_edge": option(
-                 "INFERENCE: the tiki line falls back to the board's last column "
-                 "(§タイルの配置: 個人ボードは下の画像のように７列に分かれており); no source states it",
-                 english="(Inference) The player board is divided into 7 columns; without a "
-                         "tiki, the last column is the line to reach.")},
-    default="invalid", source=book.at("タイルの配置"),
-    english="§Placing tiles: a village is valid at the end only if its rightmost tile reaches "
+            "lets you pay one foot less once you pay at least one."),
+    counts=option(
+        book.at("ボートの使用", "足を３個支払えば、足４個分支払ったことになります") + "; §釣り: "
+        "「最低でも１個の足を支払わなければオマケの足を使うことはできない」 (with a foot paid, "
+        "the bonus counts)",
+        english="Pay 3 feet and you have paid 4; you cannot use the bonus foot unless "
+                "you pay at least one foot."),
+    paid_only=option(
+        book.at("釣り", "魚トークンは支払った「足」の数と同じ数だけ獲得できます") + "; "
+        "「オマケの足１個を使って魚トークン１個を獲得する、ということはできません」",
+        english="You take as many fish tokens as the feet you paid; you cannot use "
+                "the bonus foot to take a fish token."),
+    default="counts",
+    because="§釣り explains the refusal by the bonus foot being usable only once a foot "
+        "is paid (最低でも１個の足を支払わなければ), which implies that with a foot "
+        "paid it counts")
+village_without_tiki = game.point(
+    "village_without_tiki", "Is a village valid on a board without any tiki?",
+    source=book.at("タイルの配置")
+        .says("§Placing tiles: a village is valid at the end only if its rightmost tile reaches "
             "the column of a tiki; tikis are placed from the right and make villages valid "
-            "sooner.",
-    default_reason="the condition names a tiki's column; the seed describes no line without one")
-fruit_payment = game.interpretation(
-    "fruit_payment",
-    question="Without an exchange cottage, may fruit pay part of a payment (1 fruit and 2 "
-             "shells for a 3)?",
-    options={"whole": notes.at() + " (Polish BGA help: a 4-step move costs 4 feet OR 4 fruit); "
-                      "§タイル効果の詳細: mixing is the exchange cottage's effect",
-             "per_unit": option(
-                 book.at("画面説明", "フルーツ、貝にも足の代わりにも使えるジョーカーのような資源です")
-                 + " (a joker stands in for any one unit)",
-                 english="Fruit: a joker-like resource that can stand in for shells or for "
-                         "feet.")},
-    default="whole", source=book.at("画面説明"),
-    english="§The screen: shells are money, feet are movement, and fruit is a joker-like "
-            "resource usable in place of shells or feet.",
-    default_reason="the only source that says how fruit pays (Polish BGA help) pays whole "
-                   "payments, and if fruit mixed anyway, the exchange cottage's 貝、足、"
-                   "フルーツを混ぜて支払う would add nothing for fruit")
-exchange_uses = game.interpretation(
-    "exchange_uses",
-    question="May an exchange cottage serve both payments of one purchase (the move and the "
-             "price)?",
-    options={"once_per_turn": notes.at() + " (yucata, German page: the English rules add 'each "
-                              "exchange hut may be used only once per turn')",
-             "per_payment": option(
-                 book.at("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます")
-                 + " (no limit on how often); yucata lists the limit as an English deviation "
-                   "from the German rules",
-                 english="With this tile you may pay with a mix of shells, feet and fruit.")},
-    default="once_per_turn", source=book.at("タイル効果の詳細", "交換コテージ"),
-    english="§Tile effects, exchange cottage: with it you may mix shells, feet and fruit in "
+            "sooner."),
+    invalid=option(
+        book.at("タイルの配置", "それぞれの村の一番右に置かれているタイルがティキが置かれている"
+                        "列に到達することが条件です") + " (no tiki: no column to reach)",
+        english="A village counts when its rightmost tile reaches the column where a "
+                "tiki stands."),
+    board_edge=option(
+        "INFERENCE: the tiki line falls back to the board's last column "
+        "(§タイルの配置: 個人ボードは下の画像のように７列に分かれており); no source states it",
+        english="(Inference) The player board is divided into 7 columns; without a "
+                "tiki, the last column is the line to reach."),
+    default="invalid",
+    because="the condition names a tiki's column; the seed describes no line without one")
+fruit_payment = game.point(
+    "fruit_payment", "Without an exchange cottage, may fruit pay part of a payment (1 fruit and 2 "
+    "shells for a 3)?",
+    source=book.at("画面説明")
+        .says("§The screen: shells are money, feet are movement, and fruit is a joker-like "
+            "resource usable in place of shells or feet."),
+    whole=notes.at() + " (Polish BGA help: a 4-step move costs 4 feet OR 4 fruit); "
+        "§タイル効果の詳細: mixing is the exchange cottage's effect",
+    per_unit=option(
+        book.at("画面説明", "フルーツ、貝にも足の代わりにも使えるジョーカーのような資源です")
+        + " (a joker stands in for any one unit)",
+        english="Fruit: a joker-like resource that can stand in for shells or for "
+                "feet."),
+    default="whole",
+    because="the only source that says how fruit pays (Polish BGA help) pays whole "
+        "payments, and if fruit mixed anyway, the exchange cottage's 貝、足、"
+        "フルーツを混ぜて支払う would add nothing for fruit")
+exchange_uses = game.point(
+    "exchange_uses", "May an exchange cottage serve both payments of one purchase (the move and the "
+    "price)?",
+    source=book.at("タイル効果の詳細", "交換コテージ")
+        .says("§Tile effects, exchange cottage: with it you may mix shells, feet and fruit in "
             "a payment; with a level-II exchange cottage, for example, a payment of 2 shells "
-            "may be made with 2 feet, or with 1 shell and 1 foot.",
-    default_reason="the only text on how often is the English edition's; the seed's example "
-                   "uses the cottage for one payment")
-goal_ranking = game.interpretation(
-    "goal_ranking",
-    question="Are the round-goal prizes ranked by the price-token totals, or by the totals "
-             "with the surfers' reductions added?",
-    options={"raw": option(
-                 book.at("ラウンド目標", "目標を達成してるプレイヤーのうち、最も多くの価格トークンを集めた"
-                                 "プレイヤーは"),
-                 english="Among the players who met the goal, the one who collected the most "
-                         "price tokens ..."),
-             "lowered": option(
-                 book.at("タイル効果の詳細", "ラウンド目標の達成値を４引き下げる") + " (a lowered goal "
-                 "counts like a higher total)",
-                 english="(the level-II surfer) lowers the round goal to reach by 4")},
-    default="raw", source=book.at("ラウンド目標"),
-    english="§Round goal: players whose price tokens this round add up to the goal score "
+            "may be made with 2 feet, or with 1 shell and 1 foot."),
+    once_per_turn=notes.at() + " (yucata, German page: the English rules add 'each "
+        "exchange hut may be used only once per turn')",
+    per_payment=option(
+        book.at("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます")
+        + " (no limit on how often); yucata lists the limit as an English deviation "
+          "from the German rules",
+        english="With this tile you may pay with a mix of shells, feet and fruit."),
+    default="once_per_turn",
+    because="the only text on how often is the English edition's; the seed's example "
+        "uses the cottage for one payment")
+goal_ranking = game.point(
+    "goal_ranking", "Are the round-goal prizes ranked by the price-token totals, or by the totals "
+    "with the surfers' reductions added?",
+    source=book.at("ラウンド目標")
+        .says("§Round goal: players whose price tokens this round add up to the goal score "
             "points; among them the one with the most price tokens gets the first prize, the "
-            "next the second, the others the third.",
-    default_reason="the prizes go to whoever collected the most price tokens (最も多くの価格"
-                   "トークンを集めた); a surfer lowers the goal, not the total")
-price_cap = game.interpretation(
-    "price_cap",
-    question="When a drawn price token would make a place's sum equal to its printed cap, is "
-             "it placed or flipped to a fish token?",
-    options={"at_most": option(
-                 book.at("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を"
-                                 "超えないように") + "; §足の支払い: 「この数字以下になるように」",
-                 english="Price tokens are placed so that their sum does not exceed each "
-                         "place's cap; ... so that the sum is at or below this number."),
-             "below": notes.at() + " (phantasiogames.net: 'chips that equal or exceed the "
-                      "printed number get flipped over to become fish')"},
-    default="at_most", source=book.at("細かいルール"),
-    english="§Fine print: price tokens are placed so that the sum on each place does not "
+            "next the second, the others the third."),
+    raw=book.at("ラウンド目標", "目標を達成してるプレイヤーのうち、最も多くの価格トークンを集めた"
+                                 "プレイヤーは")
+        .says("Among the players who met the goal, the one who collected the most "
+            "price tokens ..."),
+    lowered=option(
+        book.at("タイル効果の詳細", "ラウンド目標の達成値を４引き下げる") + " (a lowered goal "
+        "counts like a higher total)",
+        english="(the level-II surfer) lowers the round goal to reach by 4"),
+    default="raw",
+    because="the prizes go to whoever collected the most price tokens (最も多くの価格"
+        "トークンを集めた); a surfer lowers the goal, not the total")
+price_cap = game.point(
+    "price_cap", "When a drawn price token would make a place's sum equal to its printed cap, is "
+    "it placed or flipped to a fish token?",
+    source=book.at("細かいルール")
+        .says("§Fine print: price tokens are placed so that the sum on each place does not "
             "exceed its printed cap, so some places may get no token; the leftover tokens are "
-            "turned over and become fish tokens.",
-    default_reason="the seed says twice that the sum stays at or below the number "
-                   "(超えないように, この数字以下); goblins.net and throatpunchgames.com agree")
-income_after_last_round = game.interpretation(
-    "income_after_last_round",
-    question="Do income tiles (shell, foot and fruit tiles) pay once more when round 5 ends?",
-    options={"none": option(
-                 book.at("ラウンド終了と新たなラウンドの開始", "新たなラウンドが開始されると、次の勝利が行われます"
-                                                "・各プレイヤーに貝と足が支給される（自分の村に貝や足や"
-                                                "フルーツが追加で支給されるタイルを置いているプレイヤーは"
-                                                "その分も支給される）") + " (no round 6)",
-                 english="When a new round starts: each player receives shells and feet (and "
-                         "what their shell, foot and fruit tiles add)."),
-             "tiles": option(
-                 book.at("タイル効果の詳細", "「レベルⅡ灌漑タイル」についてはラウンド終了時に任意の資源を得る効果")
-                 + "; " + notes.at() + " (spielmonster.de: shell hut '+1 shell at end of each "
-                   "round')",
-                 english="The level-II irrigation tile's effect of gaining a resource of "
-                         "choice at the end of a round.")},
-    default="none", source=book.at("ラウンド終了と新たなラウンドの開始"),
-    english="§End of a round and a new round: when a new round starts, players receive "
+            "turned over and become fish tokens."),
+    at_most=option(
+        book.at("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を"
+                        "超えないように") + "; §足の支払い: 「この数字以下になるように」",
+        english="Price tokens are placed so that their sum does not exceed each "
+                "place's cap; ... so that the sum is at or below this number."),
+    below=notes.at() + " (phantasiogames.net: 'chips that equal or exceed the "
+        "printed number get flipped over to become fish')",
+    default="at_most",
+    because="the seed says twice that the sum stays at or below the number "
+        "(超えないように, この数字以下); goblins.net and throatpunchgames.com agree")
+income_after_last_round = game.point(
+    "income_after_last_round", "Do income tiles (shell, foot and fruit tiles) pay once more when round 5 ends?",
+    source=book.at("ラウンド終了と新たなラウンドの開始")
+        .says("§End of a round and a new round: when a new round starts, players receive "
             "shells and feet (plus what their income tiles give), boats are ready again and "
-            "new tokens are dealt; the game ends after round five.",
-    default_reason="the seed lists tile income among what a new round brings, and the game "
-                   "ends after round 5; it matters only for leftover resources "
-                   "(final_tie=resources)")
-laka_fruit = game.interpretation(
-    "laka_fruit",
-    question="Does Laka count fruit tiles in villages that are not valid?",
-    options={"all_villages": option(
-                 book.at("タイル効果の詳細", "ラカ: このタイルが置かれている村以外に置かれているフルーツ"
-                                    "タイルも得点の対象になります") + " (no condition on the "
-                 "villages, unlike Kanaloa's 有効な村に配置されたサーファー)",
-                 english="Laka: fruit tiles in villages other than its own also score."),
-             "valid_villages": "INFERENCE by analogy with §タイル効果の詳細 カナロア and "
-                               "§ゲーム終了 (end effects count only in valid villages)"},
-    default="all_villages", source=book.at("タイル効果の詳細", "ラカ"),
-    english="§Tile effects: Laka also scores the fruit tiles in villages other than its own; "
-            "Kanaloa scores surfers in valid villages only.",
-    default_reason="Laka's note names no condition, while the note beside it restricts "
-                   "Kanaloa to valid villages; the contrast reads as no restriction")
+            "new tokens are dealt; the game ends after round five."),
+    none=option(
+        book.at("ラウンド終了と新たなラウンドの開始", "新たなラウンドが開始されると、次の勝利が行われます"
+                                       "・各プレイヤーに貝と足が支給される（自分の村に貝や足や"
+                                       "フルーツが追加で支給されるタイルを置いているプレイヤーは"
+                                       "その分も支給される）") + " (no round 6)",
+        english="When a new round starts: each player receives shells and feet (and "
+                "what their shell, foot and fruit tiles add)."),
+    tiles=option(
+        book.at("タイル効果の詳細", "「レベルⅡ灌漑タイル」についてはラウンド終了時に任意の資源を得る効果")
+        + "; " + notes.at() + " (spielmonster.de: shell hut '+1 shell at end of each "
+          "round')",
+        english="The level-II irrigation tile's effect of gaining a resource of "
+                "choice at the end of a round."),
+    default="none",
+    because="the seed lists tile income among what a new round brings, and the game "
+        "ends after round 5; it matters only for leftover resources "
+        "(final_tie=resources)")
+laka_fruit = game.point(
+    "laka_fruit", "Does Laka count fruit tiles in villages that are not valid?",
+    source=book.at("タイル効果の詳細", "ラカ")
+        .says("§Tile effects: Laka also scores the fruit tiles in villages other than its own; "
+            "Kanaloa scores surfers in valid villages only."),
+    all_villages=option(
+        book.at("タイル効果の詳細", "ラカ: このタイルが置かれている村以外に置かれているフルーツ"
+                           "タイルも得点の対象になります") + " (no condition on the "
+        "villages, unlike Kanaloa's 有効な村に配置されたサーファー)",
+        english="Laka: fruit tiles in villages other than its own also score."),
+    valid_villages="INFERENCE by analogy with §タイル効果の詳細 カナロア and "
+        "§ゲーム終了 (end effects count only in valid villages)",
+    default="all_villages",
+    because="Laka's note names no condition, while the note beside it restricts "
+        "Kanaloa to valid villages; the contrast reads as no restriction")
 
-kanaloa_surfers = game.interpretation(
-    "kanaloa_surfers",
-    question="Does Kanaloa count the surfers of all the player's valid villages, or only a "
-             "surfer in its own village?",
-    options={"valid_villages": option(
-                 book.at("タイル効果の詳細", "カナロア: 有効な村（村として成立している状態）に配置された"
+kanaloa_surfers = game.point(
+    "kanaloa_surfers", "Does Kanaloa count the surfers of all the player's valid villages, or only a "
+    "surfer in its own village?",
+    source=book.at("タイル効果の詳細", "カナロア")
+        .says("§Tile effects, Kanaloa: surfers in valid villages count toward it, surfers in "
+            "villages that are not valid do not."),
+    valid_villages=book.at("タイル効果の詳細", "カナロア: 有効な村（村として成立している状態）に配置された"
                                     "サーファーは対象になりますが、有効でない村に配置されたサーファーは"
-                                    "効果の対象になりません"),
-                 english="Kanaloa: surfers placed in valid villages count, surfers placed in "
-                         "villages that are not valid do not."),
-             "own_village": option(
-                 book.at("タイル効果の詳細", "フラダンサー: 得点の対象になるのは、フラダンサータイルが置かれて"
-                                    "いるのと同じ村だけです") + "; only Laka is noted to count "
-                 "beyond its village (ラカ: このタイルが置かれている村以外に置かれているフルーツタイルも)",
-                 english="Hula dancer: only the village the hula dancer lies in scores; "
-                         "(Laka: fruit tiles in villages other than its own also score).")},
-    default="valid_villages", source=book.at("タイル効果の詳細", "カナロア"),
-    english="§Tile effects, Kanaloa: surfers in valid villages count toward it, surfers in "
-            "villages that are not valid do not.",
-    default_reason="Kanaloa's own village must be valid for its end effect anyway "
-                   "(§ゲーム終了), so the note about surfers in villages that are not valid "
-                   "says something only if surfers outside its village count")
-pele_floor = game.interpretation(
-    "pele_floor",
-    question="Can Pele make a purchase's move cost no feet at all?",
-    options={"zero": option(
-                 book.at("タイル効果の詳細", "ペレ: タイル購入時に支払う足が軽減されます") + " (no "
-                 "lower limit named)",
-                 english="Pele: the feet paid when buying a tile are reduced."),
-             "one_foot": option(
-                 book.at("足の支払い", "同じ場所に留まって、その場所で再びタイルを購入する場合でも足を１個"
-                                "支払う必要があります") + " (every purchase pays at least one foot)",
-                 english="Even to stay on the same place and buy there again you must pay one "
-                         "foot.")},
-    default="zero", source=book.at("タイル効果の詳細", "ペレ"),
-    english="§Tile effects, Pele: the feet paid for a purchase are reduced; the feet paid for "
-            "fishing and island visits are not.",
-    default_reason="Pele's note names no lower limit; the one foot of §足の支払い prices a "
-                   "move (staying put), which is what Pele reduces")
-exchange_direction = game.interpretation(
-    "exchange_direction",
-    question="Does an exchange cottage mix any payment, or only a shell price (feet or "
-             "fruit paying part of the shells)?",
-    options={"any_payment": option(
-                 book.at("タイル効果の詳細", "交換コテージ: このタイルの効果を使うと、貝、足、フルーツを"
-                                    "混ぜて支払うことができます") + " (no payment named)",
-                 english="Exchange cottage: with this tile you may pay with a mix of shells, "
-                         "feet and fruit."),
-             "price_only": option(
-                 book.at("タイル効果の詳細", "貝２個の支払いを足２個で支払ったり、貝１個と足１個で支払う"
-                                    "ことができます") + " (the example only mixes a shell payment)",
-                 english="A payment of 2 shells may be made with 2 feet, or with 1 shell and "
-                         "1 foot.")},
-    default="any_payment", source=book.at("タイル効果の詳細", "交換コテージ"),
-    english="§Tile effects, exchange cottage: with it you may mix shells, feet and fruit in "
+                                    "効果の対象になりません")
+        .says("Kanaloa: surfers placed in valid villages count, surfers placed in "
+            "villages that are not valid do not."),
+    own_village=option(
+        book.at("タイル効果の詳細", "フラダンサー: 得点の対象になるのは、フラダンサータイルが置かれて"
+                           "いるのと同じ村だけです") + "; only Laka is noted to count "
+        "beyond its village (ラカ: このタイルが置かれている村以外に置かれているフルーツタイルも)",
+        english="Hula dancer: only the village the hula dancer lies in scores; "
+                "(Laka: fruit tiles in villages other than its own also score)."),
+    default="valid_villages",
+    because="Kanaloa's own village must be valid for its end effect anyway "
+        "(§ゲーム終了), so the note about surfers in villages that are not valid "
+        "says something only if surfers outside its village count")
+pele_floor = game.point(
+    "pele_floor", "Can Pele make a purchase's move cost no feet at all?",
+    source=book.at("タイル効果の詳細", "ペレ")
+        .says("§Tile effects, Pele: the feet paid for a purchase are reduced; the feet paid for "
+            "fishing and island visits are not."),
+    zero=option(
+        book.at("タイル効果の詳細", "ペレ: タイル購入時に支払う足が軽減されます") + " (no "
+        "lower limit named)",
+        english="Pele: the feet paid when buying a tile are reduced."),
+    one_foot=option(
+        book.at("足の支払い", "同じ場所に留まって、その場所で再びタイルを購入する場合でも足を１個"
+                       "支払う必要があります") + " (every purchase pays at least one foot)",
+        english="Even to stay on the same place and buy there again you must pay one "
+                "foot."),
+    default="zero",
+    because="Pele's note names no lower limit; the one foot of §足の支払い prices a "
+        "move (staying put), which is what Pele reduces")
+exchange_direction = game.point(
+    "exchange_direction", "Does an exchange cottage mix any payment, or only a shell price (feet or "
+    "fruit paying part of the shells)?",
+    source=book.at("タイル効果の詳細", "交換コテージ")
+        .says("§Tile effects, exchange cottage: with it you may mix shells, feet and fruit in "
             "a payment; with a level-II exchange cottage, for example, a payment of 2 shells "
-            "may be made with 2 feet, or with 1 shell and 1 foot.",
-    default_reason="the rule names all three resources and no particular payment; the "
-                   "example shows one case of it")
+            "may be made with 2 feet, or with 1 shell and 1 foot."),
+    any_payment=option(
+        book.at("タイル効果の詳細", "交換コテージ: このタイルの効果を使うと、貝、足、フルーツを"
+                           "混ぜて支払うことができます") + " (no payment named)",
+        english="Exchange cottage: with this tile you may pay with a mix of shells, "
+                "feet and fruit."),
+    price_only=option(
+        book.at("タイル効果の詳細", "貝２個の支払いを足２個で支払ったり、貝１個と足１個で支払う"
+                           "ことができます") + " (the example only mixes a shell payment)",
+        english="A payment of 2 shells may be made with 2 feet, or with 1 shell and "
+                "1 foot."),
+    default="any_payment",
+    because="the rule names all three resources and no particular payment; the "
+        "example shows one case of it")
 
 RULESET_ENGLISH = (notes.at() + " (yucata, German rules page, listing the English rules' "
                    "deviations)")
@@ -1463,21 +1458,18 @@ def ranking_total(i):
 
 
 def round_prizes(ach, tot, r0):
-    """The prize of each seat: the highest total among those who met the goal gets the
-    first prize; if that top is unique, the next total gets the second; everyone else who
-    met the goal gets the third (§ラウンド目標 and its two worked examples)."""
-    best = -1
+    """§ラウンド目標: among the players who met the goal, place 1 (the most, ties included)
+    takes the first prize, place 2 the second, everyone else the third. Tied players share
+    a place and the next one is skipped (1, 1, 3): after a tie for first nobody is second,
+    and all tied behind a lone first are (both worked examples)."""
+    prizes = []
     for i in range(5):
-        best = max_(best, if_(ach[i], tot[i], -1))
-    n_best = _sum([to_int(all_of(ach[i], tot[i] == best)) for i in range(5)])
-    second = -1
-    for i in range(5):
-        second = max_(second, if_(all_of(ach[i], tot[i] < best), tot[i], -1))
-    return [if_(not_(ach[i]), 0,
-                if_(tot[i] == best, lookup(PRIZE[0], r0, name="first_prize"),
-                    if_(all_of(n_best == 1, tot[i] == second), lookup(PRIZE[1], r0, name="second_prize"),
-                        lookup(PRIZE[2], r0, name="third_prize"))))
-            for i in range(5)]
+        place = rank(tot, of=i, among=ach)
+        prizes.append(if_(not_(ach[i]), 0,
+                          if_(place == 1, lookup(PRIZE[0], r0, name="first_prize"),
+                              if_(place == 2, lookup(PRIZE[1], r0, name="second_prize"),
+                                  lookup(PRIZE[2], r0, name="third_prize")))))
+    return prizes
 
 
 def tile_income(rule, p):
@@ -1613,7 +1605,7 @@ def end_bonus(p):
 
 game.score(lambda p: vp[p] + end_bonus(p),
            source=book.at("ゲーム終了", "ゲーム中に得た勝利点と、これらの効果で得た勝利点を合計して、最も多くの勝利点を獲得していたプレイヤーが勝者です"))
-game.tie_break(lambda p: if_(final_tie.is_("resources"), shells[p] + feet[p] + fruit[p], 0),
+game.tie_break(lambda p: shells[p] + feet[p] + fruit[p], when=final_tie.is_("resources"),
                source="interpretation final_tie: " + notes.at() + " (yucata: tie-breaker 'sum of remaining resources')")
 game.shared_ties(source=book.at("ゲーム終了", "the text names no tie-breaker: tied players share the win "
                                            "(interpretation final_tie=shared)"))
@@ -1900,27 +1892,36 @@ game.invariant(
     doc="while dealing, each pass space dealt so far holds a token (none is skipped)")
 
 # --- the round-goal prize law, for every possible set of totals ------------------------
-def _prize_by_rank(i, ach, tot, r0):
-    """The same rule stated by counting: a seat that met the goal gets the first prize if
-    no qualifying seat has more, the second if exactly one has more, else the third."""
-    above = _sum([to_int(all_of(ach[j], tot[j] > tot[i])) for j in range(5)])
-    return if_(not_(ach[i]), 0, if_(above == 0, lookup(PRIZE[0], r0, name="first_prize"),
-                                    if_(above == 1, lookup(PRIZE[1], r0, name="second_prize"), lookup(PRIZE[2], r0, name="third_prize"))))
+def _prizes_as_worded(ach, tot, r0):
+    """The prize rule as §ラウンド目標 words it: the highest total among those who met the
+    goal gets the first prize; if that top is unique, the next total gets the second (all
+    tied there); everyone else who met the goal gets the third."""
+    best = highest(tot, over=range(5), among=ach, none=-1)
+    n_best = count_most(tot, over=range(5), among=ach)
+    second = highest(tot, over=range(5), among=[all_of(ach[i], tot[i] < best) for i in range(5)],
+                     none=-1)
+    return [if_(not_(ach[i]), 0,
+                if_(tot[i] == best, lookup(PRIZE[0], r0, name="first_prize"),
+                    if_(all_of(n_best == 1, tot[i] == second), lookup(PRIZE[1], r0, name="second_prize"),
+                        lookup(PRIZE[2], r0, name="third_prize"))))
+            for i in range(5)]
 
 
 _r0 = round_ - 1
 _ach = [goal_met(i, lookup(TARGET, _r0, name="goal_target")) for i in range(5)]
 _tot = [ranking_total(i) for i in range(5)]
-_impl = round_prizes(_ach, _tot, _r0)
+_by_place = round_prizes(_ach, _tot, _r0)
+_worded = _prizes_as_worded(_ach, _tot, _r0)
 game.law(
     "round_prizes_follow_the_ranking",
-    all_of(*(_impl[i] == _prize_by_rank(i, _ach, _tot, _r0) for i in range(5))),
+    all_of(*(_by_place[i] == _worded[i] for i in range(5))),
     source=book.at("ラウンド目標", "最も多くの価格トークンを集めたプレイヤーは１人で、２番目に多くの価格トークンを集めた"
                "プレイヤーが複数の場合は、２番目に多くの価格トークンを集めたプレイヤー全員が「２位のプレイヤー」が"
                "受け取る勝利点を受け取ります"),
     doc="for 2-5 players, every round and every possible set of round totals and surfers, "
-        "the prizes the round end pays equal the prizes by rank: first if nobody who met the "
-        "goal has more, second if exactly one has more, else third (both worked examples)")
+        "the prizes the round end pays by place (1, 1, 3 for ties) equal the rule as the "
+        "seed words it: the highest total first, the next second only if the highest is "
+        "one player's, the others third (both worked examples)")
 
 # --- conservation: every token and tile is somewhere ---------------------------------
 for c in CODES:
