@@ -9,9 +9,11 @@ outside, on states and transitions, without reusing the spec's expressions:
 - monotone quantities (victory points, boats used within a round);
 - the final score, recomputed from the villages at the end.
 
-Component values the seed does not print (tile effects, round tiles) are the spec's
-assumptions (``models/hawaii/README.md``); they are repeated here as plain tables so that
-the recomputation does not share code with the spec.
+Every number the properties read (the seed's printed constants, the tile effects, the
+round tiles, the token values) comes from the spec the checked model was loaded from: its
+constants and enums, and for the assumed component data the spec module itself
+(:func:`numbers`). Only the logic is restated here, never a value: a spec with another
+number is checked against that number.
 """
 
 from __future__ import annotations
@@ -19,47 +21,79 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rulespec import load_spec
+import attrs
 
+from rulespec import load_spec
 from rulespec.check.property import end_property, state_property, step_property
+from rulespec.runtime.registry import import_file, origin, spec_path
 
 SEED = "000_3b00b4fc026f56e4.txt"
 
-# --- the spec's vocabulary, by position (enum order of models/hawaii/spec.py) --------------
-NAMES = ["start_hut", "shell_hut", "foot_hut", "spear_hut", "exchange_hut", "long_hut",
-         "irrigation", "hula", "breadfruit", "taro", "coconut", "banana", "surfer",
-         "kane", "laka", "kanaloa", "lono", "pele", "ku"]
-N = {n: i for i, n in enumerate(NAMES)}
-COTTAGE_TYPES = ["start_hut", "shell_hut", "foot_hut", "spear_hut", "exchange_hut", "long_hut"]
-FRUITS = ["breadfruit", "taro", "coconut", "banana"]
-VILLAGES = 5
-COLUMNS = 7
-ROUNDS = 5
-# token codes 1..10: (value, spear); code 0 = no token
-VALUE = [0, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]
-SPEAR = [0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1]
 
-# The numbers come from the spec (one source of truth): its constants printed in the seed
-# and its round_tiles assumption. Only the logic below is restated independently.
-_SPEC = load_spec("hawaii")
-_CONST = {c.name: c.value for c in _SPEC.constants}
-_ROUND_TILES = next(a.value for a in _SPEC.assumptions if a.name == "round_tiles")
-KAHUNA_VP = [_CONST[f"kahuna_vp_by_row_{k}"] for k in range(1, 6)]  # §タイルの配置
-LAST_ROUND_SPACE_1_VP = 2               # §パス: 第５ラウンド…一番左のマス…勝利点２点
-TARGET = list(_ROUND_TILES["target"])
-PRIZES = [tuple(p) for p in _ROUND_TILES["prizes"]]
-# the spec's tile_effects assumption, (level I, level II); its text states these numbers
-# and tests/test_hawaii_properties.py checks that they still match it
-SURFER_GOAL = (2, 4)
-LONO_VP = (3, 5)
-SPEAR_HUT_VP = (1, 2)
-LONG_VP = (2, 5)
-IRRIGATION_VP = (0, 3)
-HULA_VP = (1, 2)
-KANE_VP = (2, 3)
-LAKA_VP = (2, 3)
-KANALOA_VP = (2, 3)
-KU_VP = (1, 2)
+@attrs.frozen
+class Numbers:
+    """The numbers of one loaded Hawaii spec that the properties read (none restated)."""
+
+    names: list[str]            # the Name enum, in its order (the state's has/lvl2 columns)
+    cottage_types: list[str]    # 補足１: the start cottage and the cottages
+    fruits: list[str]
+    villages: int
+    columns: int
+    rounds: int
+    last_round_space_1_vp: int  # §パス: 第５ラウンド…一番左のマス…勝利点２点
+    value: list[int]            # token code -> value (code 0 = no token)
+    spear: list[int]            # token code -> 1 if it shows a spear
+    kahuna_vp: list[int]        # §タイルの配置: by row, from the top
+    target: list[int]           # assumption round_tiles
+    prizes: list[tuple[int, int, int]]
+    # assumption tile_effects, (level I, level II)
+    surfer_goal: tuple[int, int]
+    lono_vp: tuple[int, int]
+    spear_hut_vp: tuple[int, int]
+    long_vp: tuple[int, int]
+    irrigation_vp: tuple[int, int]
+    hula_vp: tuple[int, int]
+    kane_vp: tuple[int, int]
+    laka_vp: tuple[int, int]
+    kanaloa_vp: tuple[int, int]
+    ku_vp: tuple[int, int]
+
+    @property
+    def index(self) -> dict[str, int]:
+        """Tile name -> its column in the state's ``has`` and ``lvl2`` rows."""
+        return {n: i for i, n in enumerate(self.names)}
+
+
+_NUMBERS: dict[int, Numbers] = {}
+
+
+def numbers(model: Any = None) -> Numbers:
+    """The numbers of the spec ``model`` was loaded from (the bundled spec without a model):
+    its constants and Name enum, and the spec module's component tables."""
+    spec = model.spec if model is not None else load_spec("hawaii")
+    if id(spec) in _NUMBERS:
+        return _NUMBERS[id(spec)]
+    where = origin(spec)
+    module: Any = import_file(where.path if where else spec_path("hawaii"), "spec")
+    const = {c.name: c.value for c in spec.constants}
+    pair = lambda xs: (int(xs[0]), int(xs[1]))  # noqa: E731 - a (level I, level II) amount
+    name_enum = next(e for e in spec.enums if e.name == "Name")
+    found = _NUMBERS[id(spec)] = Numbers(
+        names=list(name_enum.members), cottage_types=["start_hut", *module.COTTAGES],
+        fruits=list(module.FRUITS), villages=const["villages_per_player"],
+        columns=const["board_columns"], rounds=const["rounds"],
+        last_round_space_1_vp=const["last_round_first_pass_vp"],
+        value=[int(v) for v in module.VALUE], spear=[int(s) for s in module.SPEAR],
+        kahuna_vp=[const[f"kahuna_vp_by_row_{k}"] for k in range(1, 6)],
+        target=[int(t) for t in module.ROUND_TILES["target"]],
+        prizes=[tuple(int(x) for x in p) for p in module.ROUND_TILES["prizes"]],
+        surfer_goal=pair(module.SURFER_GOAL), lono_vp=pair(module.LONO_VP),
+        spear_hut_vp=pair(module.SPEAR_VP), long_vp=pair(module.LONG_VP),
+        irrigation_vp=pair(module.IRRIGATION_VP), hula_vp=pair(module.HULA_VP),
+        kane_vp=pair(module.KANE_VP), laka_vp=pair(module.LAKA_VP),
+        kanaloa_vp=pair(module.KANALOA_VP), ku_vp=pair(module.KU_VP))
+    return found
+
 
 PASS_TEXT = re.compile(r"^pass to turn-order space (\d)$")
 
@@ -68,14 +102,16 @@ def _seated(state: Any) -> range:
     return range(state["num_players"])
 
 
-def _level_amount(state: Any, p: int, v: int, name: str, amounts: tuple[int, int]) -> int:
-    if not state["has"][p][v][N[name]]:
+def _level_amount(nums: Numbers, state: Any, p: int, v: int, name: str,
+                  amounts: tuple[int, int]) -> int:
+    col = nums.index[name]
+    if not state["has"][p][v][col]:
         return 0
-    return amounts[1] if state["lvl2"][p][v][N[name]] else amounts[0]
+    return amounts[1] if state["lvl2"][p][v][col] else amounts[0]
 
 
-def _owned(state: Any, p: int, name: str, amounts: tuple[int, int]) -> int:
-    return sum(_level_amount(state, p, v, name, amounts) for v in range(VILLAGES))
+def _owned(nums: Numbers, state: Any, p: int, name: str, amounts: tuple[int, int]) -> int:
+    return sum(_level_amount(nums, state, p, v, name, amounts) for v in range(nums.villages))
 
 
 def _round_ended(before: Any, after: Any) -> bool:
@@ -143,10 +179,11 @@ def a_round_ends_when_everyone_has_passed(model: Any, before: Any, action: Any,
     waiting = [p for p in _seated(before) if p != mover and not before["passed"][p]]
     if waiting:
         return f"round {r0} ended while players {waiting} had not passed"
-    if r0 < ROUNDS and (r1 != r0 + 1 or after["phase"] == "over"):
+    rounds = numbers(model).rounds
+    if r0 < rounds and (r1 != r0 + 1 or after["phase"] == "over"):
         return f"after round {r0} the game should go on to round {r0 + 1}"
-    if r0 == ROUNDS and after["phase"] != "over":
-        return f"after round {ROUNDS} the game should be over (phase {after['phase']})"
+    if r0 == rounds and after["phase"] != "over":
+        return f"after round {rounds} the game should be over (phase {after['phase']})"
     return None
 
 
@@ -158,7 +195,7 @@ def the_game_lasts_exactly_five_rounds(model: Any, state: Any, steps: int) -> st
     (cut at ``max_steps``) is not judged here."""
     if not model.is_terminal(state):
         return None
-    if state["round"] != ROUNDS or state["phase"] != "over":
+    if state["round"] != numbers(model).rounds or state["phase"] != "over":
         return f"the game ended in round {state['round']} (phase {state['phase']})"
     return None
 
@@ -260,24 +297,25 @@ def round_prizes_follow_the_goal_tile(model: Any, before: Any, action: Any,
     if last is None:
         return None  # a_round_ends_when_everyone_has_passed reports it
     mover, space = last
+    nums = numbers(model)
     n = before["num_players"]
     r0 = before["round"] - 1
     totals = list(before["round_total"][:n])
     spears = list(before["spears"][:n])
     code = before["pass_tok"][space - 1]
-    totals[mover] += VALUE[code]
-    spears[mover] += SPEAR[code]
-    surfers = [_owned(before, p, "surfer", SURFER_GOAL) for p in range(n)]
-    met = [totals[p] + surfers[p] >= TARGET[r0] for p in range(n)]
+    totals[mover] += nums.value[code]
+    spears[mover] += nums.spear[code]
+    surfers = [_owned(nums, before, p, "surfer", nums.surfer_goal) for p in range(n)]
+    met = [totals[p] + surfers[p] >= nums.target[r0] for p in range(n)]
     # interpretation goal_ranking: rank by the totals, or by the totals with the surfers
     ranked = (totals if model.interpretation.get("goal_ranking", "raw") == "raw"
               else [t + r for t, r in zip(totals, surfers)])
-    prizes = expected_prizes(ranked, met, PRIZES[r0])
+    prizes = expected_prizes(ranked, met, nums.prizes[r0])
     for p in range(n):
-        want = (prizes[p] + (_owned(before, p, "lono", LONO_VP) if met[p] else 0)
-                + spears[p] * _owned(before, p, "spear_hut", SPEAR_HUT_VP))
-        if p == mover and space == 1 and before["round"] == ROUNDS:
-            want += LAST_ROUND_SPACE_1_VP
+        want = (prizes[p] + (_owned(nums, before, p, "lono", nums.lono_vp) if met[p] else 0)
+                + spears[p] * _owned(nums, before, p, "spear_hut", nums.spear_hut_vp))
+        if p == mover and space == 1 and before["round"] == nums.rounds:
+            want += nums.last_round_space_1_vp
         got = after["vp"][p] - before["vp"][p]
         if got != want:
             return (f"round {r0 + 1}: player {p} (total {totals[p]}, goal met: {met[p]}) "
@@ -285,39 +323,46 @@ def round_prizes_follow_the_goal_tile(model: Any, before: Any, action: Any,
     return None
 
 
-def _valid(state: Any, p: int, v: int, reading: Any = None) -> bool:
+def _valid(state: Any, p: int, v: int, reading: Any = None, nums: Numbers | None = None) -> bool:
     """§タイルの配置: the village's rightmost tile reaches the leftmost tiki's column
-    (assumption tiki_columns: width + tikis >= 8). Without a tiki (interpretation
-    village_without_tiki): never valid, or valid once it fills the board's 7 columns."""
+    (assumption tiki_columns: width + tikis >= columns + 1). Without a tiki (interpretation
+    village_without_tiki): never valid, or valid once it fills the board's columns."""
+    nums = nums or numbers()
     tikis = state["tikis"][p]
     if tikis == 0 and (reading or {}).get("village_without_tiki", "invalid") == "board_edge":
         tikis = 1  # the board's last column stands in for the missing tiki's
     return (state["founder"][p][v] != "none" and tikis >= 1
-            and state["width"][p][v] + tikis >= COLUMNS + 1)
+            and state["width"][p][v] + tikis >= nums.columns + 1)
 
 
-def end_bonus(state: Any, p: int, reading: Any = None) -> int:
+def end_bonus(state: Any, p: int, reading: Any = None, nums: Numbers | None = None) -> int:
     """End-of-game points of player ``p``, from the valid villages only (§ゲーム終了).
-    ``reading`` is the model's interpretation (village_without_tiki, laka_fruit)."""
+    ``reading`` is the model's interpretation (village_without_tiki, laka_fruit,
+    kanaloa_surfers);
+    ``nums`` the numbers of the model's spec (the bundled spec's without)."""
     reading = reading or {}
+    nums = nums or numbers()
+    col = nums.index
     has = state["has"][p]
-    valid = [_valid(state, p, v, reading) for v in range(VILLAGES)]
+    valid = [_valid(state, p, v, reading, nums) for v in range(nums.villages)]
     laka_all = reading.get("laka_fruit", "all_villages") == "all_villages"
-    fruit_tiles = sum(has[v][N[f]] for v in range(VILLAGES) for f in FRUITS
+    fruit_tiles = sum(has[v][col[f]] for v in range(nums.villages) for f in nums.fruits
                       if laka_all or valid[v])
-    valid_surfers = sum(1 for v in range(VILLAGES) if valid[v] and has[v][N["surfer"]])
+    valid_surfers = sum(1 for v in range(nums.villages) if valid[v] and has[v][col["surfer"]])
+    kanaloa_own = reading.get("kanaloa_surfers", "valid_villages") == "own_village"
     total = 0
-    for v in range(VILLAGES):
+    for v in range(nums.villages):
         if not valid[v]:
             continue
-        lv = lambda name, amounts: _level_amount(state, p, v, name, amounts)  # noqa: E731
-        total += KAHUNA_VP[v] if state["kahunas"][p] > v else 0
-        total += lv("long_hut", LONG_VP) + lv("irrigation", IRRIGATION_VP)
-        total += lv("hula", HULA_VP) * sum(has[v])
-        total += lv("kane", KANE_VP) * sum(has[v][N[c]] for c in COTTAGE_TYPES)
-        total += lv("laka", LAKA_VP) * fruit_tiles
-        total += lv("kanaloa", KANALOA_VP) * valid_surfers
-        total += lv("ku", KU_VP) * state["tikis"][p]
+        lv = lambda name, amounts: _level_amount(nums, state, p, v, name, amounts)  # noqa: E731
+        total += nums.kahuna_vp[v] if state["kahunas"][p] > v else 0
+        total += lv("long_hut", nums.long_vp) + lv("irrigation", nums.irrigation_vp)
+        total += lv("hula", nums.hula_vp) * sum(has[v])
+        total += lv("kane", nums.kane_vp) * sum(has[v][col[c]] for c in nums.cottage_types)
+        total += lv("laka", nums.laka_vp) * fruit_tiles
+        surfers = has[v][col["surfer"]] if kanaloa_own else valid_surfers
+        total += lv("kanaloa", nums.kanaloa_vp) * surfers
+        total += lv("ku", nums.ku_vp) * state["tikis"][p]
     return total
 
 
@@ -332,9 +377,10 @@ def end_scoring_counts_only_valid_villages(model: Any, state: Any, steps: int) -
         return None
     scores = model.scores(state)
     reading = model.interpretation
+    nums = numbers(model)
     for p in _seated(state):
-        bonus = end_bonus(state, p, reading)
-        if (not any(_valid(state, p, v, reading) for v in range(VILLAGES))
+        bonus = end_bonus(state, p, reading, nums)
+        if (not any(_valid(state, p, v, reading, nums) for v in range(nums.villages))
                 and scores[p] != state["vp"][p]):
             return (f"player {p} has no valid village but scores {scores[p]} "
                     f"with {state['vp'][p]} points")

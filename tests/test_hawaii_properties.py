@@ -12,6 +12,7 @@ import pytest
 import rulespec
 from rulespec.runtime.model import State
 from rulespec.runtime.play import seeded_chooser
+from rulespec.runtime.registry import models_dir
 
 from rulespec.properties import hawaii as H
 
@@ -93,9 +94,9 @@ def test_every_property_has_a_doc_and_a_seed_source():
         assert p.doc and H.SEED in p.source, p.name
 
 
-def test_the_name_table_matches_the_spec(game):
+def test_the_names_are_the_specs(game):
     name_enum = next(e for e in game.spec.enums if e.name == "Name")
-    assert list(name_enum.members) == H.NAMES
+    assert H.numbers(game).names == list(name_enum.members)
 
 
 # --- turn order -----------------------------------------------------------------------------
@@ -209,13 +210,14 @@ class ScoresInvalidVillages:
 
     def __init__(self, game):
         self.game = game
+        self.spec = game.spec
         self.interpretation = game.interpretation
 
     def is_terminal(self, state):
         return self.game.is_terminal(state)
 
     def scores(self, state):
-        return [state["vp"][p] + sum(H.KAHUNA_VP[:state["kahunas"][p]])
+        return [state["vp"][p] + sum(H.numbers(self.game).kahuna_vp[:state["kahunas"][p]])
                 for p in range(state["num_players"])]
 
 
@@ -233,32 +235,77 @@ def test_end_scoring_from_an_invalid_village_is_flagged(game, played):
 
 def test_end_scoring_recomputation_counts_a_valid_village(game, played):
     last = played[-1][2]
+    nums = H.numbers(game)
 
     def valid_village_1(f):
         f["tikis"][0] = 5                    # width 2 + 5 tikis < 8: still not valid
         f["kahunas"][0] = 1
-        f["has"][0][0] = [False] * len(H.NAMES)
-        f["lvl2"][0][0] = [False] * len(H.NAMES)
-        f["has"][0][0][H.N["start_hut"]] = True
-        f["has"][0][0][H.N["long_hut"]] = True     # 2 columns: width 4, 4 + 5 >= 8
+        f["has"][0][0] = [False] * len(nums.names)
+        f["lvl2"][0][0] = [False] * len(nums.names)
+        f["has"][0][0][nums.index["start_hut"]] = True
+        f["has"][0][0][nums.index["long_hut"]] = True     # 2 columns: width 4, 4 + 5 >= 8
         f["width"][0][0] = 4
         f["founder"][0][0] = "start_hut"
     d = copy.deepcopy(last.to_dict())
     valid_village_1(d["fields"])
     s = game.state_from_json(d)
     assert H._valid(s, 0, 0)
-    assert H.end_bonus(s, 0) >= H.KAHUNA_VP[0] + H.LONG_VP[0]
+    assert H.end_bonus(s, 0) >= nums.kahuna_vp[0] + nums.long_vp[0]
     assert H.end_scoring_counts_only_valid_villages.check(game, s, len(played)) is None
     assert game.scores(s)[0] == s["vp"][0] + H.end_bonus(s, 0)
 
 
-def test_tile_numbers_of_the_properties_match_the_specs_tile_effects_assumption():
-    """The end-scoring recomputation restates tile values; they must be the spec's."""
-    from rulespec import load_spec
-    import rulespec.properties.hawaii as hp
-    text = next(a.value for a in load_spec("hawaii").assumptions if a.name == "tile_effects")
-    for kind, (one, two) in [("long_hut", hp.LONG_VP), ("hula", hp.HULA_VP),
-                             ("spear_hut", hp.SPEAR_HUT_VP), ("kane", hp.KANE_VP),
-                             ("laka", hp.LAKA_VP), ("kanaloa", hp.KANALOA_VP),
-                             ("lono", hp.LONO_VP), ("ku", hp.KU_VP)]:
-        assert f"{one}/{two}" in text[kind] or f"+{one}/+{two}" in text[kind], (kind, text[kind])
+# --- one source of truth: the numbers are the checked spec's -------------------------------
+LAST_PASS = ["pass to turn-order space 2"]
+
+
+def _changed_spec(tmp_path, old, new):
+    text = (models_dir() / "hawaii" / "spec.py").read_text()
+    assert text.count(old) == 1, old
+    path = tmp_path / "spec.py"
+    path.write_text(text.replace(old, new))
+    return rulespec.load(path)
+
+
+def _round_end_with_lono(game):
+    """Round 1, player 1 has passed; player 0 (Lono I in village 1, round total 9: the goal
+    met) passes last."""
+    s = game.initial_state(2)
+    while s["phase"] != "play":  # the chance steps of the opening, first outcome each
+        s = game.apply(s, game.legal_actions(s)[0])
+    nums = H.numbers(game)
+
+    def lono(f):
+        f["has"][0][0][nums.index["lono"]] = True
+        f["passed"][1] = True
+        f["pawn"][1] = 11
+        f["pass_by"][0] = 1
+        f["round_total"][0] = 9
+        f["took"][0][5] = 1   # a 4 ...
+        f["took"][0][7] = 1   # ... and a 5
+    before = edit(game, s, **{"has": lono})
+    action = next(a for a in game.legal_actions(before) if str(a) == LAST_PASS[0])
+    return before, action
+
+
+def test_a_changed_tile_effect_in_the_spec_reaches_the_property(game, tmp_path):
+    """Lono's points are the spec's assumption, read by the property from the spec the
+    model was loaded from: with Lono giving 4 (not 3), the round-end property expects 4,
+    passes on that spec's round end and flags the bundled spec's 3."""
+    changed = _changed_spec(tmp_path, '"lono": (3, 5)', '"lono": (4, 6)')
+    assert H.numbers(changed).lono_vp == (4, 6) and H.numbers(game).lono_vp == (3, 5)
+    prop = H.round_prizes_follow_the_goal_tile
+    b, a = _round_end_with_lono(changed)
+    after = changed.apply(b, a)
+    assert prop.check(changed, b, a, after) is None
+    bundled_after = game.apply(edit(game, b), a)   # the same step under Lono's 3 points
+    assert after["vp"][0] == bundled_after["vp"][0] + 1
+    msg = prop.check(changed, b, a, edit(changed, bundled_after))
+    assert msg and "player 0" in msg
+
+
+def test_a_changed_printed_constant_reaches_the_property(tmp_path):
+    """The kahunas' row points are printed constants; the end-scoring recomputation reads
+    them from the spec, so a spec printing 6 for the first row is checked against 6."""
+    changed = _changed_spec(tmp_path, "[5, 5, 10, 10, 15]", "[6, 5, 10, 10, 15]")
+    assert H.numbers(changed).kahuna_vp[0] == 6

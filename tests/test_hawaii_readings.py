@@ -35,6 +35,9 @@ STARTS = {
     ("price_cap", "below"): "reading_price_cap.toml#below: the same 5 is flipped to a fish token",
     ("income_after_last_round", "tiles"): "reading_income_after_last_round.toml#tiles: the shell cottage pays when round 5 ends",
     ("laka_fruit", "valid_villages"): "reading_laka_fruit.toml#valid_villages: Laka counts fruit in valid villages only",
+    ("kanaloa_surfers", "own_village"): "reading_kanaloa_surfers.toml#valid_villages: Kanaloa counts the surfer of another valid village",
+    ("pele_floor", "one_foot"): "reading_pele_floor.toml#zero: Pele I makes the one-step move free",
+    ("exchange_direction", "price_only"): "reading_exchange_direction.toml#any_payment: a shell pays the canoe's one foot",
 }
 OTHER_OPTIONS = [(p.name, o) for p in SPEC.interpretations for o in p.options if o != p.default]
 

@@ -20,21 +20,19 @@ counts; price tokens are counts per token type and location (type = value + spea
 """
 
 from rulespec.spec import (PLAYERS, Game, abs_, all_of, any_of, called, count, derived, exists,
-                           forall, if_, implies, lookup, max_, min_, not_, option, sum_of, to_int, view)
+                           const, count_most, forall, highest, if_, implies, lookup, max_, min_, not_, option,
+                           rank, sum_of, to_int, view)
 
 SEED = "000_3b00b4fc026f56e4.txt"
 RESEARCH = "research/components.md"
 
 
-def src(section: str, quote: str | None = None) -> str:
-    """A citation of the seed's current text: section heading and an optional short quote."""
-    return f"{SEED} §{section}" + (f": 「{quote}」" if quote else "")
-
-
-game = Game("hawaii", title="Hawaii", players=(2, 5), source=src("ゲームの流れ"),
+game = Game("hawaii", title="Hawaii", players=(2, 5), source=f"{SEED} §ゲームの流れ",
             summary="Buy tiles with shells and feet to grow up to five villages, fish and "
                     "visit islands by boat, and meet five round goals; valid villages score "
                     "their tiles and kahunas at the end.")
+book = game.text(SEED, cite="§{}")                 # the seed, cited by section heading
+notes = game.text(RESEARCH, cite="", quote="{}")   # the research notes, by what they say
 
 # =====================================================================================
 # Numbers printed in the rules (constants, each with its source)
@@ -47,37 +45,37 @@ def printed_table(name: str, values: list[int], source: str) -> list[int]:
     return [game.constant(f"{name}_{i}", v, source=source) for i, v in enumerate(values, start=1)]
 
 
-ROUNDS = game.constant("rounds", 5, source=src("ゲーム進行", "ゲームは全５ラウンド行われ"))
-START_SHELLS = game.constant("start_shells", 13, source=src("ゲーム進行", "貝を１３個、足を７個"))
-START_FEET = game.constant("start_feet", 7, source=src("ゲーム進行", "貝を１３個、足を７個"))
-START_FRUIT = printed_table("start_fruit_by_seat", [0, 2, 3, 4, 5], source=src(
+ROUNDS = game.constant("rounds", 5, source=book.at("ゲーム進行", "ゲームは全５ラウンド行われ"))
+START_SHELLS = game.constant("start_shells", 13, source=book.at("ゲーム進行", "貝を１３個、足を７個"))
+START_FEET = game.constant("start_feet", 7, source=book.at("ゲーム進行", "貝を１３個、足を７個"))
+START_FRUIT = printed_table("start_fruit_by_seat", [0, 2, 3, 4, 5], source=book.at(
     "ゲーム進行", "１番手プレイヤーには追加のフルーツの支給なし。２番手プレイヤー：フルーツ２個、"
     "３番手プレイヤー：フルーツ３個、４番手プレイヤー：フルーツ４個、５番手プレイヤー：フルーツ５個"))
 VILLAGES = game.constant("villages_per_player", 5,
-                         source=src("タイルの配置", "１人のプレイヤーは５つまで村を作ることができます"))
-COLUMNS = game.constant("board_columns", 7, source=src("タイルの配置", "個人ボードは下の画像のように７列に分かれており"))
+                         source=book.at("タイルの配置", "１人のプレイヤーは５つまで村を作ることができます"))
+COLUMNS = game.constant("board_columns", 7, source=book.at("タイルの配置", "個人ボードは下の画像のように７列に分かれており"))
 START_HUT_WIDTH = game.constant("start_cottage_width", 2,
-                                source=src("タイルの配置", "スタートコテージは１枚で２マス分のタイル"))
+                                source=book.at("タイルの配置", "スタートコテージは１枚で２マス分のタイル"))
 # The text prints the rewards of the first three spots of each track; the 4th and 5th
 # spots are an assumption (see track_spots_4_and_5_pay_nothing below).
-TIKI_FEET = printed_table("tiki_spot_feet", [1, 2, 3], source=src(
+TIKI_FEET = printed_table("tiki_spot_feet", [1, 2, 3], source=book.at(
     "タイルの配置", "右から、１個、２個、３個の「足」を獲得します"))
-KAHUNA_SHELLS = printed_table("kahuna_spot_shells", [1, 2, 3], source=src(
+KAHUNA_SHELLS = printed_table("kahuna_spot_shells", [1, 2, 3], source=book.at(
     "タイルの配置", "上から、１個、２個、３個の「貝」を獲得します"))
-KAHUNA_VP = printed_table("kahuna_vp_by_row", [5, 5, 10, 10, 15], source=src(
+KAHUNA_VP = printed_table("kahuna_vp_by_row", [5, 5, 10, 10, 15], source=book.at(
     "タイルの配置", "上から順番に、５点、５点、１０点、１０点、１５点の勝利点を獲得します"))
-ISLAND_FEET = printed_table("island_feet", [3, 4, 5, 6], source=src(
+ISLAND_FEET = printed_table("island_feet", [3, 4, 5, 6], source=book.at(
     "島の訪問", "左の島から順番に３個、４個、５個、６個"))
-ISLAND_VP = printed_table("island_vp", [2, 3, 4, 9], source=src(
+ISLAND_VP = printed_table("island_vp", [2, 3, 4, 9], source=book.at(
     "島の訪問", "左の島から順番に、２点、３点、４点、９点の勝利点を獲得します"))
-DOCKS = game.constant("island_docks", 4, source=src("島の訪問", "島は下の画像のように、ラウンド開始時に４つ準備されます"))
-CANOE_CAP = game.constant("canoe_capacity", 2, source=src("ボートの使用", "「足」を最大で２個まで支払えるボート"))
-BOAT_I_CAP = game.constant("boat_I_capacity", 3, source=src("ボートの使用", "「レベルⅠのボート」１個で「足」を３個まで支払えます"))
-BOAT_II_CAP = game.constant("boat_II_capacity", 4, source=src("ボートの使用", "「レベルⅡのボート」１個で、「足」を４個まで支払えます"))
-game.constant("boat_II_free_feet", 1, source=src("ボートの使用", "足を３個支払えば、足４個分支払ったことになります"))
-LAST_ROUND_PASS_VP = game.constant("last_round_first_pass_vp", 2, source=src(
+DOCKS = game.constant("island_docks", 4, source=book.at("島の訪問", "島は下の画像のように、ラウンド開始時に４つ準備されます"))
+CANOE_CAP = game.constant("canoe_capacity", 2, source=book.at("ボートの使用", "「足」を最大で２個まで支払えるボート"))
+BOAT_I_CAP = game.constant("boat_I_capacity", 3, source=book.at("ボートの使用", "「レベルⅠのボート」１個で「足」を３個まで支払えます"))
+BOAT_II_CAP = game.constant("boat_II_capacity", 4, source=book.at("ボートの使用", "「レベルⅡのボート」１個で、「足」を４個まで支払えます"))
+game.constant("boat_II_free_feet", 1, source=book.at("ボートの使用", "足を３個支払えば、足４個分支払ったことになります"))
+LAST_ROUND_PASS_VP = game.constant("last_round_first_pass_vp", 2, source=book.at(
     "パス", "第５ラウンド（最終ラウンド）で一番左のマスにコマを置いたプレイヤーのみ、即座に勝利点２点を獲得します"))
-SURFER_II_GOAL = game.constant("surfer_II_goal_reduction", 4, source=src(
+SURFER_II_GOAL = game.constant("surfer_II_goal_reduction", 4, source=book.at(
     "タイル効果の詳細", "レベルⅡサーファー（ラウンド目標の達成値を４引き下げる）"))
 
 # =====================================================================================
@@ -113,7 +111,7 @@ TILE_COUNTS = game.assume(
     reason="the seed only says the supply is limited (§タイルの購入と配置: 用意されているタイルの数には"
            "上限があります); the German component list gives 126 place tiles by type; the 12 god "
            "tiles are split evenly over the 6 gods of 補足３ and the 16 fruit tiles over 4 fruits",
-    origin=f"{RESEARCH} §Components (German rule list via members.chello.at, cross-checked "
+    origin=notes.at() + " §Components (German rule list via members.chello.at, cross-checked "
            "bdml.free.fr and weltensicht.de)")
 SINGLE_SIDED = game.assume(
     "single_sided_kinds", ["kahuna", "tiki"],
@@ -163,7 +161,7 @@ EFFECTS = game.assume(
            "Laka counts fruit in all villages, Lono needs the goal, Pele only for purchases, "
            "Kanaloa counts surfers in valid villages, level-II irrigation's end points need a "
            "valid village); the values here are plausible fillers",
-    origin=f"{RESEARCH} §Hawaii additional facts (shell hut +1/+2 spielmonster.de; long hut "
+    origin=notes.at() + " §Hawaii additional facts (shell hut +1/+2 spielmonster.de; long hut "
            "5 VP tk-game-diary.net; green god 2 VP per fruit tk-game-diary.net); rest NOT FOUND")
 SHELL_INCOME = {"shell_hut": EFFECTS["shell_hut"]}
 FEET_INCOME = {"foot_hut": EFFECTS["foot_hut"]}
@@ -198,14 +196,14 @@ PLACES = game.assume(
            "'12' (§足の支払い) and one or more price-token spots (§貝の支払い: 「２」と「３」の２つ); "
            "which tiles lie on which place, the caps and the spot counts are not printed. "
            "Format: place -> (tile kinds, price-token spots, printed cap)",
-    origin=f"{RESEARCH} §Setup ('1–3 purchase spots per place', reich-der-spiele.de); "
+    origin=notes.at() + " §Setup ('1–3 purchase spots per place', reich-der-spiele.de); "
            "assignment NOT FOUND")
 PLACE_NAMES = list(PLACES)
 PLACE_OF = {k: p for p, (kinds, _, _) in PLACES.items() for k in kinds}
 assert sorted(PLACE_OF) == sorted(KINDS), "every tile kind lies on exactly one place"
 SPOTS = [PLACES[p][1] for p in PLACE_NAMES]
 PlaceNo = game.labels("PlaceNo", PLACE_NAMES,
-                      source=src("タイルの購入と配置", "次の１０個のエリアに分かれています"))
+                      source=book.at("タイルの購入と配置", "次の１０個のエリアに分かれています"))
 CAPS = [PLACES[p][2] for p in PLACE_NAMES]
 DEAL_ORDER = game.assume(
     "deal_order",
@@ -214,7 +212,7 @@ DEAL_ORDER = game.assume(
            "pass for places with two spots, then a third; a token that would push the place's "
            "sum over its cap becomes a fish token (that spot stays empty); places are dealt in "
            "place order since their positions are random anyway",
-    origin=f"{RESEARCH} §Hawaii additional facts (goblins.net two-pass dealing; "
+    origin=notes.at() + " §Hawaii additional facts (goblins.net two-pass dealing; "
            "throatpunchgames.com 'flipped ... placed in the fishing lagoon')")
 BOARD_DRAWS = len(DEAL_ORDER)
 
@@ -229,7 +227,7 @@ ADJACENT = game.assume(
     reason="positions 0-1 (lowest row), 2-4, 5-7, 8-9 (top row); neighbours are orthogonal "
            "or exactly diagonal (§足の支払い: 対角線上にあるマスに移動する場合は足を１個); the two "
            "places of the lowest row touch the beach (position 10)",
-    origin=f"{RESEARCH} (rows 2-3-3-2, opinionatedgamers.com; beach touches only the 2 "
+    origin=notes.at() + " (rows 2-3-3-2, opinionatedgamers.com; beach touches only the 2 "
            "lowest places, pl.doc.boardgamearena.com Gamehelphawaii)")
 
 
@@ -264,7 +262,7 @@ TOKEN_TYPES = game.assume(
     reason="25 double-sided tokens, values 2-6 on the price side, some with a spear (§貝の支払い), "
            "fish on the back (§細かいルール); per-value counts, spear marks and fish counts are "
            "not given. Format: (value, spear, fish on the back, count)",
-    origin=f"{RESEARCH} §Components ('25 price tokens with the numbers 2-6', distribution "
+    origin=notes.at() + " §Components ('25 price tokens with the numbers 2-6', distribution "
            "NOT FOUND); pass-area example 3-with-spear from the seed §パス")
 CODES = range(1, 11)
 VALUE = [0] + [t[0] for t in TOKEN_TYPES]
@@ -283,7 +281,7 @@ ISLANDS = game.assume(
     reason="10 island tiles; the seed says an island shows fruit, points or a tile "
            "(§島の訪問); which ones is not given. Tiles from islands are level II where "
            "double-sided",
-    origin=f"{RESEARCH} §Components ('10 islands'); BGA summary 'you receive the level-2 "
+    origin=notes.at() + " §Components ('10 islands'); BGA summary 'you receive the level-2 "
            "version'; contents NOT FOUND")
 ISLAND_NAMES = list(ISLANDS)
 GIFT_KINDS = [v[1] for v in ISLANDS.values() if v[0] == "tile" and v[1] in VILLAGE_KINDS]
@@ -297,7 +295,7 @@ ROUND_TILES = game.assume(
     reason="the seed's example goal tile reads target 9, prizes 8/5/2 and next-round income "
            "10 shells, 6 feet (§ラウンド目標, §ラウンド終了と新たなラウンドの開始); it is taken as "
            "round 1's tile; later tiles raise the target and lower the income",
-    origin=f"{RESEARCH} (round-2 target 11, ludolegars.fr; 'targets rise, income falls', "
+    origin=notes.at() + " (round-2 target 11, ludolegars.fr; 'targets rise, income falls', "
            "bigcream.it / ludorium); one fixed tile per round is assumed")
 TARGET = ROUND_TILES["target"]
 PRIZE = [[pr[i] for pr in ROUND_TILES["prizes"]] for i in range(3)]
@@ -380,31 +378,31 @@ Phase = game.enum("Phase", {
     "fishing": "the current player takes the fish tokens paid for, one at a time",
     "gift": "the current player places the tile shown on the island just visited",
     "over": "the fifth round has ended",
-}, source=src("ゲーム進行"))
+}, source=book.at("ゲーム進行"))
 Place = game.enum("Place", {p: f"the place selling {', '.join(PLACES[p][0])}"
                             for p in PLACE_NAMES},
-                  source=src("タイルの購入と配置", "次の１０個のエリアに分かれています"))
+                  source=book.at("タイルの購入と配置", "次の１０個のエリアに分かれています"))
 Name = game.enum("Name", {n: f"the {n} village tile" for n in NAMES},
-                 source=src("タイルの配置", "補足１・補足３"))
+                 source=book.at("タイルの配置", "補足１・補足３"))
 Kind = game.enum("Kind", {k: f"the supply stack of {k} tiles" for k in KINDS},
-                 source=src("タイルの購入と配置", "用意されているタイルの数には上限があります"))
+                 source=book.at("タイルの購入と配置", "用意されているタイルの数には上限があります"))
 Founder = game.enum("Founder", {"none": "no village in this row yet",
                                 **{n: f"the village was founded with a {n}"
                                    for n in ["start_hut"] + COTTAGES}},
-                    source=src("タイルの配置", "各村の１枚目のタイルは必ずコテージ系のタイル"))
+                    source=book.at("タイルの配置", "各村の１枚目のタイルは必ずコテージ系のタイル"))
 Level = game.enum("Level", {"I": "level I side", "II": "level II side (bought at double price)"},
-                  source=src("貝の支払い", "価格トークンの数字の２倍の個数の貝を支払うことで"))
+                  source=book.at("貝の支払い", "価格トークンの数字の２倍の個数の貝を支払うことで"))
 Mark = game.enum("Mark", {"plain": "a price token without a spear",
                           "spear": "a price token with a spear"},
-                 source=src("貝の支払い", "槍（バツ印のような模様）が描かれているもの"))
+                 source=book.at("貝の支払い", "槍（バツ印のような模様）が描かれているもの"))
 # token codes by their parts (value, mark), named "6/spear" in states, scenarios and reports
-TokenCode = game.codes("TokenCode", (range(2, 7), Mark), first=1, source=src(
+TokenCode = game.codes("TokenCode", (range(2, 7), Mark), first=1, source=book.at(
     "貝の支払い", "価格トークンの中には槍（バツ印のような模様）が描かれているものがあります"))
 assert TokenCode.names[1:] == tuple(f"{VALUE[c]}/{'spear' if SPEAR[c] else 'plain'}" for c in CODES)
 Dest = game.enum("Dest", {**{f"village_{r + 1}": f"village row {r + 1} (from the top)"
                              for r in range(VILLAGES)},
                           "discard": "the tile cannot be placed anywhere and is discarded"},
-                 source=src("タイルの配置", "もし購入したタイルが配置できない場合は"))
+                 source=book.at("タイルの配置", "もし購入したタイルが配置できない場合は"))
 PayWith = game.enum("PayWith", {
     "own": "feet for the move, shells for the price",
     "fruit_for_feet": "fruit for the move, shells for the price",
@@ -417,11 +415,11 @@ PayWith = game.enum("PayWith", {
     # legal where exchange_uses=per_payment or fruit_payment=per_unit
     "mix_fruit_both": "feet for the move, shells for the price, the exchanged units of each "
                       "in fruit",
-}, source=src("画面説明", "フルーツ、貝にも足の代わりにも使えるジョーカーのような資源"))
+}, source=book.at("画面説明", "フルーツ、貝にも足の代わりにも使えるジョーカーのような資源"))
 FootPay = game.enum("FootPay", {"feet": "pay the trip in feet", "fruit": "pay the trip in fruit",
                                 "feet_and_fruit": "the exchanged feet in fruit, the rest in feet "
                                                   "(exchange cottage)"},
-                    source=src("画面説明", "フルーツ、貝にも足の代わりにも使えるジョーカーのような資源"))
+                    source=book.at("画面説明", "フルーツ、貝にも足の代わりにも使えるジョーカーのような資源"))
 BOAT_USES = {  # member -> (canoes, level-I boats, level-II boats)
     "canoe": (1, 0, 0), "boat_I": (0, 1, 0), "boat_II": (0, 0, 1),
     "canoe_and_boat_I": (1, 1, 0), "canoe_and_boat_II": (1, 0, 1),
@@ -433,240 +431,294 @@ BOAT_USES = {  # member -> (canoes, level-I boats, level-II boats)
     "three_boat_II": (0, 0, 3),
 }
 BoatUse = game.enum("BoatUse", {u: f"use {u.replace('_', ' ')}" for u in BOAT_USES},
-                    source=src("ボートの使用"))
+                    source=book.at("ボートの使用"))
 Dock = game.enum("Dock", {f"dock_{d + 1}": f"the island {ISLAND_FEET[d]} feet away"
                           for d in range(DOCKS)},
-                 source=src("島の訪問", "左の島から順番に３個、４個、５個、６個"))
+                 source=book.at("島の訪問", "左の島から順番に３個、４個、５個、６個"))
 Isl = game.enum("Isl", {"none": "no island", **{i: f"island showing {ISLANDS[i][1]}"
                                                  f" ({ISLANDS[i][0]})" for i in ISLAND_NAMES}},
-                source=src("島の訪問"))
+                source=book.at("島の訪問"))
 Gift = game.enum("Gift", {"none": "no tile waiting", **{k: f"a level-II {k} from an island"
                                                         for k in GIFT_KINDS}},
-                 source=src("島の訪問", "このタイルを配置する際にも、「タイル購入時のタイル配置ルール」が通常通り適用されます"))
+                 source=book.at("島の訪問", "このタイルを配置する際にも、「タイル購入時のタイル配置ルール」が通常通り適用されます"))
 
 # =====================================================================================
 # Interpretation points: where the text allows more than one reading (each option with
 # its source, the default with its reason), and the rulesets that bundle them
 # =====================================================================================
-beach_return = game.interpretation(
-    "beach_return",
-    question="May a pawn go back to the beach for free before moving on?",
-    options={"free": option(
-                 src("足の支払い", "自分のコマがどこにあっても、砂浜に戻る際には足を支払う必要はありません"),
-                 english="Wherever your pawn is, you do not have to pay feet to return to the "
-                         "beach."),
-             "forbidden": option(
-                 src("足の支払い", "本来のルールではこのアクションが実行できるのですが、BGAではなぜかできません"),
-                 english="The original rules allow this action, but for some reason it "
-                         "cannot be done on BGA.")},
-    default="free", source=src("足の支払い"),
-    english="§Paying feet: each step to a neighbouring place costs one foot (a diagonal "
+beach_return = game.point(
+    "beach_return", "May a pawn go back to the beach for free before moving on?",
+    source=book.at("足の支払い")
+        .says("§Paying feet: each step to a neighbouring place costs one foot (a diagonal "
             "step too, and staying put costs one); wherever your pawn is, going back to the "
             "beach costs nothing -- which the original rules allow and the online version "
-            "(BGA) does not.",
-    default_reason="the text states the free return as the rule and reports BGA's refusal "
-                   "as a deviation of the online version ('for some reason'); the page "
-                   "itself adds it may just be a missing button")
-combine_boats = game.interpretation(
-    "combine_boats",
-    question="How many boats may be used together for one trip (fishing or an island)?",
-    options={"two": option(
-                 f"{RESEARCH} (BGA Italian help: the 6-feet island with two 3-feet boats, "
-                 "or the 4-feet boat plus the 2-feet boat paying 5); the seed's 5- and "
-                 "6-feet islands are out of reach of any single boat (§島の訪問, §ボートの使用)",
-                 english="BGA's Italian help: reach the 6-feet island with two 3-feet boats, "
-                         "or pay 5 with the 4-feet boat plus the 2-feet boat."),
-             "one": option(
-                 src("ボートの使用", "選んだボードによって支払える「足」の上限値が決まります"),
-                 english="The boat you choose sets the most feet you can pay."),
-             "any": "INFERENCE: nothing in the seed or the BGA help limits a trip to two boats "
-                    "once boats combine; at most three in the model (assumption "
-                    "trip_boats_bound)"},
-    default="two", source=src("ボートの使用"),
-    english="§Using boats: a boat lets you fish or visit an island; the boat you choose caps "
+            "(BGA) does not."),
+    free=book.at("足の支払い", "自分のコマがどこにあっても、砂浜に戻る際には足を支払う必要はありません")
+        .says("Wherever your pawn is, you do not have to pay feet to return to the "
+            "beach."),
+    forbidden=book.at("足の支払い", "本来のルールではこのアクションが実行できるのですが、BGAではなぜかできません")
+        .says("The original rules allow this action, but for some reason it "
+            "cannot be done on BGA."),
+    default="free",
+    because="the text states the free return as the rule and reports BGA's refusal "
+        "as a deviation of the online version ('for some reason'); the page "
+        "itself adds it may just be a missing button")
+combine_boats = game.point(
+    "combine_boats", "How many boats may be used together for one trip (fishing or an island)?",
+    source=book.at("ボートの使用")
+        .says("§Using boats: a boat lets you fish or visit an island; the boat you choose caps "
             "the feet you can pay (canoe 2, level-I boat 3, level-II boat 4 with one free "
-            "foot); each boat is used once per round. Islands cost 3, 4, 5 and 6 feet.",
-    default_reason="with one boat per trip the 5- and 6-feet islands could never be visited "
-                   "(no boat carries more than 4 feet); the only source that describes "
-                   "combining (BGA's Italian help) combines two, and two reach every island")
-final_tie = game.interpretation(
-    "final_tie",
-    question="Who wins when the highest final scores are tied?",
-    options={"shared": option(
-                 src("ゲーム終了", "最も多くの勝利点を獲得していたプレイヤーが勝者です (no tie rule)"),
-                 english="The player with the most victory points is the winner (the text "
-                         "gives no tie rule)."),
-             "resources": option(
-                 f"{RESEARCH} (yucata: English rules' tie-breaker 'sum of remaining "
-                 "resources')",
-                 english="Tied players compare the sum of their remaining resources "
-                         "(shells, feet and fruit).")},
-    default="shared", source=src("ゲーム終了"),
-    english="§End of the game: after round five, add the points from tile effects to the "
-            "points earned during play; the player with the most victory points wins.",
-    default_reason="the source names no tie-breaker, so tied players share the win; the "
-                   "English rules' tie-breaker is recorded as the other reading")
-fish_bonus_foot = game.interpretation(
-    "fish_bonus_foot",
-    question="Does a level-II boat's bonus foot catch a fish token (pay 1 foot, fish 2)?",
-    options={"counts": option(
-                 src("ボートの使用", "足を３個支払えば、足４個分支払ったことになります") + "; §釣り: "
-                 "「最低でも１個の足を支払わなければオマケの足を使うことはできない」 (with a foot paid, "
-                 "the bonus counts)",
-                 english="Pay 3 feet and you have paid 4; you cannot use the bonus foot unless "
-                         "you pay at least one foot."),
-             "paid_only": option(
-                 src("釣り", "魚トークンは支払った「足」の数と同じ数だけ獲得できます") + "; "
-                 "「オマケの足１個を使って魚トークン１個を獲得する、ということはできません」",
-                 english="You take as many fish tokens as the feet you paid; you cannot use "
-                         "the bonus foot to take a fish token.")},
-    default="counts", source=src("釣り"),
-    english="§Fishing: pay feet by boat and take as many fish tokens as the feet paid; the "
+            "foot); each boat is used once per round. Islands cost 3, 4, 5 and 6 feet."),
+    two=option(
+        notes.at() + " (BGA Italian help: the 6-feet island with two 3-feet boats, "
+        "or the 4-feet boat plus the 2-feet boat paying 5); the seed's 5- and "
+        "6-feet islands are out of reach of any single boat (§島の訪問, §ボートの使用)",
+        english="BGA's Italian help: reach the 6-feet island with two 3-feet boats, "
+                "or pay 5 with the 4-feet boat plus the 2-feet boat."),
+    one=book.at("ボートの使用", "選んだボードによって支払える「足」の上限値が決まります")
+        .says("The boat you choose sets the most feet you can pay."),
+    any="INFERENCE: nothing in the seed or the BGA help limits a trip to two boats "
+        "once boats combine; at most three in the model (assumption "
+        "trip_boats_bound)",
+    default="two",
+    because="with one boat per trip the 5- and 6-feet islands could never be visited "
+        "(no boat carries more than 4 feet); the only source that describes "
+        "combining (BGA's Italian help) combines two, and two reach every island")
+final_tie = game.point(
+    "final_tie", "Who wins when the highest final scores are tied?",
+    source=book.at("ゲーム終了")
+        .says("§End of the game: after round five, add the points from tile effects to the "
+            "points earned during play; the player with the most victory points wins."),
+    shared=book.at("ゲーム終了", "最も多くの勝利点を獲得していたプレイヤーが勝者です (no tie rule)")
+        .says("The player with the most victory points is the winner (the text "
+            "gives no tie rule)."),
+    resources=option(
+        notes.at() + " (yucata: English rules' tie-breaker 'sum of remaining "
+        "resources')",
+        english="Tied players compare the sum of their remaining resources "
+                "(shells, feet and fruit)."),
+    default="shared",
+    because="the source names no tie-breaker, so tied players share the win; the "
+        "English rules' tie-breaker is recorded as the other reading")
+fish_bonus_foot = game.point(
+    "fish_bonus_foot", "Does a level-II boat's bonus foot catch a fish token (pay 1 foot, fish 2)?",
+    source=book.at("釣り")
+        .says("§Fishing: pay feet by boat and take as many fish tokens as the feet paid; the "
             "level-II boat's bonus foot cannot catch a fish token by itself, because it only "
-            "lets you pay one foot less once you pay at least one.",
-    default_reason="§釣り explains the refusal by the bonus foot being usable only once a foot "
-                   "is paid (最低でも１個の足を支払わなければ), which implies that with a foot "
-                   "paid it counts")
-village_without_tiki = game.interpretation(
-    "village_without_tiki",
-    question="Is a village valid on a board without any tiki?",
-    options={"invalid": option(
-                 src("タイルの配置", "それぞれの村の一番右に置かれているタイルがティキが置かれている"
-                                 "列に到達することが条件です") + " (no tiki: no column to reach)",
-                 english="A village counts when its rightmost tile reaches the column where a "
-                         "tiki stands."),
-             "board_edge": option(
-                 "INFERENCE: the tiki line falls back to the board's last column "
-                 "(§タイルの配置: 個人ボードは下の画像のように７列に分かれており); no source states it",
-                 english="(Inference) The player board is divided into 7 columns; without a "
-                         "tiki, the last column is the line to reach.")},
-    default="invalid", source=src("タイルの配置"),
-    english="§Placing tiles: a village is valid at the end only if its rightmost tile reaches "
+            "lets you pay one foot less once you pay at least one."),
+    counts=option(
+        book.at("ボートの使用", "足を３個支払えば、足４個分支払ったことになります") + "; §釣り: "
+        "「最低でも１個の足を支払わなければオマケの足を使うことはできない」 (with a foot paid, "
+        "the bonus counts)",
+        english="Pay 3 feet and you have paid 4; you cannot use the bonus foot unless "
+                "you pay at least one foot."),
+    paid_only=option(
+        book.at("釣り", "魚トークンは支払った「足」の数と同じ数だけ獲得できます") + "; "
+        "「オマケの足１個を使って魚トークン１個を獲得する、ということはできません」",
+        english="You take as many fish tokens as the feet you paid; you cannot use "
+                "the bonus foot to take a fish token."),
+    default="counts",
+    because="§釣り explains the refusal by the bonus foot being usable only once a foot "
+        "is paid (最低でも１個の足を支払わなければ), which implies that with a foot "
+        "paid it counts")
+village_without_tiki = game.point(
+    "village_without_tiki", "Is a village valid on a board without any tiki?",
+    source=book.at("タイルの配置")
+        .says("§Placing tiles: a village is valid at the end only if its rightmost tile reaches "
             "the column of a tiki; tikis are placed from the right and make villages valid "
-            "sooner.",
-    default_reason="the condition names a tiki's column; the seed describes no line without one")
-fruit_payment = game.interpretation(
-    "fruit_payment",
-    question="Without an exchange cottage, may fruit pay part of a payment (1 fruit and 2 "
-             "shells for a 3)?",
-    options={"whole": f"{RESEARCH} (Polish BGA help: a 4-step move costs 4 feet OR 4 fruit); "
-                      "§タイル効果の詳細: mixing is the exchange cottage's effect",
-             "per_unit": option(
-                 src("画面説明", "フルーツ、貝にも足の代わりにも使えるジョーカーのような資源です")
-                 + " (a joker stands in for any one unit)",
-                 english="Fruit: a joker-like resource that can stand in for shells or for "
-                         "feet.")},
-    default="whole", source=src("画面説明"),
-    english="§The screen: shells are money, feet are movement, and fruit is a joker-like "
-            "resource usable in place of shells or feet.",
-    default_reason="the only source that says how fruit pays (Polish BGA help) pays whole "
-                   "payments, and if fruit mixed anyway, the exchange cottage's 貝、足、"
-                   "フルーツを混ぜて支払う would add nothing for fruit")
-exchange_uses = game.interpretation(
-    "exchange_uses",
-    question="May an exchange cottage serve both payments of one purchase (the move and the "
-             "price)?",
-    options={"once_per_turn": f"{RESEARCH} (yucata, German page: the English rules add 'each "
-                              "exchange hut may be used only once per turn')",
-             "per_payment": option(
-                 src("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます")
-                 + " (no limit on how often); yucata lists the limit as an English deviation "
-                   "from the German rules",
-                 english="With this tile you may pay with a mix of shells, feet and fruit.")},
-    default="once_per_turn", source=src("タイル効果の詳細", "交換コテージ"),
-    english="§Tile effects, exchange cottage: with it you may mix shells, feet and fruit in "
+            "sooner."),
+    invalid=option(
+        book.at("タイルの配置", "それぞれの村の一番右に置かれているタイルがティキが置かれている"
+                        "列に到達することが条件です") + " (no tiki: no column to reach)",
+        english="A village counts when its rightmost tile reaches the column where a "
+                "tiki stands."),
+    board_edge=option(
+        "INFERENCE: the tiki line falls back to the board's last column "
+        "(§タイルの配置: 個人ボードは下の画像のように７列に分かれており); no source states it",
+        english="(Inference) The player board is divided into 7 columns; without a "
+                "tiki, the last column is the line to reach."),
+    default="invalid",
+    because="the condition names a tiki's column; the seed describes no line without one")
+fruit_payment = game.point(
+    "fruit_payment", "Without an exchange cottage, may fruit pay part of a payment (1 fruit and 2 "
+    "shells for a 3)?",
+    source=book.at("画面説明")
+        .says("§The screen: shells are money, feet are movement, and fruit is a joker-like "
+            "resource usable in place of shells or feet."),
+    whole=notes.at() + " (Polish BGA help: a 4-step move costs 4 feet OR 4 fruit); "
+        "§タイル効果の詳細: mixing is the exchange cottage's effect",
+    per_unit=option(
+        book.at("画面説明", "フルーツ、貝にも足の代わりにも使えるジョーカーのような資源です")
+        + " (a joker stands in for any one unit)",
+        english="Fruit: a joker-like resource that can stand in for shells or for "
+                "feet."),
+    default="whole",
+    because="the only source that says how fruit pays (Polish BGA help) pays whole "
+        "payments, and if fruit mixed anyway, the exchange cottage's 貝、足、"
+        "フルーツを混ぜて支払う would add nothing for fruit")
+exchange_uses = game.point(
+    "exchange_uses", "May an exchange cottage serve both payments of one purchase (the move and the "
+    "price)?",
+    source=book.at("タイル効果の詳細", "交換コテージ")
+        .says("§Tile effects, exchange cottage: with it you may mix shells, feet and fruit in "
             "a payment; with a level-II exchange cottage, for example, a payment of 2 shells "
-            "may be made with 2 feet, or with 1 shell and 1 foot.",
-    default_reason="the only text on how often is the English edition's; the seed's example "
-                   "uses the cottage for one payment")
-goal_ranking = game.interpretation(
-    "goal_ranking",
-    question="Are the round-goal prizes ranked by the price-token totals, or by the totals "
-             "with the surfers' reductions added?",
-    options={"raw": option(
-                 src("ラウンド目標", "目標を達成してるプレイヤーのうち、最も多くの価格トークンを集めた"
-                                 "プレイヤーは"),
-                 english="Among the players who met the goal, the one who collected the most "
-                         "price tokens ..."),
-             "lowered": option(
-                 src("タイル効果の詳細", "ラウンド目標の達成値を４引き下げる") + " (a lowered goal "
-                 "counts like a higher total)",
-                 english="(the level-II surfer) lowers the round goal to reach by 4")},
-    default="raw", source=src("ラウンド目標"),
-    english="§Round goal: players whose price tokens this round add up to the goal score "
+            "may be made with 2 feet, or with 1 shell and 1 foot."),
+    once_per_turn=notes.at() + " (yucata, German page: the English rules add 'each "
+        "exchange hut may be used only once per turn')",
+    per_payment=option(
+        book.at("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます")
+        + " (no limit on how often); yucata lists the limit as an English deviation "
+          "from the German rules",
+        english="With this tile you may pay with a mix of shells, feet and fruit."),
+    default="once_per_turn",
+    because="the only text on how often is the English edition's; the seed's example "
+        "uses the cottage for one payment")
+goal_ranking = game.point(
+    "goal_ranking", "Are the round-goal prizes ranked by the price-token totals, or by the totals "
+    "with the surfers' reductions added?",
+    source=book.at("ラウンド目標")
+        .says("§Round goal: players whose price tokens this round add up to the goal score "
             "points; among them the one with the most price tokens gets the first prize, the "
-            "next the second, the others the third.",
-    default_reason="the prizes go to whoever collected the most price tokens (最も多くの価格"
-                   "トークンを集めた); a surfer lowers the goal, not the total")
-price_cap = game.interpretation(
-    "price_cap",
-    question="When a drawn price token would make a place's sum equal to its printed cap, is "
-             "it placed or flipped to a fish token?",
-    options={"at_most": option(
-                 src("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を"
-                                 "超えないように") + "; §足の支払い: 「この数字以下になるように」",
-                 english="Price tokens are placed so that their sum does not exceed each "
-                         "place's cap; ... so that the sum is at or below this number."),
-             "below": f"{RESEARCH} (phantasiogames.net: 'chips that equal or exceed the "
-                      "printed number get flipped over to become fish')"},
-    default="at_most", source=src("細かいルール"),
-    english="§Fine print: price tokens are placed so that the sum on each place does not "
+            "next the second, the others the third."),
+    raw=book.at("ラウンド目標", "目標を達成してるプレイヤーのうち、最も多くの価格トークンを集めた"
+                                 "プレイヤーは")
+        .says("Among the players who met the goal, the one who collected the most "
+            "price tokens ..."),
+    lowered=option(
+        book.at("タイル効果の詳細", "ラウンド目標の達成値を４引き下げる") + " (a lowered goal "
+        "counts like a higher total)",
+        english="(the level-II surfer) lowers the round goal to reach by 4"),
+    default="raw",
+    because="the prizes go to whoever collected the most price tokens (最も多くの価格"
+        "トークンを集めた); a surfer lowers the goal, not the total")
+price_cap = game.point(
+    "price_cap", "When a drawn price token would make a place's sum equal to its printed cap, is "
+    "it placed or flipped to a fish token?",
+    source=book.at("細かいルール")
+        .says("§Fine print: price tokens are placed so that the sum on each place does not "
             "exceed its printed cap, so some places may get no token; the leftover tokens are "
-            "turned over and become fish tokens.",
-    default_reason="the seed says twice that the sum stays at or below the number "
-                   "(超えないように, この数字以下); goblins.net and throatpunchgames.com agree")
-income_after_last_round = game.interpretation(
-    "income_after_last_round",
-    question="Do income tiles (shell, foot and fruit tiles) pay once more when round 5 ends?",
-    options={"none": option(
-                 src("ラウンド終了と新たなラウンドの開始", "新たなラウンドが開始されると、次の勝利が行われます"
-                                                "・各プレイヤーに貝と足が支給される（自分の村に貝や足や"
-                                                "フルーツが追加で支給されるタイルを置いているプレイヤーは"
-                                                "その分も支給される）") + " (no round 6)",
-                 english="When a new round starts: each player receives shells and feet (and "
-                         "what their shell, foot and fruit tiles add)."),
-             "tiles": option(
-                 src("タイル効果の詳細", "「レベルⅡ灌漑タイル」についてはラウンド終了時に任意の資源を得る効果")
-                 + f"; {RESEARCH} (spielmonster.de: shell hut '+1 shell at end of each "
-                   "round')",
-                 english="The level-II irrigation tile's effect of gaining a resource of "
-                         "choice at the end of a round.")},
-    default="none", source=src("ラウンド終了と新たなラウンドの開始"),
-    english="§End of a round and a new round: when a new round starts, players receive "
+            "turned over and become fish tokens."),
+    at_most=option(
+        book.at("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を"
+                        "超えないように") + "; §足の支払い: 「この数字以下になるように」",
+        english="Price tokens are placed so that their sum does not exceed each "
+                "place's cap; ... so that the sum is at or below this number."),
+    below=notes.at() + " (phantasiogames.net: 'chips that equal or exceed the "
+        "printed number get flipped over to become fish')",
+    default="at_most",
+    because="the seed says twice that the sum stays at or below the number "
+        "(超えないように, この数字以下); goblins.net and throatpunchgames.com agree")
+income_after_last_round = game.point(
+    "income_after_last_round", "Do income tiles (shell, foot and fruit tiles) pay once more when round 5 ends?",
+    source=book.at("ラウンド終了と新たなラウンドの開始")
+        .says("§End of a round and a new round: when a new round starts, players receive "
             "shells and feet (plus what their income tiles give), boats are ready again and "
-            "new tokens are dealt; the game ends after round five.",
-    default_reason="the seed lists tile income among what a new round brings, and the game "
-                   "ends after round 5; it matters only for leftover resources "
-                   "(final_tie=resources)")
-laka_fruit = game.interpretation(
-    "laka_fruit",
-    question="Does Laka count fruit tiles in villages that are not valid?",
-    options={"all_villages": option(
-                 src("タイル効果の詳細", "ラカ: このタイルが置かれている村以外に置かれているフルーツ"
-                                    "タイルも得点の対象になります") + " (no condition on the "
-                 "villages, unlike Kanaloa's 有効な村に配置されたサーファー)",
-                 english="Laka: fruit tiles in villages other than its own also score."),
-             "valid_villages": "INFERENCE by analogy with §タイル効果の詳細 カナロア and "
-                               "§ゲーム終了 (end effects count only in valid villages)"},
-    default="all_villages", source=src("タイル効果の詳細", "ラカ"),
-    english="§Tile effects: Laka also scores the fruit tiles in villages other than its own; "
-            "Kanaloa scores surfers in valid villages only.",
-    default_reason="Laka's note names no condition, while the note beside it restricts "
-                   "Kanaloa to valid villages; the contrast reads as no restriction")
+            "new tokens are dealt; the game ends after round five."),
+    none=option(
+        book.at("ラウンド終了と新たなラウンドの開始", "新たなラウンドが開始されると、次の勝利が行われます"
+                                       "・各プレイヤーに貝と足が支給される（自分の村に貝や足や"
+                                       "フルーツが追加で支給されるタイルを置いているプレイヤーは"
+                                       "その分も支給される）") + " (no round 6)",
+        english="When a new round starts: each player receives shells and feet (and "
+                "what their shell, foot and fruit tiles add)."),
+    tiles=option(
+        book.at("タイル効果の詳細", "「レベルⅡ灌漑タイル」についてはラウンド終了時に任意の資源を得る効果")
+        + "; " + notes.at() + " (spielmonster.de: shell hut '+1 shell at end of each "
+          "round')",
+        english="The level-II irrigation tile's effect of gaining a resource of "
+                "choice at the end of a round."),
+    default="none",
+    because="the seed lists tile income among what a new round brings, and the game "
+        "ends after round 5; it matters only for leftover resources "
+        "(final_tie=resources)")
+laka_fruit = game.point(
+    "laka_fruit", "Does Laka count fruit tiles in villages that are not valid?",
+    source=book.at("タイル効果の詳細", "ラカ")
+        .says("§Tile effects: Laka also scores the fruit tiles in villages other than its own; "
+            "Kanaloa scores surfers in valid villages only."),
+    all_villages=option(
+        book.at("タイル効果の詳細", "ラカ: このタイルが置かれている村以外に置かれているフルーツ"
+                           "タイルも得点の対象になります") + " (no condition on the "
+        "villages, unlike Kanaloa's 有効な村に配置されたサーファー)",
+        english="Laka: fruit tiles in villages other than its own also score."),
+    valid_villages="INFERENCE by analogy with §タイル効果の詳細 カナロア and "
+        "§ゲーム終了 (end effects count only in valid villages)",
+    default="all_villages",
+    because="Laka's note names no condition, while the note beside it restricts "
+        "Kanaloa to valid villages; the contrast reads as no restriction")
 
-RULESET_ENGLISH = (f"{RESEARCH} (yucata, German rules page, listing the English rules' "
+kanaloa_surfers = game.point(
+    "kanaloa_surfers", "Does Kanaloa count the surfers of all the player's valid villages, or only a "
+    "surfer in its own village?",
+    source=book.at("タイル効果の詳細", "カナロア")
+        .says("§Tile effects, Kanaloa: surfers in valid villages count toward it, surfers in "
+            "villages that are not valid do not."),
+    valid_villages=book.at("タイル効果の詳細", "カナロア: 有効な村（村として成立している状態）に配置された"
+                                    "サーファーは対象になりますが、有効でない村に配置されたサーファーは"
+                                    "効果の対象になりません")
+        .says("Kanaloa: surfers placed in valid villages count, surfers placed in "
+            "villages that are not valid do not."),
+    own_village=option(
+        book.at("タイル効果の詳細", "フラダンサー: 得点の対象になるのは、フラダンサータイルが置かれて"
+                           "いるのと同じ村だけです") + "; only Laka is noted to count "
+        "beyond its village (ラカ: このタイルが置かれている村以外に置かれているフルーツタイルも)",
+        english="Hula dancer: only the village the hula dancer lies in scores; "
+                "(Laka: fruit tiles in villages other than its own also score)."),
+    default="valid_villages",
+    because="Kanaloa's own village must be valid for its end effect anyway "
+        "(§ゲーム終了), so the note about surfers in villages that are not valid "
+        "says something only if surfers outside its village count")
+pele_floor = game.point(
+    "pele_floor", "Can Pele make a purchase's move cost no feet at all?",
+    source=book.at("タイル効果の詳細", "ペレ")
+        .says("§Tile effects, Pele: the feet paid for a purchase are reduced; the feet paid for "
+            "fishing and island visits are not."),
+    zero=option(
+        book.at("タイル効果の詳細", "ペレ: タイル購入時に支払う足が軽減されます") + " (no "
+        "lower limit named)",
+        english="Pele: the feet paid when buying a tile are reduced."),
+    one_foot=option(
+        book.at("足の支払い", "同じ場所に留まって、その場所で再びタイルを購入する場合でも足を１個"
+                       "支払う必要があります") + " (every purchase pays at least one foot)",
+        english="Even to stay on the same place and buy there again you must pay one "
+                "foot."),
+    default="zero",
+    because="Pele's note names no lower limit; the one foot of §足の支払い prices a "
+        "move (staying put), which is what Pele reduces")
+exchange_direction = game.point(
+    "exchange_direction", "Does an exchange cottage mix any payment, or only a shell price (feet or "
+    "fruit paying part of the shells)?",
+    source=book.at("タイル効果の詳細", "交換コテージ")
+        .says("§Tile effects, exchange cottage: with it you may mix shells, feet and fruit in "
+            "a payment; with a level-II exchange cottage, for example, a payment of 2 shells "
+            "may be made with 2 feet, or with 1 shell and 1 foot."),
+    any_payment=option(
+        book.at("タイル効果の詳細", "交換コテージ: このタイルの効果を使うと、貝、足、フルーツを"
+                           "混ぜて支払うことができます") + " (no payment named)",
+        english="Exchange cottage: with this tile you may pay with a mix of shells, "
+                "feet and fruit."),
+    price_only=option(
+        book.at("タイル効果の詳細", "貝２個の支払いを足２個で支払ったり、貝１個と足１個で支払う"
+                           "ことができます") + " (the example only mixes a shell payment)",
+        english="A payment of 2 shells may be made with 2 feet, or with 1 shell and "
+                "1 foot."),
+    default="any_payment",
+    because="the rule names all three resources and no particular payment; the "
+        "example shows one case of it")
+
+RULESET_ENGLISH = (notes.at() + " (yucata, German rules page, listing the English rules' "
                    "deviations)")
 game.ruleset(
     "rulebook",
     options={"beach_return": "free", "final_tie": "shared"},
-    source=src("足の支払い", "本来のルールではこのアクションが実行できる") + "; §ゲーム終了",
+    source=book.at("足の支払い", "本来のルールではこのアクションが実行できる") + "; §ゲーム終了",
     doc="The printed rules as the seed reports them: the free return to the beach (the seed's "
         "one note on the printed rules) and no tie-breaker. Every other point keeps its "
         "default, which follows the seed's text.")
 game.ruleset(
     "bga",
     options={"beach_return": "forbidden", "fruit_payment": "whole", "combine_boats": "two"},
-    source=src("足の支払い", "BGAではなぜかできません") + f"; {RESEARCH} (Polish and Italian BGA "
+    source=book.at("足の支払い", "BGAではなぜかできません") + "; " + notes.at() + " (Polish and Italian BGA "
            "help pages)",
     doc="The online version as the seed describes it (no free return to the beach), with "
         "the BGA help pages' fruit payments (whole payments) and boats (two together).")
@@ -682,92 +734,100 @@ game.ruleset(
 # State
 # =====================================================================================
 # --- flow ------------------------------------------------------------------------------
-phase = game.field("phase", Phase, initial=Phase.layout, flow=True, source=src("ゲーム進行"))
+phase = game.field("phase", Phase, initial=Phase.layout, flow=True, source=book.at("ゲーム進行"))
+game.phases(phase, {
+    Phase.layout: ("the board is being laid", book.at("ゲーム進行")),
+    Phase.deal: ("price tokens are being dealt", book.at("細かいルール")),
+    Phase.islands: ("islands are being drawn", book.at("島の訪問")),
+    Phase.play: ("it is a player's turn", book.at("ゲーム進行")),
+    Phase.fishing: ("the player is fishing", book.at("釣り")),
+    Phase.gift: ("an island tile waits to be placed", book.at("島の訪問")),
+}, source=book.at("ゲーム進行", "１ターンでは様々な行動のうち１つを選択して、それを実行します"))
 round_ = game.field("round", range(1, ROUNDS + 1), initial=1, flow=True,
-                    source=src("ゲーム進行", "ゲームは全５ラウンド行われ"))
+                    source=book.at("ゲーム進行", "ゲームは全５ラウンド行われ"))
 order = game.field("order", range(0, 5), shape=(5,), initial=[0, 1, 2, 3, 4], flow=True,
-                   source=src("パス", "次のラウンドのターン順") + "; assumption start_order",
+                   source=book.at("パス", "次のラウンドのターン順") + "; assumption start_order",
                    doc="order[k] = the player who moves k-th this round")
-turn_pos = game.field("turn_pos", range(0, 5), flow=True, source=src("ゲーム進行"),
+turn_pos = game.field("turn_pos", range(0, 5), flow=True, source=book.at("ゲーム進行"),
                       doc="index into order of the player to move")
 passed = game.field("passed", bool, shape=(PLAYERS,), flow=True,
-                    source=src("パス", "パスをしたプレイヤーは、そのラウンドではもう二度と手番がこない"))
+                    source=book.at("パス", "パスをしたプレイヤーは、そのラウンドではもう二度と手番がこない"))
 layout_step = game.field("layout_step", range(0, 11), flow=True,
-                         source=src("ゲーム進行", "ゲーム開始時、メインボードにランダムにタイルが配置されます"))
+                         source=book.at("ゲーム進行", "ゲーム開始時、メインボードにランダムにタイルが配置されます"))
 deal_step = game.field("deal_step", range(0, BOARD_DRAWS + 5), flow=True,
-                       source=src("細かいルール"), doc="how many price tokens were drawn this round")
-pending_fish = game.field("pending_fish", range(0, 8), flow=True, source=src("釣り"),
+                       source=book.at("細かいルール"), doc="how many price tokens were drawn this round")
+pending_fish = game.field("pending_fish", range(0, 8), flow=True, source=book.at("釣り"),
                           doc="fish tokens still to take in the current fishing action")
-pending_gift = game.field("pending_gift", Gift, flow=True, source=src("島の訪問"))
+pending_gift = game.field("pending_gift", Gift, flow=True, source=book.at("島の訪問"))
 
 # --- the main board --------------------------------------------------------------------
 pos_of = game.field("pos_of", range(0, 10), shape=(Place,),
-                    source=src("ゲーム進行", "メインボードにランダムにタイルが配置されます"),
+                    source=book.at("ゲーム進行", "メインボードにランダムにタイルが配置されます"),
                     doc="board position (0-1 lowest row, 2-4, 5-7, 8-9 top row) of each place")
 laid = game.field("laid", bool, shape=(Place,), flow=True,
-                  source=src("ゲーム進行", "メインボードにランダムにタイルが配置されます"),
+                  source=book.at("ゲーム進行", "メインボードにランダムにタイルが配置されます"),
                   doc="the place has been laid on the board (game start)")
 supply = game.field("supply", range(0, 26), shape=(Kind,),
                     initial=[TILE_COUNTS[k] for k in KINDS],
-                    source=src("タイルの購入と配置", "用意されているタイルの数には上限があります"))
+                    source=book.at("タイルの購入と配置", "用意されているタイルの数には上限があります"))
 discard = game.field("discard", range(0, 26), shape=(Kind,),
-                     source=src("タイルの配置", "そのタイルは保持や配置ができず捨てられる"))
+                     source=book.at("タイルの配置", "そのタイルは保持や配置ができず捨てられる"))
 bag = game.field("bag", range(0, 6), shape=(TokenCode,), initial=TOKEN_COUNT,
-                 source=src("ゲーム進行", "価格トークンや魚トークンがランダムに配置され"),
+                 source=book.at("ゲーム進行", "価格トークンや魚トークンがランダムに配置され"),
                  doc="price tokens not yet dealt, by token code (code 0 unused)")
 area_tok = game.field("area_tok", range(0, 4), shape=(PlaceNo, TokenCode),
-                      source=src("貝の支払い", "そこに置かれている価格トークン"),
+                      source=book.at("貝の支払い", "そこに置かれている価格トークン"),
                       doc="price tokens on each place (by Place order), by token code")
 pass_tok = game.field("pass_tok", range(0, 11), shape=(5,),
-                      source=src("パス", "２番目以降のマスには右のマスにいくにつれて大きい数字の価格トークン"),
+                      source=book.at("パス", "２番目以降のマスには右のマスにいくにつれて大きい数字の価格トークン"),
                       doc="token code on each pass space (0 = none; space 1 never has one)")
 pass_by = game.field("pass_by", range(-1, 5), shape=(5,), initial=-1, flow=True,
-                     source=src("パス"), doc="the player on each pass space (-1 = free)")
+                     source=book.at("パス"), doc="the player on each pass space (-1 = free)")
 fish_pool = game.field("fish_pool", range(0, 6), shape=(TokenCode,),
-                       source=src("細かいルール", "余った価格トークンが裏返されることで魚トークンとして準備"),
+                       source=book.at("細かいルール", "余った価格トークンが裏返されることで魚トークンとして準備"),
                        doc="fish tokens in the cove, by the code of their price side")
 docks = game.field("docks", Isl, shape=(Dock,), initial=Isl.none,
-                   source=src("島の訪問", "島は下の画像のように、ラウンド開始時に４つ準備されます"))
+                   source=book.at("島の訪問", "島は下の画像のように、ラウンド開始時に４つ準備されます"))
 in_pile = game.field("in_pile", bool, shape=(Isl,),
                      initial=[False] + [True] * len(ISLAND_NAMES),
-                     source=src("島の訪問", "新しい島タイルが補充されます"))
+                     source=book.at("島の訪問", "新しい島タイルが補充されます"))
 islands_gone = game.field("islands_gone", range(0, len(ISLAND_NAMES) + 1),
-                          source=src("島の訪問", "訪問した島タイルは無くなります"))
+                          source=book.at("島の訪問", "訪問した島タイルは無くなります"))
 
 # --- players ---------------------------------------------------------------------------
-shells = game.field("shells", game.at_least(0), shape=(PLAYERS,), source=src("画面説明", "貝"))
-feet = game.field("feet", game.at_least(0), shape=(PLAYERS,), source=src("画面説明", "足"))
-fruit = game.field("fruit", game.at_least(0), shape=(PLAYERS,), source=src("画面説明", "フルーツ"))
-vp = game.field("vp", game.at_least(0), shape=(PLAYERS,), source=src("画面説明", "勝利点"))
+shells = game.field("shells", game.at_least(0), shape=(PLAYERS,), source=book.at("画面説明", "貝"))
+feet = game.field("feet", game.at_least(0), shape=(PLAYERS,), source=book.at("画面説明", "足"))
+fruit = game.field("fruit", game.at_least(0), shape=(PLAYERS,), source=book.at("画面説明", "フルーツ"))
+vp = game.field("vp", game.at_least(0), shape=(PLAYERS,), source=book.at("画面説明", "勝利点"))
 pawn = game.field("pawn", range(0, 12), shape=(PLAYERS,), initial=BEACH,
-                  source=src("足の支払い", "ラウンド開始時には、必ず砂浜に自分のコマが置かれます"),
+                  source=book.at("足の支払い", "ラウンド開始時には、必ず砂浜に自分のコマが置かれます"),
                   doc="board position 0-9, 10 = beach, 11 = pass area")
 round_total = game.field("round_total", range(0, sum(v * c for v, c in zip(VALUE, TOKEN_COUNT)) + 1), shape=(PLAYERS,),
-                         source=src("画面説明", "このラウンドで獲得した価格トークンの合計値"))
-spears = game.field("spears", range(0, 6), shape=(PLAYERS,), source=src("貝の支払い"),
+                         source=book.at("画面説明", "このラウンドで獲得した価格トークンの合計値"))
+spears = game.field("spears", range(0, 6), shape=(PLAYERS,), source=book.at("貝の支払い"),
                     doc="spear price tokens taken this round")
-took = game.field("took", range(0, 6), shape=(PLAYERS, TokenCode), source=src("貝の支払い"),
+took = game.field("took", range(0, 6), shape=(PLAYERS, TokenCode), source=book.at("貝の支払い"),
                   doc="price tokens taken this round (price side), by code")
-caught = game.field("caught", range(0, 6), shape=(PLAYERS, TokenCode), source=src("釣り"),
+caught = game.field("caught", range(0, 6), shape=(PLAYERS, TokenCode), source=book.at("釣り"),
                     doc="fish tokens caught this round, by the code of their price side")
 founder = game.field("founder", Founder, shape=(PLAYERS, VILLAGES), initial=Founder.none,
-                     source=src("タイルの配置", "各村の１枚目のタイル"))
+                     source=book.at("タイルの配置", "各村の１枚目のタイル"))
 has = game.field("has", bool, shape=(PLAYERS, VILLAGES, Name),
-                 source=src("タイルの配置", "１つの村に同じ名前のタイルを２枚以上置くことはできない"))
+                 source=book.at("タイルの配置", "１つの村に同じ名前のタイルを２枚以上置くことはできない"))
 lvl2 = game.field("lvl2", bool, shape=(PLAYERS, VILLAGES, Name),
-                  source=src("タイルの配置", "補足２"), doc="the tile lies on its level-II side")
+                  source=book.at("タイルの配置", "補足２"), doc="the tile lies on its level-II side")
 width = game.field("width", range(0, 17), shape=(PLAYERS, VILLAGES),
-                   source=src("タイルの配置", "個人ボードは下の画像のように７列に分かれており"))
+                   source=book.at("タイルの配置", "個人ボードは下の画像のように７列に分かれており"))
 tikis = game.field("tikis", range(0, 6), shape=(PLAYERS,),
-                   source=src("タイルの配置", "ティキは個人ボードの上部に右詰めで置かれていきます"))
+                   source=book.at("タイルの配置", "ティキは個人ボードの上部に右詰めで置かれていきます"))
 kahunas = game.field("kahunas", range(0, 6), shape=(PLAYERS,),
-                     source=src("タイルの配置", "カフナはそれぞれの村の左側に上から順番に置かれます"))
+                     source=book.at("タイルの配置", "カフナはそれぞれの村の左側に上から順番に置かれます"))
 boats = game.field("boats", range(0, TILE_COUNTS["boat"] + 1), shape=(PLAYERS, Level),
-                   source=src("ボートの使用", "個人ボード下部にあるボート"))
+                   source=book.at("ボートの使用", "個人ボード下部にあるボート"))
 boats_used = game.field("boats_used", range(0, TILE_COUNTS["boat"] + 1), shape=(PLAYERS, Level),
-                        source=src("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
+                        source=book.at("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
 canoe_used = game.field("canoe_used", bool, shape=(PLAYERS,),
-                        source=src("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
+                        source=book.at("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
 
 # =====================================================================================
 # Derived quantities (expressions over the state)
@@ -855,16 +915,16 @@ def place_in_village(rule, kind: str, dest, level_two):
     n = Name[kind]
     for r in range(VILLAGES):
         with rule.when(dest == Dest[f"village_{r + 1}"],
-                       source=src("タイルの配置", "購入したタイルはすぐに自分の村に配置します")):
+                       source=book.at("タイルの配置", "購入したタイルはすぐに自分の村に配置します")):
             if kind in COTTAGES and r > 0:  # village 1 is founded by the start cottage
                 with rule.when(founder[me, r] == Founder.none,
-                               source=src("タイルの配置", "新たな村をつくる時には上詰めで置かなくてはならない")):
+                               source=book.at("タイルの配置", "新たな村をつくる時には上詰めで置かなくてはならない")):
                     rule.set(founder[me, r], Founder[kind])
             rule.set(has[me, r, n], True)
             rule.set(lvl2[me, r, n], level_two)
             rule.add(width[me, r], WIDTH.get(kind, 1))
     with rule.when(dest == Dest.discard,
-                   source=src("タイルの配置", "そのタイルは保持や配置ができず捨てられる")):
+                   source=book.at("タイルの配置", "そのタイルは保持や配置ができず捨てられる")):
         rule.add(discard[Kind[kind]], 1)
 
 
@@ -880,15 +940,15 @@ def place_on_track(rule, count, reward, table, kind, where_source, reward_source
 
 def place_kahuna(rule):
     place_on_track(rule, kahunas, shells, KAHUNA_SHELLS, "kahuna",
-                   src("タイルの配置", "カフナはそれぞれの村の左側に上から順番に置かれます")
+                   book.at("タイルの配置", "カフナはそれぞれの村の左側に上から順番に置かれます")
                    + "; assumption kahuna_spots",
-                   src("タイルの配置", "「貝」が描かれている場所にカフナを配置すると"))
+                   book.at("タイルの配置", "「貝」が描かれている場所にカフナを配置すると"))
 
 
 def place_tiki(rule):
     place_on_track(rule, tikis, feet, TIKI_FEET, "tiki",
-                   src("タイルの配置", "ティキは右詰めで配置されていきます") + "; assumption kahuna_spots",
-                   src("タイルの配置", "「足」が描かれている場所にティキを配置すると"))
+                   book.at("タイルの配置", "ティキは右詰めで配置されていきます") + "; assumption kahuna_spots",
+                   book.at("タイルの配置", "「足」が描かれている場所にティキを配置すると"))
 
 
 def advance_turn(rule):
@@ -897,7 +957,7 @@ def advance_turn(rule):
     for d in reversed(range(1, 6)):
         k = (turn_pos + d) % N
         nxt = if_(all_of(d <= N, not_(passed[order[k]])), k, nxt)
-    rule.set(turn_pos, nxt, source=src("ゲーム進行", "各プレイヤーのターンごとに行動していきます"))
+    rule.set(turn_pos, nxt, source=book.at("ゲーム進行", "各プレイヤーのターンごとに行動していきます"))
 
 
 def boats_needed(use, which: int):
@@ -928,7 +988,7 @@ def boat_capacity(use):
 
 def use_boats(rule, use):
     rule.set(canoe_used[me], any_of(canoe_used[me], boats_needed(use, 0) == 1),
-             source=src("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
+             source=book.at("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
     rule.add(boats_used[me, Level.I], boats_needed(use, 1))
     rule.add(boats_used[me, Level.II], boats_needed(use, 2))
 
@@ -938,6 +998,14 @@ def trip_exchange_ok(pay, swap):
     (fruit for part of the feet needs none with fruit_payment=per_unit)."""
     return any_of(swap == 0, swap <= exchange_capacity(me),
                   all_of(pay == FootPay.feet_and_fruit, fruit_payment.is_("per_unit")))
+
+
+def trip_exchange_direction_ok(pay, swap):
+    """exchange_direction=price_only: no exchange cottage mixes a trip's feet (fruit for
+    part of them only where fruit_payment=per_unit lets fruit mix without one)."""
+    return implies(exchange_direction.is_("price_only"),
+                   any_of(swap == 0, all_of(pay == FootPay.feet_and_fruit,
+                                            fruit_payment.is_("per_unit"))))
 
 
 def trip_payment_ok(due, pay, swap):
@@ -956,37 +1024,37 @@ def trip_payment_ok(due, pay, swap):
 def pay_trip(rule, due, pay, swap):
     rest = rule.let(due - swap, name="rest")
     with rule.when(pay == FootPay.feet_and_fruit,
-                   source=src("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます")):
-        rule.add(fruit[me], -swap, source=src("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます"))
-        rule.add(feet[me], -rest, source=src("釣り"))
+                   source=book.at("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます")):
+        rule.add(fruit[me], -swap, source=book.at("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます"))
+        rule.add(feet[me], -rest, source=book.at("釣り"))
     with rule.otherwise():
-        rule.add(shells[me], -swap, source=src("タイル効果の詳細", "交換コテージ"))
-        with rule.when(pay == FootPay.feet, source=src("釣り")):
+        rule.add(shells[me], -swap, source=book.at("タイル効果の詳細", "交換コテージ"))
+        with rule.when(pay == FootPay.feet, source=book.at("釣り")):
             rule.add(feet[me], -rest)
         with rule.otherwise():
-            rule.add(fruit[me], -rest, source=src("画面説明", "フルーツ、貝にも足の代わりにも使える"))
+            rule.add(fruit[me], -rest, source=book.at("画面説明", "フルーツ、貝にも足の代わりにも使える"))
 
 
 def take_token(rule, who, code):
     """A price token (price side) goes to ``who`` and counts toward the round goal."""
     rule.add(took[who, code], 1)
     rule.add(round_total[who], lookup(VALUE, code, name="value"),
-             source=src("ラウンド目標", "受け取る価格トークンの値は２倍にはなりません"))
+             source=book.at("ラウンド目標", "受け取る価格トークンの値は２倍にはなりません"))
     rule.add(spears[who], lookup(SPEAR, code, name="spears_on"))
 
 
 # =====================================================================================
 # Setup: resources, the printed start cottage, the first turn order
 # =====================================================================================
-@game.setup(source=src("ゲーム進行", "第１ラウンド開始時（ゲーム開始時）には貝を１３個、足を７個"))
+@game.setup(source=book.at("ゲーム進行", "第１ラウンド開始時（ゲーム開始時）には貝を１３個、足を７個"))
 def setup(rule):
     with rule.for_each(game.players()) as p:
         rule.set(shells[p], START_SHELLS)
         rule.set(feet[p], START_FEET)
         rule.set(fruit[p], lookup(START_FRUIT, p, name="start_fruit"),
-                 source=src("ゲーム進行", "手番順によって次のように追加のフルーツが配られます"))
+                 source=book.at("ゲーム進行", "手番順によって次のように追加のフルーツが配られます"))
         rule.set(founder[p, 0], Founder.start_hut,
-                 source=src("タイルの配置", "個人ボードにはゲーム開始時にスタートコテージが１つ配置されています"))
+                 source=book.at("タイルの配置", "個人ボードにはゲーム開始時にスタートコテージが１つ配置されています"))
         rule.set(has[p, 0, Name.start_hut], True)
         rule.set(width[p, 0], START_HUT_WIDTH)
 
@@ -995,11 +1063,11 @@ def setup(rule):
 # Chance: laying the board, dealing price tokens, drawing islands
 # =====================================================================================
 @game.chance(params={"place": Place}, text="lay {place} at the next board position",
-             source=src("ゲーム進行", "ゲーム開始時、メインボードにランダムにタイルが配置されます"))
+             phase=Phase.layout,
+             source=book.at("ゲーム進行", "ゲーム開始時、メインボードにランダムにタイルが配置されます"))
 def lay_place(rule, place):
     """Game start: the ten places are shuffled onto the ten board positions, one at a time."""
-    rule.require(phase == Phase.layout, "the board is being laid", source=src("ゲーム進行"))
-    rule.require(not_(laid[place]), "the place is not laid yet", source=src("ゲーム進行"))
+    rule.require(not_(laid[place]), "the place is not laid yet", source=book.at("ゲーム進行"))
     rule.set(pos_of[place], layout_step)
     rule.set(laid[place], True)
     rule.add(layout_step, 1)
@@ -1013,23 +1081,23 @@ def islands_needed():
 
 
 @game.chance(params={"price": range(2, 7), "mark": Mark}, text="draw price token {price}/{mark}",
-             source=src("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を超えないように"))
+             phase=Phase.deal,
+             source=book.at("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を超えないように"))
 def draw_token(rule, price, mark):
     """Round start: each draw goes to the next spot; a token over the cap becomes a fish."""
     code = TokenCode.of(price, mark)
-    rule.require(phase == Phase.deal, "price tokens are being dealt", source=src("細かいルール"))
-    rule.require(bag[code] >= 1, "the token is still in the bag", source=src("細かいルール"))
+    rule.require(bag[code] >= 1, "the token is still in the bag", source=book.at("細かいルール"))
     rule.set_weight(bag[code])
-    with rule.when(deal_step < BOARD_DRAWS, source=src("細かいルール")):
+    with rule.when(deal_step < BOARD_DRAWS, source=book.at("細かいルール")):
         where = rule.let(lookup(DEAL_ORDER, deal_step, name="deal_order"), name="place")
         area_sum = rule.let(_sum([area_tok[where, c] * VALUE[c] for c in CODES]), name="sum")
         # price_cap=below: a token that would make the sum equal to the cap is flipped too
         with rule.when(area_sum + price <= lookup(CAPS, where, name="cap") - to_int(price_cap.is_("below")),
-                       source=src("足の支払い", "この数字以下になるように各場所に価格トークンが配置されます")):
+                       source=book.at("足の支払い", "この数字以下になるように各場所に価格トークンが配置されます")):
             rule.add(area_tok[where, code], 1)
         with rule.otherwise():
             rule.add(fish_pool[code], 1,
-                     source=src("細かいルール", "価格トークンが置かれないエリアが発生する場合があります"))
+                     source=book.at("細かいルール", "価格トークンが置かれないエリアが発生する場合があります"))
     with rule.otherwise():
         # pass spaces 2..n get tokens sorted left to right (same number: spear to the right)
         m = rule.let(deal_step - BOARD_DRAWS, name="dealt")        # spaces 1..m hold tokens
@@ -1037,25 +1105,24 @@ def draw_token(rule, price, mark):
                       name="at")
         for k in (3, 2, 1):
             with rule.when(all_of(k >= at, k <= m),
-                           source=src("細かいルール", "槍付きの価格トークンが右側に置かれます")):
+                           source=book.at("細かいルール", "槍付きの価格トークンが右側に置かれます")):
                 rule.set(pass_tok[k + 1], pass_tok[k])
-        rule.set(pass_tok[at], code, source=src("パス", "右のマスにいくにつれて大きい数字の価格トークン"))
+        rule.set(pass_tok[at], code, source=book.at("パス", "右のマスにいくにつれて大きい数字の価格トークン"))
     rule.add(bag[code], -1)
     rule.add(deal_step, 1)
     with rule.when(deal_step == BOARD_DRAWS + N - 1,
-                   source=src("細かいルール", "余った価格トークンが裏返されることで魚トークンとして準備されています")):
+                   source=book.at("細かいルール", "余った価格トークンが裏返されることで魚トークンとして準備されています")):
         for c in CODES:
             rule.add(fish_pool[c], bag[c])
             rule.set(bag[c], 0)
         rule.set(phase, if_(islands_needed(), Phase.islands, Phase.play))
 
 
-@game.chance(params={"island": Isl}, text="island {island} comes up",
-             source=src("島の訪問", "右側に新たにできた空きスペースに新しい島タイルが補充されます"))
+@game.chance(params={"island": Isl}, text="island {island} comes up", phase=Phase.islands,
+             source=book.at("島の訪問", "右側に新たにできた空きスペースに新しい島タイルが補充されます"))
 def draw_island(rule, island):
     """Round start: the leftmost empty dock gets a random island from the pile."""
-    rule.require(phase == Phase.islands, "islands are being drawn", source=src("島の訪問"))
-    rule.require(in_pile[island], "the island is still in the pile", source=src("島の訪問"))
+    rule.require(in_pile[island], "the island is still in the pile", source=book.at("島の訪問"))
     docks_ = [Dock[f"dock_{d + 1}"] for d in range(DOCKS)]
 
     def fill(d):
@@ -1080,7 +1147,8 @@ def move_cost(place):
     walk = if_(here == tgt, 1, lookup(DIST, here, tgt, name="distance"))
     via_beach = lookup(DIST[BEACH], tgt, name="distance_from_the_beach")
     steps = if_(beach_return.is_("free"), min_(walk, via_beach), walk)
-    return called(max_(0, steps - owned(me, "pele", PELE_FEET)), "feet_to_move")
+    least = if_(pele_floor.is_("one_foot"), 1, 0)  # Pele: not below 0, or below 1 foot
+    return called(max_(least, steps - owned(me, "pele", PELE_FEET)), "feet_to_move")
 
 
 def define_buy(kind: str) -> None:
@@ -1100,53 +1168,64 @@ def define_buy(kind: str) -> None:
     def buy(rule, swap, price, mark, level=None, pay=None, dest=None):
         rule.rests_on(SINGLE_SIDED, EXCHANGE_BOUND, EXCHANGE_COUNTS_FRUIT, EXCHANGE_TWO)
         code = TokenCode.of(price, mark)
-        double = level == Level.II if two_sided else False
+        double = level == Level.II if two_sided else const(False)  # kahunas, tikis: one side
         cost_feet = move_cost(Place[place])
-        cost_shells = price * if_(double, 2, 1) if two_sided else price
+        cost_shells = if_(double, 2 * price, price)  # §貝の支払い: twice for level II
         mix = pay == PayWith.mix_fruit
         both = pay == PayWith.mix_fruit_both
-        # not mix: swap > 0 shell units paid with feet, swap < 0 foot units paid with shells;
-        # mix: swap > 0 shell units, swap < 0 foot units paid with fruit;
-        # both: swap > 0 units of the price and as many of the move paid with fruit
-        feet_due = called(cost_feet + if_(mix, min_(swap, 0), if_(both, -swap, swap)), "feet_due")
-        shell_due = called(cost_shells - if_(mix, max_(swap, 0), swap), "shell_due")
-        fruit_mixed = called(if_(mix, abs_(swap), if_(both, 2 * swap, 0)), "fruit_mixed")
+        # §タイル効果の詳細, exchange cottage: ``swap`` units change hands between the two
+        # payments. own (and the fruit_for_* options): +k shell units paid with feet,
+        # -k foot units paid with shells; mix_fruit: +k shell units or -k foot units paid
+        # with fruit; mix_fruit_both: k units of each payment paid with fruit.
+        price_as_feet = called(if_(any_of(mix, both), 0, max_(swap, 0)), "shells_paid_as_feet")
+        move_as_shells = called(if_(any_of(mix, both), 0, max_(-swap, 0)), "feet_paid_as_shells")
+        fruit_in_price = called(if_(mix, max_(swap, 0), if_(both, swap, 0)), "fruit_in_price")
+        fruit_in_move = called(if_(mix, max_(-swap, 0), if_(both, swap, 0)), "fruit_in_move")
+        feet_due = called(cost_feet + price_as_feet - move_as_shells - fruit_in_move, "feet_due")
+        shell_due = called(cost_shells - price_as_feet + move_as_shells - fruit_in_price,
+                           "shell_due")
+        fruit_mixed = called(fruit_in_price + fruit_in_move, "fruit_mixed")
         fruit_feet = pay.is_one_of(PayWith.fruit_for_feet, PayWith.fruit_for_both)
         fruit_shells = pay.is_one_of(PayWith.fruit_for_shells, PayWith.fruit_for_both)
         # --- who, when, what is left ----------------------------------------------------
-        rule.require(phase == Phase.play, "it is a player's turn", source=src("ゲーム進行"))
         rule.require(supply[Kind[kind]] >= 1, f"a {kind} tile is left in the supply",
-                     source=src("タイルの購入と配置", "用意されているタイルの数には上限があります"))
+                     source=book.at("タイルの購入と配置", "用意されているタイルの数には上限があります"))
         rule.require(_sum([area_tok[p_idx, c] for c in CODES]) >= 1,
                      f"{place} still has a price token",
-                     source=src("足の支払い", "価格トークンが無くなった場所には止まれません"))
+                     source=book.at("足の支払い", "価格トークンが無くなった場所には止まれません"))
         rule.require(any_of(swap == 0, abs_(swap) <= exchange_capacity(me),
                             all_of(pay.is_one_of(PayWith.mix_fruit, PayWith.mix_fruit_both),
                                    fruit_payment.is_("per_unit"))),
                      "mixing payments needs enough exchange cottages",
-                     source=src("タイル効果の詳細", "交換コテージ"))
+                     source=book.at("タイル効果の詳細", "交換コテージ"))
+        rule.require(implies(exchange_direction.is_("price_only"),
+                             all_of(move_as_shells == 0,
+                                    implies(fruit_in_move >= 1, fruit_payment.is_("per_unit")))),
+                     "an exchange cottage mixes only a shell price",
+                     source=book.at("タイル効果の詳細", "貝２個の支払いを足２個で支払ったり、貝１個と足１個で"
+                                "支払うことができます") + " (interpretation exchange_direction)")
         rule.require(implies(both, any_of(exchange_uses.is_("per_payment"),
                                           fruit_payment.is_("per_unit"))),
                      "an exchange cottage serves one payment a turn",
                      source=f"{RULESET_ENGLISH}: 'each exchange hut may be used only once per "
                             "turn' (interpretation exchange_uses)")
         rule.require(any_of(pay == PayWith.own, fruit[me] >= 1), "paying with fruit needs fruit",
-                     source=src("画面説明", "フルーツ、貝にも足の代わりにも使える"))
+                     source=book.at("画面説明", "フルーツ、貝にも足の代わりにも使える"))
         rule.require(area_tok[p_idx, TokenCode.of(price, Mark.plain)]
                      + area_tok[p_idx, TokenCode.of(price, Mark.spear)] >= 1,
                      "a price token of this value lies on the place",
-                     source=src("貝の支払い", "どれか１つの価格トークンを選んで"))
+                     source=book.at("貝の支払い", "どれか１つの価格トークンを選んで"))
         rule.require(area_tok[p_idx, code] >= 1, "the chosen price token lies on the place",
-                     source=src("貝の支払い", "どれか１つの価格トークンを選んで"))
+                     source=book.at("貝の支払い", "どれか１つの価格トークンを選んで"))
         rule.require(any_of(swap == 0, all_of(feet_due >= 0, shell_due >= 0)),
                      "no more is exchanged than the payment",
-                     source=src("タイル効果の詳細", "交換コテージ"))
+                     source=book.at("タイル効果の詳細", "交換コテージ"))
         # a real mix: fruit for none or all of a payment is 'own' or a fruit_for_* option
         rule.require(all_of(implies(mix, all_of(swap != 0, if_(swap > 0, shell_due >= 1,
                                                                 feet_due >= 1))),
                             implies(both, all_of(swap >= 1, shell_due >= 1, feet_due >= 1))),
                      "fruit mixed into a payment pays part of it, not none or all of it",
-                     source=src("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます"))
+                     source=book.at("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます"))
         rule.require(all_of(
             implies(fruit_feet, all_of(feet_due >= 1, fruit[me] >= feet_due + if_(fruit_shells, shell_due, 0))),
             implies(fruit_shells, all_of(shell_due >= 1, fruit[me] >= shell_due + if_(fruit_feet, feet_due, 0))),
@@ -1154,40 +1233,40 @@ def define_buy(kind: str) -> None:
             implies(not_(fruit_shells), shells[me] >= shell_due),
             fruit[me] >= fruit_mixed),
             "the player can pay the feet of the move and the shells of the price",
-            source=src("タイルの購入と配置", "タイルの場所まで移動するのに必要な足と、タイルの価格分の貝を支払う必要があります"))
+            source=book.at("タイルの購入と配置", "タイルの場所まで移動するのに必要な足と、タイルの価格分の貝を支払う必要があります"))
         if in_village:
             rule.require(placement_ok(me, kind, dest),
                          "the tile goes into a row the placement rules allow (or, if none "
                          "does, is discarded)",
-                         source=src("タイルの配置", "これらのルールに従って、タイルを購入したら即時配置しなければいけません"))
+                         source=book.at("タイルの配置", "これらのルールに従って、タイルを購入したら即時配置しなければいけません"))
         # --- pay ----------------------------------------------------------------------------
         f_due = rule.let(feet_due, name="feet_due")
         s_due = rule.let(shell_due, name="shell_due")
-        with rule.when(fruit_feet, source=src("画面説明", "フルーツ、貝にも足の代わりにも使える")):
+        with rule.when(fruit_feet, source=book.at("画面説明", "フルーツ、貝にも足の代わりにも使える")):
             rule.add(fruit[me], -f_due)
         with rule.otherwise():
-            rule.add(feet[me], -f_due, source=src("足の支払い"))
-        with rule.when(fruit_shells, source=src("画面説明", "フルーツ、貝にも足の代わりにも使える")):
+            rule.add(feet[me], -f_due, source=book.at("足の支払い"))
+        with rule.when(fruit_shells, source=book.at("画面説明", "フルーツ、貝にも足の代わりにも使える")):
             rule.add(fruit[me], -s_due)
         with rule.otherwise():
-            rule.add(shells[me], -s_due, source=src("貝の支払い"))
+            rule.add(shells[me], -s_due, source=book.at("貝の支払い"))
         with rule.when(pay.is_one_of(PayWith.mix_fruit, PayWith.mix_fruit_both),
-                       source=src("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます")):
+                       source=book.at("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます")):
             rule.add(fruit[me], -fruit_mixed,
-                     source=src("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます"))
-        rule.add(area_tok[p_idx, code], -1, source=src("貝の支払い", "価格トークンを取り"))
+                     source=book.at("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます"))
+        rule.add(area_tok[p_idx, code], -1, source=book.at("貝の支払い", "価格トークンを取り"))
         take_token(rule, me, code)
         rule.set(pawn[me], pos_of[Place[place]],
-                 source=src("足の支払い") + "; assumption pawn_on_board_after_purchase")
+                 source=book.at("足の支払い") + "; assumption pawn_on_board_after_purchase")
         # --- take the tile and place it -----------------------------------------------------
         rule.add(supply[Kind[kind]], -1)
         if in_village:
             place_in_village(rule, kind, dest, double)
         elif kind == "boat":
-            with rule.when(double, source=src("ボートの使用", "「レベルⅡのボート」")):
+            with rule.when(double, source=book.at("ボートの使用", "「レベルⅡのボート」")):
                 rule.add(boats[me, Level.II], 1)
             with rule.otherwise():
-                rule.add(boats[me, Level.I], 1, source=src("ボートの使用", "「レベルⅠのボート」"))
+                rule.add(boats[me, Level.I], 1, source=book.at("ボートの使用", "「レベルⅠのボート」"))
         elif kind == "kahuna":
             place_kahuna(rule)
         else:
@@ -1196,8 +1275,8 @@ def define_buy(kind: str) -> None:
 
     buy.__name__ = f"buy_{kind}"
     buy.__doc__ = f"Buy a {kind} tile at {place} and place it at once."
-    game.action(f"buy_{kind}", params=params, text=text,
-                source=src("タイルの購入と配置", "タイルの場所まで移動するのに必要な足と、タイルの価格分の貝を支払う"))(buy)
+    game.action(f"buy_{kind}", params=params, text=text, phase=Phase.play,
+                source=book.at("タイルの購入と配置", "タイルの場所まで移動するのに必要な足と、タイルの価格分の貝を支払う"))(buy)
 
 
 for _kind in KINDS:
@@ -1208,48 +1287,51 @@ for _kind in KINDS:
 # Turn action 2: fish
 # =====================================================================================
 @game.action(params={"use": BoatUse, "k": range(1, 8), "pay": FootPay, "swap": range(0, 5)},
+             phase=Phase.play,
              text="fish {k} tokens with {use}, pay {pay}, exchange {swap}",
-             source=src("釣り", "ボートを使って、支払った「足」の数と同じ数だけ魚トークンを獲得できます"))
+             source=book.at("釣り", "ボートを使って、支払った「足」の数と同じ数だけ魚トークンを獲得できます"))
 def fish(rule, use, k, pay, swap):
     """Use a boat: pay the feet of k fish tokens (a level-II boat's bonus foot may count as
     one of them: fish_bonus_foot), then take k fish tokens."""
     bonus = boats_needed(use, 2)
     counts = fish_bonus_foot.is_("counts")
     due = k - if_(counts, bonus, 0)
-    rule.require(phase == Phase.play, "it is a player's turn", source=src("ゲーム進行"))
     rule.require(boats_available(use), "the boat(s) have not been used this round",
-                 source=src("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
+                 source=book.at("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
     rule.require(boats_combine(use), "that many boats may be used together",
-                 source=src("ボートの使用", "選んだボードによって支払える「足」の上限値が決まります")
+                 source=book.at("ボートの使用", "選んだボードによって支払える「足」の上限値が決まります")
                  + " (interpretation combine_boats)")
     rule.require(k <= boat_capacity(use) - if_(counts, 0, bonus),
                  "the boat(s) carry that many feet",
-                 source=src("ボートの使用", "選んだボードによって支払える「足」の上限値が決まります"))
+                 source=book.at("ボートの使用", "選んだボードによって支払える「足」の上限値が決まります"))
     rule.require(due >= 1, "at least one foot is paid",
-                 source=src("釣り", "最低でも１個の足を支払わなければオマケの足を使うことはできない"))
+                 source=book.at("釣り", "最低でも１個の足を支払わなければオマケの足を使うことはできない"))
     rule.require(_sum([fish_pool[c] for c in CODES]) >= k, "the cove holds k fish tokens",
-                 source=src("釣り") + "; assumption fish_needs_tokens")
+                 source=book.at("釣り") + "; assumption fish_needs_tokens")
     rule.rests_on(FISH_BOUND, EXCHANGE_BOUND, EXCHANGE_COUNTS_FRUIT, EXCHANGE_TWO, TRIP_BOATS)
     rule.require(trip_exchange_ok(pay, swap), "mixing payments needs enough exchange cottages",
-                 source=src("タイル効果の詳細", "交換コテージ"))
+                 source=book.at("タイル効果の詳細", "交換コテージ"))
+    rule.require(trip_exchange_direction_ok(pay, swap), "an exchange cottage mixes only a shell price",
+                 source=book.at("タイル効果の詳細", "貝２個の支払いを足２個で支払ったり、貝１個と足１個で"
+                            "支払うことができます") + " (interpretation exchange_direction)")
     rule.require(trip_payment_ok(due, pay, swap), "the player can pay the feet",
-                 source=src("釣り"))
+                 source=book.at("釣り"))
     pay_trip(rule, due, pay, swap)
     use_boats(rule, use)
-    rule.set(pawn[me], BEACH, source=src("ボートの使用", "自分のコマはメインボードのどの場所にあったとしても最初の砂浜に移動します")
+    rule.set(pawn[me], BEACH, source=book.at("ボートの使用", "自分のコマはメインボードのどの場所にあったとしても最初の砂浜に移動します")
              + "; assumption pawn_on_board_after_purchase")
     rule.set(pending_fish, k)
     rule.set(phase, Phase.fishing)
 
 
 @game.action(params={"n": range(1, 4)}, text="take a fish token with {n} fish",
-             source=src("釣り", "魚トークンに描かれている魚の数と同じ価値の価格トークンを獲得します"))
+             phase=Phase.fishing,
+             source=book.at("釣り", "魚トークンに描かれている魚の数と同じ価値の価格トークンを獲得します"))
 def take_fish(rule, n):
     """Take one of the fish tokens paid for; it counts its fish toward the round goal."""
     rule.rests_on(FISH_CHOICE)
-    rule.require(phase == Phase.fishing, "the player is fishing", source=src("釣り"))
     rule.require(any_of(*(all_of(n == FISH[c], fish_pool[c] >= 1) for c in CODES)),
-                 "a fish token with that many fish is in the cove", source=src("釣り"))
+                 "a fish token with that many fish is in the cove", source=book.at("釣り"))
     for fish_n in (1, 2, 3):
         with rule.when(n == fish_n):
             chain = [c for c in CODES if FISH[c] == fish_n]
@@ -1263,7 +1345,7 @@ def take_fish(rule, n):
                     with rule.otherwise():
                         take(i + 1)
             take(0)
-    rule.add(round_total[me], n, source=src("釣り", "魚が１匹描かれていれば、「１」の価格トークンを獲得する"))
+    rule.add(round_total[me], n, source=book.at("釣り", "魚が１匹描かれていれば、「１」の価格トークンを獲得する"))
     rule.add(pending_fish, -1)
     with rule.when(pending_fish == 0):
         rule.set(phase, Phase.play)
@@ -1281,41 +1363,44 @@ def dock_table(dock, values):
 
 
 @game.action(params={"dock": Dock, "use": BoatUse, "pay": FootPay, "swap": range(0, 5)},
+             phase=Phase.play,
              text="visit the island at {dock} with {use}, pay {pay}, exchange {swap}",
-             source=src("島の訪問", "ボートを使って、支払った「足」の数と対応する島を訪問し"))
+             source=book.at("島の訪問", "ボートを使って、支払った「足」の数と対応する島を訪問し"))
 def visit_island(rule, dock, use, pay, swap):
     """Pay the island's feet by boat, score its points, take what it shows."""
     rule.rests_on(EXCHANGE_BOUND, EXCHANGE_COUNTS_FRUIT, EXCHANGE_TWO, TRIP_BOATS)
     due = dock_table(dock, ISLAND_FEET) - boats_needed(use, 2)
-    rule.require(phase == Phase.play, "it is a player's turn", source=src("ゲーム進行"))
     rule.require(docks[dock] != Isl.none, "an island lies at the dock",
-                 source=src("島の訪問", "空いた場所はラウンド終了時まで空きのままです"))
+                 source=book.at("島の訪問", "空いた場所はラウンド終了時まで空きのままです"))
     rule.require(boats_available(use), "the boat(s) have not been used this round",
-                 source=src("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
+                 source=book.at("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
     rule.require(boats_combine(use), "that many boats may be used together",
-                 source=src("ボートの使用", "選んだボードによって支払える「足」の上限値が決まります")
+                 source=book.at("ボートの使用", "選んだボードによって支払える「足」の上限値が決まります")
                  + " (interpretation combine_boats)")
     rule.require(dock_table(dock, ISLAND_FEET) <= boat_capacity(use),
                  "the boat(s) carry the island's feet",
-                 source=src("島の訪問", "最低でも３個の足を支払わなければいけないため"))
+                 source=book.at("島の訪問", "最低でも３個の足を支払わなければいけないため"))
     rule.require(trip_exchange_ok(pay, swap), "mixing payments needs enough exchange cottages",
-                 source=src("タイル効果の詳細", "交換コテージ"))
+                 source=book.at("タイル効果の詳細", "交換コテージ"))
+    rule.require(trip_exchange_direction_ok(pay, swap), "an exchange cottage mixes only a shell price",
+                 source=book.at("タイル効果の詳細", "貝２個の支払いを足２個で支払ったり、貝１個と足１個で"
+                            "支払うことができます") + " (interpretation exchange_direction)")
     rule.require(trip_payment_ok(due, pay, swap), "the player can pay the feet",
-                 source=src("島の訪問"))
+                 source=book.at("島の訪問"))
     pay_trip(rule, due, pay, swap)
     use_boats(rule, use)
     rule.add(vp[me], dock_table(dock, ISLAND_VP),
-             source=src("島の訪問", "左の島から順番に、２点、３点、４点、９点の勝利点を獲得します"))
+             source=book.at("島の訪問", "左の島から順番に、２点、３点、４点、９点の勝利点を獲得します"))
     shown = rule.let(docks[dock], name="island")
     for isl, (what, value) in ISLANDS.items():
-        with rule.when(shown == Isl[isl], source=src("島の訪問", "訪れた島タイルに描かれたものを受け取ります")):
+        with rule.when(shown == Isl[isl], source=book.at("島の訪問", "訪れた島タイルに描かれたものを受け取ります")):
             if what == "fruit":
                 rule.add(fruit[me], value)
             elif what == "vp":
                 rule.add(vp[me], value)
             else:
                 with rule.when(supply[Kind[value]] >= 1,
-                               source=src("島の訪問", "該当するタイルが残っていない場合は、タイルを獲得することすらできません")):
+                               source=book.at("島の訪問", "該当するタイルが残っていない場合は、タイルを獲得することすらできません")):
                     if value in GIFT_KINDS:
                         rule.set(pending_gift, Gift[value])
                         rule.set(phase, Phase.gift)
@@ -1327,9 +1412,9 @@ def visit_island(rule, dock, use, pay, swap):
                             place_kahuna(rule)
                         else:
                             place_tiki(rule)
-    rule.set(docks[dock], Isl.none, source=src("島の訪問", "訪問した島タイルは無くなります"))
+    rule.set(docks[dock], Isl.none, source=book.at("島の訪問", "訪問した島タイルは無くなります"))
     rule.add(islands_gone, 1)
-    rule.set(pawn[me], BEACH, source=src("ボートの使用", "自分のコマはメインボードのどの場所にあったとしても最初の砂浜に移動します")
+    rule.set(pawn[me], BEACH, source=book.at("ボートの使用", "自分のコマはメインボードのどの場所にあったとしても最初の砂浜に移動します")
              + "; assumption pawn_on_board_after_purchase")
     with rule.when(phase == Phase.play):
         advance_turn(rule)
@@ -1337,12 +1422,11 @@ def visit_island(rule, dock, use, pay, swap):
 
 def define_gift(kind: str) -> None:
     def place_gift(rule, dest):
-        rule.require(phase == Phase.gift, "an island tile waits to be placed", source=src("島の訪問"))
-        rule.require(pending_gift == Gift[kind], f"the waiting tile is a {kind}", source=src("島の訪問"))
+        rule.require(pending_gift == Gift[kind], f"the waiting tile is a {kind}", source=book.at("島の訪問"))
         rule.require(placement_ok(me, kind, dest),
                      "the tile goes into a row the placement rules allow (or, if none does, is "
                      "discarded)",
-                     source=src("島の訪問", "もし配置できる条件を満たしていない場合は、獲得したタイルを配置することはできずに捨てられます"))
+                     source=book.at("島の訪問", "もし配置できる条件を満たしていない場合は、獲得したタイルを配置することはできずに捨てられます"))
         rule.add(supply[Kind[kind]], -1)
         place_in_village(rule, kind, dest, True)
         rule.set(pending_gift, Gift.none)
@@ -1350,9 +1434,9 @@ def define_gift(kind: str) -> None:
         advance_turn(rule)
 
     place_gift.__doc__ = f"Place the level-II {kind} an island gave (placement rules apply)."
-    game.action(f"place_gift_{kind}", params={"dest": Dest},
+    game.action(f"place_gift_{kind}", params={"dest": Dest}, phase=Phase.gift,
                 text=f"place the island's {kind} II -> {{dest}}",
-                source=src("島の訪問", "描かれているタイルを即座に受け取り、それを即座に自分の村に配置しなければいけません"))(place_gift)
+                source=book.at("島の訪問", "描かれているタイルを即座に受け取り、それを即座に自分の村に配置しなければいけません"))(place_gift)
 
 
 for _kind in GIFT_KINDS:
@@ -1374,31 +1458,28 @@ def ranking_total(i):
 
 
 def round_prizes(ach, tot, r0):
-    """The prize of each seat: the highest total among those who met the goal gets the
-    first prize; if that top is unique, the next total gets the second; everyone else who
-    met the goal gets the third (§ラウンド目標 and its two worked examples)."""
-    best = -1
+    """§ラウンド目標: among the players who met the goal, place 1 (the most, ties included)
+    takes the first prize, place 2 the second, everyone else the third. Tied players share
+    a place and the next one is skipped (1, 1, 3): after a tie for first nobody is second,
+    and all tied behind a lone first are (both worked examples)."""
+    prizes = []
     for i in range(5):
-        best = max_(best, if_(ach[i], tot[i], -1))
-    n_best = _sum([to_int(all_of(ach[i], tot[i] == best)) for i in range(5)])
-    second = -1
-    for i in range(5):
-        second = max_(second, if_(all_of(ach[i], tot[i] < best), tot[i], -1))
-    return [if_(not_(ach[i]), 0,
-                if_(tot[i] == best, lookup(PRIZE[0], r0, name="first_prize"),
-                    if_(all_of(n_best == 1, tot[i] == second), lookup(PRIZE[1], r0, name="second_prize"),
-                        lookup(PRIZE[2], r0, name="third_prize"))))
-            for i in range(5)]
+        place = rank(tot, of=i, among=ach)
+        prizes.append(if_(not_(ach[i]), 0,
+                          if_(place == 1, lookup(PRIZE[0], r0, name="first_prize"),
+                              if_(place == 2, lookup(PRIZE[1], r0, name="second_prize"),
+                                  lookup(PRIZE[2], r0, name="third_prize")))))
+    return prizes
 
 
 def tile_income(rule, p):
     """Shells, feet and fruit from the player's income tiles (effects add up)."""
     rule.add(shells[p], owned(p, "shell_hut", SHELL_INCOME["shell_hut"]),
-             source=src("ラウンド終了と新たなラウンドの開始", "自分の村に貝や足やフルーツが追加で支給されるタイル"))
+             source=book.at("ラウンド終了と新たなラウンドの開始", "自分の村に貝や足やフルーツが追加で支給されるタイル"))
     rule.add(feet[p], owned(p, "foot_hut", FEET_INCOME["foot_hut"]),
-             source=src("ラウンド終了と新たなラウンドの開始", "自分の村に貝や足やフルーツが追加で支給されるタイル"))
+             source=book.at("ラウンド終了と新たなラウンドの開始", "自分の村に貝や足やフルーツが追加で支給されるタイル"))
     rule.add(fruit[p], _sum([owned(p, k, a) for k, a in FRUIT_INCOME.items()]),
-             source=src("ラウンド終了と新たなラウンドの開始", "自分の村に貝や足やフルーツが追加で支給されるタイル"))
+             source=book.at("ラウンド終了と新たなラウンドの開始", "自分の村に貝や足やフルーツが追加で支給されるタイル"))
 
 
 def end_round(rule):
@@ -1410,46 +1491,46 @@ def end_round(rule):
     prizes = round_prizes(ach, tot, r0)
     for i in range(5):
         prize = prizes[i]
-        rule.add(vp[i], prize, source=src(
+        rule.add(vp[i], prize, source=book.at(
             "ラウンド目標", "最も多くの価格トークンを集めたプレイヤーが複数人いる場合は、２番目に多くの価格トークンを"
             "集めたプレイヤーは「それ以外のプレイヤー」が受け取る勝利点を受け取ることになります"))
-        with rule.when(ach[i], source=src("タイル効果の詳細", "ロノ: ラウンド目標を達成しなければ追加の勝利点を獲得できません")):
+        with rule.when(ach[i], source=book.at("タイル効果の詳細", "ロノ: ラウンド目標を達成しなければ追加の勝利点を獲得できません")):
             rule.add(vp[i], owned(i, "lono", LONO_VP))
         rule.add(vp[i], spears[i] * owned(i, "spear_hut", SPEAR_VP),
-                 source=src("貝の支払い", "特定のタイルとの組み合わせで得点を生み出す可能性がある"))
-    with rule.when(round_ < ROUNDS, source=src("ゲーム進行", "ゲームは全５ラウンド行われ")):
+                 source=book.at("貝の支払い", "特定のタイルとの組み合わせで得点を生み出す可能性がある"))
+    with rule.when(round_ < ROUNDS, source=book.at("ゲーム進行", "ゲームは全５ラウンド行われ")):
         with rule.for_each(game.players()) as p:
             rule.add(shells[p], lookup(INCOME_SHELLS, r0, name="income_shells"),
-                     source=src("ラウンド終了と新たなラウンドの開始", "各プレイヤーに貝と足が支給される"))
+                     source=book.at("ラウンド終了と新たなラウンドの開始", "各プレイヤーに貝と足が支給される"))
             rule.add(feet[p], lookup(INCOME_FEET, r0, name="income_feet"),
-                     source=src("ラウンド終了と新たなラウンドの開始", "前のラウンドでの目標タイルに記されています"))
+                     source=book.at("ラウンド終了と新たなラウンドの開始", "前のラウンドでの目標タイルに記されています"))
             tile_income(rule, p)
-            rule.set(canoe_used[p], False, source=src("ラウンド終了と新たなラウンドの開始", "ボートが再び使用できるようになる"))
+            rule.set(canoe_used[p], False, source=book.at("ラウンド終了と新たなラウンドの開始", "ボートが再び使用できるようになる"))
             rule.set(boats_used[p, Level.I], 0)
             rule.set(boats_used[p, Level.II], 0)
             rule.set(passed[p], False)
-            rule.set(pawn[p], BEACH, source=src("足の支払い", "ラウンド開始時には、必ず砂浜に自分のコマが置かれます"))
+            rule.set(pawn[p], BEACH, source=book.at("足の支払い", "ラウンド開始時には、必ず砂浜に自分のコマが置かれます"))
             rule.set(round_total[p], 0)
             rule.set(spears[p], 0)
             with rule.for_each(range(1, 11)) as c:
                 rule.set(took[p, c], 0)
                 rule.set(caught[p, c], 0)
         for k in range(5):
-            with rule.when(k < N, source=src("ラウンド終了と新たなラウンドの開始", "手番順が、前ラウンドでのパスエリアに従って変化する")):
+            with rule.when(k < N, source=book.at("ラウンド終了と新たなラウンドの開始", "手番順が、前ラウンドでのパスエリアに従って変化する")):
                 rule.set(order[k], max_(0, pass_by[k]))
             rule.set(pass_by[k], -1)
             rule.set(pass_tok[k], 0)
         with rule.for_each(range(1, 11)) as c:
             rule.set(bag[c], lookup(TOKEN_COUNT, c, name="token_count"),
-                     source=src("ラウンド終了と新たなラウンドの開始", "メインボードやパスエリアに新たに価格トークンが置かれる"))
-            rule.set(fish_pool[c], 0, source=src("ラウンド終了と新たなラウンドの開始", "魚トークン、島タイルが補充される"))
+                     source=book.at("ラウンド終了と新たなラウンドの開始", "メインボードやパスエリアに新たに価格トークンが置かれる"))
+            rule.set(fish_pool[c], 0, source=book.at("ラウンド終了と新たなラウンドの開始", "魚トークン、島タイルが補充される"))
             with rule.for_each(range(10)) as a:
                 rule.set(area_tok[a, c], 0)
         # islands slide left over the gaps; the pile refills the right (chance, next phase)
         for _ in range(DOCKS - 1):
             for d in range(DOCKS - 1):
                 with rule.when(docks[DOCK_LIST[d]] == Isl.none,
-                               source=src("島の訪問", "空いているスペースを埋めるように島タイルが左に詰められ")):
+                               source=book.at("島の訪問", "空いているスペースを埋めるように島タイルが左に詰められ")):
                     rule.set(docks[DOCK_LIST[d]], docks[DOCK_LIST[d + 1]])
                     rule.set(docks[DOCK_LIST[d + 1]], Isl.none)
         rule.add(round_, 1)
@@ -1458,33 +1539,33 @@ def end_round(rule):
         rule.set(phase, Phase.deal)
     with rule.otherwise():
         with rule.when(income_after_last_round.is_("tiles"),
-                       source=src("タイル効果の詳細", "ラウンド終了時に任意の資源を得る効果")
+                       source=book.at("タイル効果の詳細", "ラウンド終了時に任意の資源を得る効果")
                        + " (interpretation income_after_last_round)"):
             with rule.for_each(game.players()) as p:
                 tile_income(rule, p)
-        rule.set(phase, Phase.over, source=src("ゲーム終了", "第５ラウンドが終了するとゲーム終了です"))
+        rule.set(phase, Phase.over, source=book.at("ゲーム終了", "第５ラウンドが終了するとゲーム終了です"))
 
 
 @game.action(params={"spot": range(1, 6)}, text="pass to turn-order space {spot}",
-             source=src("パス", "パスをするには、メインボード左下にあるパスエリアに自分のコマを置きます"))
+             phase=Phase.play,
+             source=book.at("パス", "パスをするには、メインボード左下にあるパスエリアに自分のコマを置きます"))
 def pass_turn(rule, spot):
     """Leave the round: the space sets next round's turn order and gives its price token."""
-    rule.require(phase == Phase.play, "it is a player's turn", source=src("ゲーム進行"))
     rule.require(spot <= N, "the pass area has one space per player",
-                 source=src("パス", "パスエリアはプレイ人数と同じ数だけありますが"))
-    rule.require(pass_by[spot - 1] == -1, "the space is free", source=src("パス"))
+                 source=book.at("パス", "パスエリアはプレイ人数と同じ数だけありますが"))
+    rule.require(pass_by[spot - 1] == -1, "the space is free", source=book.at("パス"))
     tok = rule.let(pass_tok[spot - 1], name="tok")
-    rule.set(passed[me], True, source=src("パス", "パスをしたプレイヤーは、そのラウンドではもう二度と手番がこない"))
-    rule.set(pass_by[spot - 1], me, source=src("パス", "次のラウンドのターン順"))
-    with rule.when(tok != 0, source=src("パス", "どこに自分のコマを置くかで、次のラウンドのターン順と得られる価格トークンが決まります")):
+    rule.set(passed[me], True, source=book.at("パス", "パスをしたプレイヤーは、そのラウンドではもう二度と手番がこない"))
+    rule.set(pass_by[spot - 1], me, source=book.at("パス", "次のラウンドのターン順"))
+    with rule.when(tok != 0, source=book.at("パス", "どこに自分のコマを置くかで、次のラウンドのターン順と得られる価格トークンが決まります")):
         take_token(rule, me, tok)
         rule.set(pass_tok[spot - 1], 0)
     with rule.when(all_of(spot == 1, round_ == ROUNDS),
-                   source=src("パス", "第５ラウンド（最終ラウンド）で一番左のマスにコマを置いたプレイヤーのみ、即座に勝利点２点を獲得します")):
+                   source=book.at("パス", "第５ラウンド（最終ラウンド）で一番左のマスにコマを置いたプレイヤーのみ、即座に勝利点２点を獲得します")):
         rule.add(vp[me], LAST_ROUND_PASS_VP)
     rule.set(pawn[me], PASS_AREA)
     with rule.when(forall(game.players(), lambda p: passed[p]),
-                   source=src("ゲーム進行", "全プレイヤーがパスをすると１ラウンドが終了します")):
+                   source=book.at("ゲーム進行", "全プレイヤーがパスをすると１ラウンドが終了します")):
         end_round(rule)
     with rule.otherwise():
         advance_turn(rule)
@@ -1494,9 +1575,9 @@ def pass_turn(rule, spot):
 # Flow, the end, scoring
 # =====================================================================================
 game.chance_node(phase.is_one_of(Phase.layout, Phase.deal, Phase.islands),
-                 source=src("ゲーム進行", "新たなラウンドが開始されると価格トークンや魚トークンがランダムに配置され、島タイルが補充されます"))
-game.current_player(me, source=src("ゲーム進行", "各プレイヤーのターンごとに行動していきます"))
-game.terminal(phase == Phase.over, source=src("ゲーム終了", "第５ラウンドが終了するとゲーム終了です"))
+                 source=book.at("ゲーム進行", "新たなラウンドが開始されると価格トークンや魚トークンがランダムに配置され、島タイルが補充されます"))
+game.current_player(me, source=book.at("ゲーム進行", "各プレイヤーのターンごとに行動していきます"))
+game.terminal(phase == Phase.over, source=book.at("ゲーム終了", "第５ラウンドが終了するとゲーム終了です"))
 
 
 def end_bonus(p):
@@ -1514,17 +1595,19 @@ def end_bonus(p):
                  + by_level(p, v, "hula", HULA_VP) * tiles_in(p, v)
                  + by_level(p, v, "kane", KANE_VP) * count_names(p, v, ["start_hut"] + COTTAGES)
                  + by_level(p, v, "laka", LAKA_VP) * fruit_tiles
-                 + by_level(p, v, "kanaloa", KANALOA_VP) * valid_surfers
+                 + by_level(p, v, "kanaloa", KANALOA_VP)
+                 * if_(kanaloa_surfers.is_("own_village"), to_int(has[p, v, Name.surfer]),
+                       valid_surfers)
                  + by_level(p, v, "ku", KU_VP) * tikis[p])
         total = total + if_(valid(p, v), bonus, 0)
     return total
 
 
 game.score(lambda p: vp[p] + end_bonus(p),
-           source=src("ゲーム終了", "ゲーム中に得た勝利点と、これらの効果で得た勝利点を合計して、最も多くの勝利点を獲得していたプレイヤーが勝者です"))
-game.tie_break(lambda p: if_(final_tie.is_("resources"), shells[p] + feet[p] + fruit[p], 0),
-               source=f"interpretation final_tie: {RESEARCH} (yucata: tie-breaker 'sum of remaining resources')")
-game.shared_ties(source=src("ゲーム終了", "the text names no tie-breaker: tied players share the win "
+           source=book.at("ゲーム終了", "ゲーム中に得た勝利点と、これらの効果で得た勝利点を合計して、最も多くの勝利点を獲得していたプレイヤーが勝者です"))
+game.tie_break(lambda p: shells[p] + feet[p] + fruit[p], when=final_tie.is_("resources"),
+               source="interpretation final_tie: " + notes.at() + " (yucata: tie-breaker 'sum of remaining resources')")
+game.shared_ties(source=book.at("ゲーム終了", "the text names no tie-breaker: tied players share the win "
                                            "(interpretation final_tie=shared)"))
 game.max_steps(
     380,
@@ -1642,101 +1725,101 @@ game.invariant(
     "villages_fill_rows_from_the_top",
     every_village(lambda p, v: implies(all_of(v >= 1, village_exists(p, v)),
                                        founder[p, max_(0, v - 1)] != Founder.none)),
-    source=src("タイルの配置", "新たな村をつくる（各行に初めてタイルを置く）時には上詰めで置かなくてはならない"))
+    source=book.at("タイルの配置", "新たな村をつくる（各行に初めてタイルを置く）時には上詰めで置かなくてはならない"))
 game.invariant(
     "every_village_starts_with_a_cottage",
     every_village(lambda p, v: all_of(
         *(implies(founder[p, v] == Founder[c], has[p, v, Name[c]]) for c in ["start_hut"] + COTTAGES))),
-    source=src("タイルの配置", "各村（縦５行のそれぞれの行）の１枚目のタイルは必ずコテージ系のタイルでなくてはならない"),
+    source=book.at("タイルの配置", "各村（縦５行のそれぞれの行）の１枚目のタイルは必ずコテージ系のタイルでなくてはならない"),
     doc="the founding tile (always a cottage type, by its enum) is in the village")
 game.invariant(
     "tiles_only_in_founded_villages",
     every_village(lambda p, v: implies(founder[p, v] == Founder.none,
                                        all_of(width[p, v] == 0,
                                               forall(Name, lambda n: not_(has[p, v, n]))))),
-    source=src("タイルの配置", "タイルは左詰めで置かなくてはならない"))
+    source=book.at("タイルの配置", "タイルは左詰めで置かなくてはならない"))
 game.invariant(
     "at_most_one_god_per_village",
     every_village(lambda p, v: count_names(p, v, GODS) <= 1),
-    source=src("タイルの配置", "「神様」タイルは名前が異なっていても、１つの村に１つしか置けない"))
+    source=book.at("タイルの配置", "「神様」タイルは名前が異なっていても、１つの村に１つしか置けない"))
 game.invariant(
     "each_god_at_most_once_per_board",
     forall(game.players(), lambda p: all_of(*(
         _sum([to_int(has[p, v, Name[g]]) for v in range(VILLAGES)]) <= 1 for g in GODS))),
-    source=src("タイルの配置", "同じ名前の「神様」タイルは、村が異なっていても２枚以上置くことはできない"))
+    source=book.at("タイルの配置", "同じ名前の「神様」タイルは、村が異なっていても２枚以上置くことはできない"))
 game.invariant(
     "village_width_matches_its_tiles",
     every_village(lambda p, v: width[p, v] == _sum(
         [to_int(has[p, v, Name[n]]) * (START_HUT_WIDTH if n == "start_hut" else WIDTH.get(n, 1))
          for n in NAMES])),
-    source=src("タイルの配置", "１列は１マス分のタイルで埋めることができます"))
+    source=book.at("タイルの配置", "１列は１マス分のタイルで埋めることができます"))
 game.invariant(
     "level_two_only_on_placed_tiles",
     every_village(lambda p, v: forall(Name, lambda n: implies(lvl2[p, v, n], has[p, v, n]))),
-    source=src("タイルの配置", "補足２"))
+    source=book.at("タイルの配置", "補足２"))
 game.invariant(
     "boats_used_at_most_once_per_round",
     forall(game.players(), lambda p: all_of(boats_used[p, Level.I] <= boats[p, Level.I],
                                             boats_used[p, Level.II] <= boats[p, Level.II])),
-    source=src("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
+    source=book.at("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
 game.invariant(
     "the_turn_is_at_a_seat_of_the_game", turn_pos < N,
-    source=src("ゲーム進行", "１ラウンドは全プレイヤーがパスをするまで、各プレイヤーのターンごとに行動していきます"),
+    source=book.at("ゲーム進行", "１ラウンドは全プレイヤーがパスをするまで、各プレイヤーのターンごとに行動していきます"),
     doc="the turn position indexes one of the players' seats (needed for induction: the "
         "player to move is one of the players)")
 game.invariant(
     "turn_order_is_a_permutation",
     forall(game.players(), lambda p: count(game.players(), lambda k: order[k] == p) == 1),
-    source=src("パス", "次ラウンドの手番は１番手"))
+    source=book.at("パス", "次ラウンドの手番は１番手"))
 game.invariant(
     "pass_spaces_hold_exactly_the_passed_players",
     all_of(forall(game.players(), lambda p: count(range(5), lambda k: pass_by[k] == p)
                   == to_int(passed[p])),
            forall(range(5), lambda k: implies(k >= N, pass_by[k] == -1))),
-    source=src("パス", "パスエリアはプレイ人数と同じ数だけありますが"),
+    source=book.at("パス", "パスエリアはプレイ人数と同じ数だけありますが"),
     doc="next round's turn order is read from these spaces at the round's end")
 game.invariant(
     "passed_players_are_off_the_board",
     forall(game.players(), lambda p: implies(passed[p], pawn[p] == PASS_AREA)),
-    source=src("パス", "パスエリアに自分のコマを置きます"))
+    source=book.at("パス", "パスエリアに自分のコマを置きます"))
 game.invariant(
     "the_player_to_move_has_not_passed",
     implies(phase.is_one_of(Phase.play, Phase.fishing, Phase.gift), not_(passed[me])),
-    source=src("パス", "パスをしたプレイヤーは、そのラウンドではもう二度と手番がこない"))
+    source=book.at("パス", "パスをしたプレイヤーは、そのラウンドではもう二度と手番がこない"))
 game.invariant(
     "round_total_is_the_tokens_taken",
     forall(game.players(), lambda p: round_total[p] == _sum(
         [took[p, c] * VALUE[c] + caught[p, c] * FISH[c] for c in CODES])),
-    source=src("ラウンド目標", "貝を２倍支払ったとしても、受け取る価格トークンの値は２倍にはなりません"))
+    source=book.at("ラウンド目標", "貝を２倍支払ったとしても、受け取る価格トークンの値は２倍にはなりません"))
 game.invariant(
     "spear_count_is_the_spear_tokens_taken",
     forall(game.players(), lambda p: spears[p] == _sum([took[p, c] * SPEAR[c] for c in CODES])),
-    source=src("貝の支払い"))
+    source=book.at("貝の支払い"))
 game.invariant(
     "places_stay_within_their_cap",
     all_of(*(_sum([area_tok[a, c] * VALUE[c] for c in CODES]) <= CAPS[a] for a in range(10))),
-    source=src("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を超えないように"))
+    source=book.at("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を超えないように"))
 game.invariant(
     "places_hold_at_most_their_spots",
     all_of(*(_sum([area_tok[a, c] for c in CODES]) <= SPOTS[a] for a in range(10))),
-    source=src("貝の支払い"))
+    source=book.at("貝の支払い"))
 game.invariant(
     "pass_tokens_sorted_and_first_space_empty",
     all_of(pass_tok[0] == 0,
            *(implies(all_of(pass_tok[i] != 0, pass_tok[j] != 0), pass_tok[i] <= pass_tok[j])
              for i in range(1, 5) for j in range(i + 1, 5))),
-    source=src("パス", "パスエリアの一番左のマスには価格トークンが置かれませんが、２番目以降のマスには右のマスに"
+    source=book.at("パス", "パスエリアの一番左のマスには価格トークンが置かれませんが、２番目以降のマスには右のマスに"
                        "いくにつれて大きい数字の価格トークンが置かれます"))
 game.invariant(
     "dealing_stops_when_the_pass_spaces_are_filled",
     implies(phase == Phase.deal, deal_step < BOARD_DRAWS + N - 1),
-    source=src("パス", "パスエリアはプレイ人数と同じ数だけありますが"),
+    source=book.at("パス", "パスエリアはプレイ人数と同じ数だけありますが"),
     doc="the last draw of a round fills the last pass space and ends the deal")
 game.invariant(
     "pass_spaces_fill_in_order_while_dealing",
     implies(phase == Phase.deal,
             all_of(*(implies(k > deal_step - BOARD_DRAWS, pass_tok[k] == 0) for k in range(1, 5)))),
-    source=src("パス", "２番目以降のマスには右のマスにいくにつれて大きい数字の価格トークンが置かれます"),
+    source=book.at("パス", "２番目以降のマスには右のマスにいくにつれて大きい数字の価格トークンが置かれます"),
     doc="while tokens are dealt, only the pass spaces already dealt hold a token")
 game.invariant(
     "places_are_dealt_one_spot_per_draw",
@@ -1745,41 +1828,41 @@ game.invariant(
                      <= lookup([sum(1 for x in DEAL_ORDER[:d] if x == a)
                                 for d in range(BOARD_DRAWS + 5)], deal_step, name=f"draws_for_{PLACE_NAMES[a]}_before")
                      for a in range(10)))),
-    source=src("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を超えないように、価格トークンは置かれます"),
+    source=book.at("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を超えないように、価格トークンは置かれます"),
     doc="while dealing, a place holds at most as many tokens as draws it has had this round")
 game.invariant(
     "nobody_has_passed_before_the_turns_begin",
     implies(phase.is_one_of(Phase.layout, Phase.deal, Phase.islands),
             forall(game.players(), lambda p: not_(passed[p]))),
-    source=src("パス", "パスをしたプレイヤーは、そのラウンドではもう二度と手番がこない"),
+    source=book.at("パス", "パスをしたプレイヤーは、そのラウンドではもう二度と手番がこない"),
     doc="passing belongs to a round's turns: a new round starts with nobody passed")
 game.invariant(
     "docked_islands_are_distinct",
     all_of(*(implies(docks[DOCK_LIST[i]] != Isl.none, docks[DOCK_LIST[i]] != docks[DOCK_LIST[j]])
              for i in range(DOCKS) for j in range(i + 1, DOCKS))),
-    source=src("島の訪問"))
+    source=book.at("島の訪問"))
 game.invariant(
     "an_island_is_in_the_pile_or_docked_not_both",
     all_of(not_(in_pile[Isl.none]),
            forall(Isl, lambda i: implies(in_pile[i], forall(Dock, lambda d: docks[d] != i)))),
-    source=src("島の訪問", "右側に新たにできた空きスペースに新しい島タイルが補充されます"),
+    source=book.at("島の訪問", "右側に新たにできた空きスペースに新しい島タイルが補充されます"),
     doc="an island drawn from the pile leaves it; 'none' is not an island")
 game.invariant(
     "islands_are_drawn_only_while_a_dock_is_empty",
     implies(phase == Phase.islands, islands_needed()),
-    source=src("島の訪問", "右側に新たにできた空きスペースに新しい島タイルが補充されます"),
+    source=book.at("島の訪問", "右側に新たにできた空きスペースに新しい島タイルが補充されます"),
     doc="the island draws end when the docks are full or the pile is empty")
 game.invariant(
     "a_fisher_has_a_token_to_take",
     implies(phase == Phase.fishing, pending_fish >= 1),
-    source=src("釣り", "ボートを使って、支払った「足」の数と同じ数だけ魚トークンを獲得できます"),
+    source=book.at("釣り", "ボートを使って、支払った「足」の数と同じ数だけ魚トークンを獲得できます"),
     doc="fishing ends with the last token paid for (at least one is paid for)")
 game.invariant(
     "a_waiting_island_tile_is_in_the_supply",
     implies(phase == Phase.gift,
             all_of(pending_gift != Gift.none,
                    *(implies(pending_gift == Gift[k], supply[Kind[k]] >= 1) for k in GIFT_KINDS))),
-    source=src("島の訪問", "該当するタイルが残っていない場合は、タイルを獲得することすらできません"),
+    source=book.at("島の訪問", "該当するタイルが残っていない場合は、タイルを獲得することすらできません"),
     doc="an island gives its tile only while one is left; it waits in the supply until placed")
 game.invariant(
     "board_places_are_a_permutation",
@@ -1790,7 +1873,7 @@ game.invariant(
              for pos in range(10)),
            implies(phase == Phase.layout, layout_step < 10),
            implies(phase != Phase.layout, layout_step == 10)),
-    source=src("ゲーム進行", "メインボードにランダムにタイルが配置されます"),
+    source=book.at("ゲーム進行", "メインボードにランダムにタイルが配置されます"),
     doc="the places laid so far sit on distinct positions 0 .. layout_step - 1; once the "
         "layout is over, all ten are laid, one per position")
 game.invariant(
@@ -1799,37 +1882,46 @@ game.invariant(
             all_of(round_ == 1, deal_step == 0,
                    *(pass_tok[k] == 0 for k in range(5)),
                    *(area_tok[a, c] == 0 for a in range(10) for c in CODES))),
-    source=src("ゲーム進行", "ゲーム開始時、メインボードにランダムにタイルが配置されます"),
+    source=book.at("ゲーム進行", "ゲーム開始時、メインボードにランダムにタイルが配置されます"),
     doc="the board is laid before the first price token is drawn")
 game.invariant(
     "dealt_pass_spaces_hold_a_token",
     implies(phase == Phase.deal,
             all_of(*(implies(k <= deal_step - BOARD_DRAWS, pass_tok[k] != 0) for k in range(1, 5)))),
-    source=src("パス", "２番目以降のマスには右のマスにいくにつれて大きい数字の価格トークンが置かれます"),
+    source=book.at("パス", "２番目以降のマスには右のマスにいくにつれて大きい数字の価格トークンが置かれます"),
     doc="while dealing, each pass space dealt so far holds a token (none is skipped)")
 
 # --- the round-goal prize law, for every possible set of totals ------------------------
-def _prize_by_rank(i, ach, tot, r0):
-    """The same rule stated by counting: a seat that met the goal gets the first prize if
-    no qualifying seat has more, the second if exactly one has more, else the third."""
-    above = _sum([to_int(all_of(ach[j], tot[j] > tot[i])) for j in range(5)])
-    return if_(not_(ach[i]), 0, if_(above == 0, lookup(PRIZE[0], r0, name="first_prize"),
-                                    if_(above == 1, lookup(PRIZE[1], r0, name="second_prize"), lookup(PRIZE[2], r0, name="third_prize"))))
+def _prizes_as_worded(ach, tot, r0):
+    """The prize rule as §ラウンド目標 words it: the highest total among those who met the
+    goal gets the first prize; if that top is unique, the next total gets the second (all
+    tied there); everyone else who met the goal gets the third."""
+    best = highest(tot, over=range(5), among=ach, none=-1)
+    n_best = count_most(tot, over=range(5), among=ach)
+    second = highest(tot, over=range(5), among=[all_of(ach[i], tot[i] < best) for i in range(5)],
+                     none=-1)
+    return [if_(not_(ach[i]), 0,
+                if_(tot[i] == best, lookup(PRIZE[0], r0, name="first_prize"),
+                    if_(all_of(n_best == 1, tot[i] == second), lookup(PRIZE[1], r0, name="second_prize"),
+                        lookup(PRIZE[2], r0, name="third_prize"))))
+            for i in range(5)]
 
 
 _r0 = round_ - 1
 _ach = [goal_met(i, lookup(TARGET, _r0, name="goal_target")) for i in range(5)]
 _tot = [ranking_total(i) for i in range(5)]
-_impl = round_prizes(_ach, _tot, _r0)
+_by_place = round_prizes(_ach, _tot, _r0)
+_worded = _prizes_as_worded(_ach, _tot, _r0)
 game.law(
     "round_prizes_follow_the_ranking",
-    all_of(*(_impl[i] == _prize_by_rank(i, _ach, _tot, _r0) for i in range(5))),
-    source=src("ラウンド目標", "最も多くの価格トークンを集めたプレイヤーは１人で、２番目に多くの価格トークンを集めた"
+    all_of(*(_by_place[i] == _worded[i] for i in range(5))),
+    source=book.at("ラウンド目標", "最も多くの価格トークンを集めたプレイヤーは１人で、２番目に多くの価格トークンを集めた"
                "プレイヤーが複数の場合は、２番目に多くの価格トークンを集めたプレイヤー全員が「２位のプレイヤー」が"
                "受け取る勝利点を受け取ります"),
     doc="for 2-5 players, every round and every possible set of round totals and surfers, "
-        "the prizes the round end pays equal the prizes by rank: first if nobody who met the "
-        "goal has more, second if exactly one has more, else third (both worked examples)")
+        "the prizes the round end pays by place (1, 1, 3 for ties) equal the rule as the "
+        "seed words it: the highest total first, the next second only if the highest is "
+        "one player's, the others third (both worked examples)")
 
 # --- conservation: every token and tile is somewhere ---------------------------------
 for c in CODES:
@@ -1838,7 +1930,7 @@ for c in CODES:
         bag[c] + _sum([area_tok[a, c] for a in range(10)])
         + count(range(5), lambda k: pass_tok[k] == c) + fish_pool[c]
         + sum_of(game.players(), lambda p: took[p, c] + caught[p, c]),
-        source=src("細かいルール", "実際のゲームでは価格トークンの裏面が魚トークンになっており"),
+        source=book.at("細かいルール", "実際のゲームでは価格トークンの裏面が魚トークンになっており"),
         doc=f"bag + places + pass area + cove + players = {TOKEN_COUNT[c]}")
 for k in KINDS:
     if k in VILLAGE_KINDS:
@@ -1852,12 +1944,12 @@ for k in KINDS:
         placed = sum_of(game.players(), lambda p: tikis[p])
     game.conservation(
         f"{k}_tiles_are_conserved", supply[Kind[k]] + placed + discard[Kind[k]],
-        source=src("タイルの購入と配置", "用意されているタイルの数には上限があります"),
+        source=book.at("タイルの購入と配置", "用意されているタイルの数には上限があります"),
         doc=f"supply + placed + discarded = {TILE_COUNTS[k]}")
 game.conservation(
     "islands_are_conserved",
     count(Isl, lambda i: in_pile[i]) + count(Dock, lambda d: docks[d] != Isl.none) + islands_gone,
-    source=src("島の訪問", "訪問した島タイルは無くなります"),
+    source=book.at("島の訪問", "訪問した島タイルは無くなります"),
     doc=f"pile + docks + visited = {len(ISLAND_NAMES)}")
 
 SPEC = game.build()
