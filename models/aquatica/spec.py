@@ -160,14 +160,6 @@ STARTING = game.assume("starting_characters", STARTING, shown=with_origin(STARTI
                    "the recruiter's coin are constructed",
             origin=f"{PRINTINGS} (spielkultisten.de review; teknomers.com for the recruiter, "
                    "INFERRED)")
-game.assume("matrona_returns", "all",
-            reason="sources disagree: a review says Matrona takes one card back, the "
-                   "community utility citing the rulebook (p.7, p.10, p.31) and a shop text "
-                   "say every discarded card returns; the rulebook-citing reading is taken. "
-                   "Matrona goes to the discard pile as every played card (L9) and comes back "
-                   "with the rest, so she never leaves the hand (the utility: 'never "
-                   "discarded')",
-            origin=f"{PRINTINGS} CONFLICT; {COMPONENTS} §Turn; rainbowresource.com")
 KINGS = {
     "king_1": ({"coins": 3}, ["buy", "take_back"], "King 1: 3 coins, buy, take a card back"),
     "king_2": ({"power": 3}, ["conquer", "raise1"], "King 2: 3 power, conquer, raise 1"),
@@ -568,6 +560,50 @@ scout_keep = game.interpretation(
             "row, and refill 6 locations from the deck.",
     default_reason="the seed says 'up to 4' (4枚まで)")
 
+discard_timing = game.interpretation(
+    "discard_timing", question="Does the played card go to the discard pile as soon as it is "
+    "played, or only once its effects are carried out?",
+    options={"before_effects": option(
+                 f"{src('9', 'キャラクターカードをプレイした後、そのカードは自分の捨て札の山に表向きで置きます')}; "
+                 f"{COMPONENTS} §Turn (utility): 'play exactly 1 Character card ...; card goes "
+                 "to your personal discard pile'",
+                 english="After playing a character card, place it face up on your discard "
+                         "pile (playing it is putting it down)."),
+             "after_effects": option(
+                 src("9", "プレイした後"),
+                 english="(Reading 'after playing' as after the card's effects are carried "
+                         "out: the card is not in the discard pile while they are, so a "
+                         "take-back cannot take it back.)")},
+    default="before_effects", source=src("7-9"),
+    english="Play one character card from your hand and carry out its effects; after playing "
+            "it, place it face up on your own discard pile.",
+    default_reason="'after playing' (プレイした後) most plainly means once the card is put "
+                   "down, and the utility lists the discard with the play; the other reading "
+                   "changes what a take-back may take (King 1 and the Healer could not take "
+                   "themselves back, so the Healer's free raise would not come every turn)")
+matrona = game.interpretation(
+    "matrona_returns", question="Does Matrona bring every discarded character back to the "
+    "hand, or one of them?",
+    options={"all": option(f"{PRINTINGS} CONFLICT: the community utility (citing the "
+                           "rulebook p.7, p.10, p.31); rainbowresource.com; "
+                           f"{COMPONENTS} §Turn: 'Matrona, which is never discarded: playing "
+                           "her returns ALL discarded Characters to hand and readies all your "
+                           "Mantas'",
+                           english="Matrona is never discarded: playing her returns all "
+                                   "discarded characters to hand and readies all your mantas."),
+             "one": option(f"{PRINTINGS} (spielkultisten.de review): 'Matrone: take a card "
+                           "back from the discard pile and ready all used Mantas'",
+                           english="Matrona: take a card back from the discard pile and "
+                                   "ready all used mantas.")},
+    default="all", source=PRINTINGS,
+    english="The seed does not describe Matrona; the sources on her differ.",
+    default_reason="the utility cites the rulebook's pages for 'all' and a shop text agrees; "
+                   "the review stands alone. Under 'all' Matrona goes to the discard pile as "
+                   "every played card (L9) and comes back with the rest, so she never leaves "
+                   "the hand (the utility: 'never discarded'); under 'one' she is discarded "
+                   "like any card and a player can run out of cards to play, which no source "
+                   "describes")
+
 # The rulesets bundle the readings of each text: the seed as it reads word for word, the
 # printed rulebook as the research reports it, and the two modes of the basic game.
 game.ruleset(
@@ -613,6 +649,9 @@ source_slot = game.field("source_slot", range(-1, MAX_LOCATIONS), initial=-1, fl
                          source=src("42", "他の場所カードに表示された「上昇」"),
                          doc="the board slot whose depth gave the pending effect (-1: none); "
                              "a raise from a location moves another location")
+in_play = game.field("in_play", Card, flow=True, source=src("9", "プレイした後"),
+                    doc="the card played this turn while its effects are carried out, under "
+                        "discard_timing=after_effects (else none)")
 scouting = game.field("scouting", bool, flow=True, source=src("47"),
                       doc="a scout is choosing the locations to keep")
 exploited = game.field("exploited", bool, shape=(MAX_LOCATIONS,), flow=True, source=src("20"),
@@ -955,6 +994,9 @@ def settle(rule):
     with rule.when(all_of(main == MainStep.during, no_pending(), not_(scouting)),
                    source=src("17")):
         rule.set(main, MainStep.after)
+        with rule.when(all_of(discard_timing.is_("after_effects"), in_play != Card.none),
+                       source=discard_timing.source):
+            put_down_the_played_card(rule)
         with rule.when(resource_span.is_("main_action"), source=resource_span.source):
             clear_resources(rule)
     with rule.when(no_pending()):
@@ -962,6 +1004,17 @@ def settle(rule):
     for name, cond in zip(Goal.members, GOAL_CONDITIONS):
         with rule.when(cond(me), source="assumption goals_printed"):
             rule.set(met[me, Goal[name]], True)
+
+
+def put_down_the_played_card(rule):
+    """discard_timing=after_effects: the card's effects are done, it goes to the discard
+    pile -- Matrona (matrona_returns=all) back to the hand: she is never discarded."""
+    with rule.when(all_of(card_returns_all[in_play], matrona.is_("all")),
+                   source=matrona.options["all"]):
+        hand.put(rule, in_play, of=me)
+    with rule.otherwise():
+        discard.put(rule, in_play, of=me, source=src("9", "自分の捨て札の山に表向きで置きます"))
+    rule.set(in_play, Card.none)
 
 
 def clear_resources(rule):
@@ -982,7 +1035,10 @@ def play(rule, card):
     rule.require(turn_open(), "no effect is waiting", source=src("7"))
     rule.require(hand.has(card, of=me), "the card is in your hand", source=src("7", "手札から"))
     hand.take(rule, card, of=me)
-    discard.put(rule, card, of=me, source=src("9", "自分の捨て札の山に表向きで置きます"))
+    with rule.when(discard_timing.is_("before_effects"), source=discard_timing.source):
+        discard.put(rule, card, of=me, source=src("9", "自分の捨て札の山に表向きで置きます"))
+    with rule.otherwise():
+        rule.set(in_play, card)
     rule.set(main, MainStep.during)
     rule.add(coins, card_coins[card], source=src("16-17"))
     rule.add(power, card_power[card], source=src("16-17"))
@@ -990,7 +1046,9 @@ def play(rule, card):
         rule.add(pending[Effect[e]], table[card], source=src("7", "効果を実行"))
     # spelled out per player (p == me) rather than indexed by the player on turn: every
     # cell is then a known one, which the step proofs of the hand's size need at 4 players
-    with rule.when(card_returns_all[card], source="assumption matrona_returns"):
+    with rule.when(all_of(card_returns_all[card], matrona.is_("one")), source=matrona.source):
+        rule.add(pending[Effect.take_back], 1)
+    with rule.when(all_of(card_returns_all[card], matrona.is_("all")), source=matrona.source):
         with rule.for_each(game.players()) as p, rule.when(p == me):
             with rule.for_each(Card) as c:
                 rule.add(hand.cells[p, c], discard.cells[p, c])
@@ -1534,7 +1592,8 @@ game.view(
 # =====================================================================================
 CONSERVE = "every card is somewhere: a deck, a row, a hand, a discard pile, a board, a " \
            "scoring pile, or out of the game"
-char_deck.conserve("characters_are_conserved", hand, discard, char_row, char_box,
+being_played = SimpleNamespace(amount=lambda c: if_(all_of(in_play == c, c != Card.none), 1, 0))
+char_deck.conserve("characters_are_conserved", hand, discard, char_row, char_box, being_played,
                    source=f"{src('7-9, 27')}; {CONSERVE}")
 on_boards = SimpleNamespace(amount=lambda loc: sum_of(game.players(), lambda p: count(
     SLOTS, lambda s: all_of(board[p, s] == loc, loc != Loc.none))))
@@ -1600,9 +1659,23 @@ game.invariant("an_empty_slot_has_no_depth",
                    implies(board[p, s] == Loc.none, depth[p, s] == 0),
                    depth[p, s] <= depths[board[p, s]]))),
                source=src("20, 44"))
+game.invariant("a_played_card_waits_only_while_its_effects_do",
+               all_of(implies(discard_timing.is_("before_effects"), in_play == Card.none),
+                      implies(in_play != Card.none, main == MainStep.during)),
+               source=discard_timing.source,
+               doc="under after_effects the played card waits beside the board while its "
+                   "effects are carried out, then goes to the discard pile")
+
+
+def matronas_held(p):
+    """Player ``p``'s Matronas in the hand, or being played by ``p``."""
+    return hand.count(Card.matrona, of=p) + if_(all_of(in_play == Card.matrona, me == p), 1, 0)
+
+
 game.invariant("matrona_never_leaves_the_hand",
-               forall(game.players(), lambda p: hand.count(Card.matrona, of=p) == 1),
-               source="assumption matrona_returns",
+               implies(matrona.is_("all"),
+                       forall(game.players(), lambda p: matronas_held(p) == 1)),
+               source=matrona.options["all"],
                doc="so a player always has a card to play")
 # Why Matrona stays in the hand, as a fact of the rules (and what makes the law above
 # provable step by step): the setup deals one Matrona per seat into the hands and boxes the
@@ -1610,12 +1683,12 @@ game.invariant("matrona_never_leaves_the_hand",
 # back with her; nothing puts a card into the deck, so no Matrona is ever drawn into the row
 # and recruited.
 game.invariant("matrona_is_only_in_hands_or_the_box",
-               all_of(char_deck.count(Card.matrona) == 0, char_row.amount(Card.matrona) == 0,
-                      forall(game.players(),
-                             lambda p: discard.count(Card.matrona, of=p) == 0)),
+               implies(matrona.is_("all"), all_of(
+                   char_deck.count(Card.matrona) == 0, char_row.amount(Card.matrona) == 0,
+                   forall(game.players(), lambda p: discard.count(Card.matrona, of=p) == 0))),
                source=f"{COMPONENTS} §Setup (the starting characters of each symbol); "
                       f"{src('9', '自分の捨て札の山に表向きで置きます')}; "
-                      "assumption matrona_returns",
+                      f"{matrona.options['all']}",
                doc="the Matronas not dealt stay in the box; a played Matrona takes her own "
                    "discard pile back with her")
 game.invariant("the_player_on_turn_is_seated", all_of(to_move < N, trigger_seat < N,
