@@ -604,6 +604,42 @@ matrona = game.interpretation(
                    "like any card and a player can run out of cards to play, which no source "
                    "describes")
 
+scout_optional = game.interpretation(
+    "scout_optional", question="Must a scout shown on a card (or a depth, or a manta) be "
+    "carried out, or may the player leave it?",
+    options={"forced": option(f"{src('7', 'そのカードに示された効果を実行しなければなりません')}; "
+                              f"{src('8', 'すべて実行しなければなりません')}",
+                              english="You must carry out the effects shown on the card; if "
+                                      "all can be carried out, all must be."),
+             "optional": option(f"{src('47', 'スカウトを実施する場合')}; {COMPONENTS} §Turn "
+                                "(BGA English help): 'Scout is optional in the updated rules'",
+                                english="If you scout, ... (the English help: scouting is "
+                                        "optional).")},
+    default="forced", source=src("7-8, 45-47"),
+    english="The card's effects must be carried out, all of them when all can be; when you "
+            "scout, keep up to 4 locations and refill 6.",
+    default_reason="L7-8 make every effect shown on the card a duty and name no exception; "
+                   "'when scouting' (スカウトを実施する場合) describes how, not whether, and the "
+                   "English help's 'optional' is the updated rules, which the seed does not "
+                   "mention")
+scout_rows = game.interpretation(
+    "scout_rows", question="When scouting, which locations may be kept: those of the lower row "
+    "only (the upper row is discarded), or those of both rows?",
+    options={"lower_row": option(f"{COMPONENTS} §Turn (utility): 'Scout (discard top Location "
+                                 "row, keep at most 4 of the bottom row and slide them up, "
+                                 "refill bottom row to 6)'",
+                                 english="Discard the top location row, keep at most 4 of the "
+                                         "bottom row and slide them up, refill the bottom row."),
+             "both_rows": option(src("47", "現在の場にある場所を4枚まで保持して上段のエリアに移動させ"),
+                                 english="Keep up to 4 of the locations now on the table "
+                                         "(either row) in the upper area.")},
+    default="lower_row", source=src("47"),
+    english="When you scout, keep up to 4 of the current locations, move them to the upper "
+            "area, and refill 6 locations from the deck.",
+    default_reason="the rulebook-citing utility discards the upper row; 'the current field' "
+                   "(現在の場) may also mean both rows, and 'move to the upper area' fits "
+                   "the lower row's cards best")
+
 # The rulesets bundle the readings of each text: the seed as it reads word for word, the
 # printed rulebook as the research reports it, and the two modes of the basic game.
 game.ruleset(
@@ -1341,13 +1377,34 @@ SCOUT = src("47", "現在の場にある場所を4枚まで保持して上段の
 @game.action(text="scout", source=SCOUT)
 def scout(rule):
     resolving(rule, Effect.scout, SCOUT)
-    for k in range(UPPER_SLOTS):
-        with rule.when(upper[k] != Loc.none, source=f"{COMPONENTS} §Turn ('discard top "
-                       "Location row')"):
-            loc_box.put(rule, upper[k])
-        rule.set(upper.cells[k], Loc.none)
+    with rule.when(scout_rows.is_("lower_row"), source=scout_rows.options["lower_row"]):
+        for k in range(UPPER_SLOTS):
+            with rule.when(upper[k] != Loc.none):
+                loc_box.put(rule, upper[k])
+            rule.set(upper.cells[k], Loc.none)
     rule.set(scouting, True)
     resolved(rule, Effect.scout)
+
+
+@game.action(text="do not scout", source=scout_optional.options["optional"])
+def decline_scout(rule):
+    resolving(rule, Effect.scout, SCOUT)
+    rule.require(scout_optional.is_("optional"), "scouting is optional",
+                 source=scout_optional.source)
+    resolved(rule, Effect.scout)
+    settle(rule)
+
+
+@game.action(params={"k": range(UPPER_SLOTS)}, text="let the location in upper slot {k} go",
+             source=scout_rows.options["both_rows"])
+def let_go(rule, k):
+    """scout_rows=both_rows: the upper row's locations are kept unless let go."""
+    rule.require(scouting, "you are scouting", source=SCOUT)
+    rule.require(scout_rows.is_("both_rows"), "the upper row's locations may be kept",
+                 source=scout_rows.source)
+    rule.require(upper[k] != Loc.none, "a location is in that slot", source=SCOUT)
+    got = upper.take(rule, k, source=SCOUT)["card"]
+    loc_box.put(rule, got, source=SCOUT)
 
 
 @game.action(params={"k": range(ROW_LOCATIONS)}, text="keep the location in lower slot {k}",
