@@ -640,6 +640,27 @@ scout_rows = game.interpretation(
                    "(現在の場) may also mean both rows, and 'move to the upper area' fits "
                    "the lower row's cards best")
 
+can_be_done = game.interpretation(
+    "can_be_carried_out", question="When L8 asks whether an effect 'can be carried out', do the "
+    "coins and power that ready mantas and location depths could still add count, or only "
+    "those already gained?",
+    options={"at_hand": option(src("8", "カードの効果をすべて実行できる場合は"),
+                               english="If all the card's effects can be carried out (with "
+                                       "what the player has gained so far), ..."),
+             "with_extras": option(f"{src('5', 'さらに無制限に追加アクションを行うことができます')}; "
+                                   f"{src('8', 'すべて実行できる場合は、すべて実行しなければなりません')}",
+                                   english="(Reading 'can be carried out' as: could be, with "
+                                           "the extra actions the player may still take -- a "
+                                           "ready manta's or a depth's coins and power -- so "
+                                           "the player must take them to pay.)")},
+    default="at_hand", source=src("8"),
+    english="If all of the card's effects can be carried out, all must be.",
+    default_reason="the extra actions are the player's to take or not (L5 'can', できます); "
+                   "reading L8 as forcing them would make a manta's use a duty whenever a "
+                   "card's price is in reach, which no source says. Counted under "
+                   "with_extras: each ready manta's coins or power and the top depth of each "
+                   "location (not the depths beneath it)")
+
 # The rulesets bundle the readings of each text: the seed as it reads word for word, the
 # printed rulebook as the research reports it, and the two modes of the basic game.
 game.ruleset(
@@ -833,6 +854,40 @@ def can_pay_power(loc, row):
     return power + badge[loc_type[loc]] >= conquer_price(loc, row)
 
 
+TRAINED_COINS = [{"coin1": 1, "coin2": 2}.get(n, 0) for n in TRAINED]
+TRAINED_POWER = [{"power1": 1, "power2": 2}.get(n, 0) for n in TRAINED]
+
+
+def top_depth_usable(s):
+    """The top depth of the location in slot ``s`` of the player on turn may be used now."""
+    return all_of(board[me, s] != Loc.none, depth[me, s] < depths[board[me, s]],
+                  any_of(depth_reuse.is_("repeat"), not_(exploited[s])))
+
+
+def within_reach(of_trained, of_icon, of_wild):
+    """What the extra actions could still add during the main action (can_be_carried_out=
+    with_extras; 0 under at_hand): ready mantas, and the top depth of each location."""
+    mantas = sum(if_(trained[me, m] == MantaSide.ready, n, 0)
+                 for m, n in enumerate(of_trained) if n)
+    wild = sum_of(WildKind, lambda w: wild_ready[me, w] * of_wild(w))
+    tops = sum_of(SLOTS, lambda s: if_(top_depth_usable(s), of_icon(top_icon(me, s)), 0))
+    return if_(all_of(can_be_done.is_("with_extras"), main == MainStep.during),
+               mantas + wild + tops, 0)
+
+
+def coins_in_reach():
+    return coins + within_reach(TRAINED_COINS, lambda i: icon_coins[i],
+                                lambda w: icon_coins[wild_icon[w]])
+
+
+def power_in_reach(t):
+    """Power toward conquering a location of type ``t``: power, ``t``'s badge, and (under
+    with_extras) what mantas and depths could add."""
+    badges = lambda i: if_(all_of(icon_badge[i], icon_badge_type[i] == t), BADGE_POWER, 0)
+    return power + badge[t] + within_reach(TRAINED_POWER, lambda i: icon_power[i] + badges(i),
+                                           lambda w: icon_power[wild_icon[w]])
+
+
 def in_rows(cond):
     """Some location of the two rows satisfies ``cond(loc, row)``."""
     return any_of(*(all_of(lower[k] != Loc.none, cond(lower[k], LocRow.lower))
@@ -851,13 +906,14 @@ def can_score():
 
 POSSIBLE = {
     "scout": lambda: True,
-    "recruit": lambda: any_of(*(all_of(char_row[k] != Card.none, coins >= RECRUIT_COST[k])
+    "recruit": lambda: any_of(*(all_of(char_row[k] != Card.none,
+                                       coins_in_reach() >= RECRUIT_COST[k])
                                 for k in range(CHAR_ROW))),
     "recruit_free": lambda: char_row[0] != Card.none,
     "buy": lambda: all_of(locations_on_board(me) < MAX_LOCATIONS,
-                          in_rows(lambda loc, row: coins >= buy_cost[loc])),
-    "conquer": lambda: all_of(locations_on_board(me) < MAX_LOCATIONS,
-                              in_rows(can_pay_power)),
+                          in_rows(lambda loc, row: coins_in_reach() >= buy_cost[loc])),
+    "conquer": lambda: all_of(locations_on_board(me) < MAX_LOCATIONS, in_rows(
+        lambda loc, row: power_in_reach(loc_type[loc]) >= conquer_price(loc, row))),
     "take_back": lambda: discard.size(of=me) > 0,
     "wave": lambda: any_of(can_raise(), can_score()),
     "raise2": can_raise, "raise1": can_raise, "full_raise": can_raise,
