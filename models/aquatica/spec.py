@@ -661,6 +661,60 @@ can_be_done = game.interpretation(
                    "with_extras: each ready manta's coins or power and the top depth of each "
                    "location (not the depths beneath it)")
 
+extra_timing = game.interpretation(
+    "extra_timing", question="May an extra action whose icon is an effect (not coins or "
+    "power) be taken in the middle of the main action, between the card's effects?",
+    options={"around_main": option(src("19", "効果は、メインアクションの前後に実行することができます"),
+                                   english="Effects can be carried out before or after the "
+                                           "main action."),
+             "any_time": option(src("5", "これらのアクションは、好きな順番で行うことができます"),
+                                english="These actions may be taken in any order you like "
+                                        "(an extra action between the card's effects too; "
+                                        "its effect is carried out at once).")},
+    default="around_main", source=src("5, 19"),
+    english="One main action and any number of extra actions, in any order; a depth's "
+            "effects can be carried out before or after the main action.",
+    default_reason="L19 says before or after the main action, and L17 keeps the resources "
+                   "for during it: the two kinds of icon have their own times. L5's 'any "
+                   "order' orders whole actions and does not open the main action up")
+score_timing = game.interpretation(
+    "score_timing", question="Is scoring a location an effect that needs a score icon, or may "
+    "a fully raised location be scored whenever the turn is free?",
+    options={"effect": option(f"{src('22-26', '効果は、以下のいずれかの方法で発動できます')}; "
+                              f"{src('43-44', '得点化')}; {COMPONENTS} §Turn ('Effects: ... "
+                              "Score (move a fully risen Location to secret scoring pile)')",
+                              english="Scoring is one of the effects, which come from a card, "
+                                      "a ready manta or a location depth."),
+             "at_will": option(src("44", "最後まで完全に上昇している場所があれば、そのカードを得点化し、"
+                                         "繁栄点を得ることができます"),
+                               english="If a location is fully raised, you may score it and "
+                                       "gain its prosperity points.")},
+    default="effect", source=src("22-26, 43-44"),
+    english="Effects come from a character card, a ready manta or a location depth; "
+            "scoring: a fully raised location can be scored for its prosperity points.",
+    default_reason="L43 is an item of the list of effects (L22-47), and effects are set off "
+                   "by a card, a manta or a depth (L23-26); the English help lists Score "
+                   "among the effect icons. L44 alone reads as a standing permission")
+extra_without_effect = game.interpretation(
+    "extra_without_effect", question="May a manta or a depth be used when its effect cannot "
+    "be carried out (just to tire the manta or to slide the location up)?",
+    options={"allowed": option(src("20", "場所カードの現在の一番上の深さを探索することができ、深さを上にスライドさせて"),
+                               english="You may use the location's current top depth and "
+                                       "slide it up (nothing says the effect must be "
+                                       "possible)."),
+             "possible_only": option(src("13", "準備が整ったマンタを使って、そのマンタに示された効果を実行することができます"),
+                                     english="You may use a ready manta to carry out the "
+                                             "effect shown on it (using it is carrying out "
+                                             "its effect: an effect that cannot be carried "
+                                             "out cannot be used).")},
+    default="allowed", source=src("13, 20-21"),
+    english="Use a ready manta to carry out its effect; use a location's top depth and "
+            "slide the location up.",
+    default_reason="L8 lets a card be played when not all its effects can be done, and "
+                   "L20-21 forbid only empty depths; an impossible effect is then simply "
+                   "left. Under possible_only a depth showing an effect that cannot be done "
+                   "blocks like an empty one")
+
 # The rulesets bundle the readings of each text: the seed as it reads word for word, the
 # printed rulebook as the research reports it, and the two modes of the basic game.
 game.ruleset(
@@ -709,6 +763,10 @@ source_slot = game.field("source_slot", range(-1, MAX_LOCATIONS), initial=-1, fl
 in_play = game.field("in_play", Card, flow=True, source=src("9", "プレイした後"),
                     doc="the card played this turn while its effects are carried out, under "
                         "discard_timing=after_effects (else none)")
+extra_effect = game.field("extra_effect", Effect, initial=Effect.none, flow=True,
+                         source=src("5, 13"),
+                         doc="the effect of an extra action taken between the card's effects "
+                             "(extra_timing=any_time), carried out before the card's next one")
 scouting = game.field("scouting", bool, flow=True, source=src("47"),
                       doc="a scout is choosing the locations to keep")
 exploited = game.field("exploited", bool, shape=(MAX_LOCATIONS,), flow=True, source=src("20"),
@@ -957,9 +1015,15 @@ def possible(e):
     return any_of(*(all_of(e == Effect[name], POSSIBLE[name]()) for name in Effect.members))
 
 
+def extra_waiting():
+    """extra_timing=any_time: an extra action's effect waits in the middle of the main
+    action (never under around_main)."""
+    return all_of(extra_timing.is_("any_time"), extra_effect != Effect.none)
+
+
 def turn_open():
     """The player on turn may act: no effect is waiting and no scout is choosing."""
-    return all_of(no_pending(), not_(scouting))
+    return all_of(no_pending(), not_(scouting), not_(extra_waiting()))
 
 # =====================================================================================
 # Setup
@@ -1068,23 +1132,33 @@ def gain(rule, icon, from_slot):
     rule.add(power, icon_power[icon], source=src("16"))
     with rule.when(icon_badge[icon], source=f"{COMPONENTS} §Turn"):
         rule.add(badge[icon_badge_type[icon]], BADGE_POWER)
-    with rule.when(icon_effect[icon] != Effect.none, source=src("18-19", "効果")):
-        rule.add(pending[icon_effect[icon]], 1)
+    with rule.when(all_of(extra_timing.is_("any_time"), main == MainStep.during,
+                          icon_effect[icon] != Effect.none), source=extra_timing.source):
+        rule.set(extra_effect, icon_effect[icon])
         rule.set(source_slot, from_slot)
+    with rule.otherwise():
+        with rule.when(icon_effect[icon] != Effect.none, source=src("18-19", "効果")):
+            rule.add(pending[icon_effect[icon]], 1)
+            rule.set(source_slot, from_slot)
 
 
 def may_use_icon(icon):
     """When an extra action's icon may be used (assumption extra_effect_timing): resources
     only during the main action (L17), effects only before or after it (L19)."""
-    return if_(is_resource(icon), main == MainStep.during,
-               all_of(main != MainStep.during, turn_open()))
+    between_effects = all_of(extra_timing.is_("any_time"), main == MainStep.during,
+                             not_(scouting), not_(extra_waiting()))
+    usable = any_of(extra_without_effect.is_("allowed"), icon_effect[icon] == Effect.none,
+                    possible(icon_effect[icon]))
+    return all_of(usable, if_(is_resource(icon), main == MainStep.during,
+                              any_of(all_of(main != MainStep.during, turn_open()),
+                                     between_effects)))
 
 
 def settle(rule):
     """After each step: the main action ends when its effects are done (and under
     resource_span=main_action its unspent resources vanish); the goals met now are noted."""
-    with rule.when(all_of(main == MainStep.during, no_pending(), not_(scouting)),
-                   source=src("17")):
+    with rule.when(all_of(main == MainStep.during, no_pending(), not_(scouting),
+                          not_(extra_waiting())), source=src("17")):
         rule.set(main, MainStep.after)
         with rule.when(all_of(discard_timing.is_("after_effects"), in_play != Card.none),
                        source=discard_timing.source):
@@ -1231,23 +1305,30 @@ def earlier_done(e):
                     for k, m in enumerate(EFFECT_NAMES)))
 
 
-def resolving(rule, e, source):
-    """Preconditions of carrying out a waiting effect ``e``."""
-    rule.require(pending[e] > 0, "the effect is waiting", source=source)
-    rule.require(not_(scouting), "no scout is choosing", source=src("47"))
-    rule.require(any_of(order.is_("any"), earlier_done(e)),
+def resolving(rule, e, source, unless=False):
+    """Preconditions of carrying out a waiting effect ``e`` (none of them when ``unless``
+    holds). An extra action's effect taken between the card's effects comes first."""
+    rule.require(any_of(unless, if_(extra_waiting(), e == extra_effect, pending[e] > 0)),
+                 "the effect is waiting", source=source)
+    rule.require(any_of(unless, not_(scouting)), "no scout is choosing", source=src("47"))
+    rule.require(any_of(unless, order.is_("any"), extra_waiting(), earlier_done(e)),
                  "in printed order: the effects printed before it are done or impossible",
                  source=f"{order.source}; assumption printed_effect_order")
 
 
-def resolved(rule, e):
+def resolved(rule, e, unless=False):
     """``e`` is done; in printed order the impossible effects printed before it lapse."""
-    rule.add(pending[e], -1)
-    with rule.when(order.is_("printed"),
-                   source=f"{order.source}; assumption printed_effect_order"):
-        for k, m in enumerate(EFFECT_NAMES):
-            with rule.when(ordinal(e) > k):
-                rule.set(pending[Effect[m]], 0)
+    with rule.when(all_of(not_(unless), extra_waiting()), source=extra_timing.source):
+        rule.set(extra_effect, Effect.none)
+        rule.set(source_slot, -1)
+    with rule.otherwise():
+        with rule.when(not_(unless)):
+            rule.add(pending[e], -1)
+            with rule.when(order.is_("printed"),
+                           source=f"{order.source}; assumption printed_effect_order"):
+                for k, m in enumerate(EFFECT_NAMES):
+                    with rule.when(ordinal(e) > k):
+                        rule.set(pending[Effect[m]], 0)
 
 
 def place_location(rule, loc):
@@ -1418,12 +1499,15 @@ SCORE = src("43-44", "最後まで完全に上昇している場所があれば�
 
 @game.action(params={"slot": SLOTS}, text="score slot {slot}", source=SCORE)
 def score_location(rule, slot):
-    resolving(rule, Effect.score, SCORE)
+    # score_timing=at_will: no icon needed while the turn is free (pending, scouting and the
+    # extra's effect are not written before resolved reads this again)
+    at_will = all_of(score_timing.is_("at_will"), turn_open())
+    resolving(rule, Effect.score, SCORE, unless=at_will)
     rule.require(fully_raised(me, slot), "the location is fully raised", source=SCORE)
     scored.put(rule, board[me, slot], of=me, source=src("67"))
     rule.set(board[me, slot], Loc.none)
     rule.set(depth[me, slot], 0)
-    resolved(rule, Effect.score)
+    resolved(rule, Effect.score, unless=at_will)
     settle(rule)
 
 
@@ -1493,16 +1577,22 @@ SKIP = src("8", "もしすべての効果を実行できない場合でも、そ
 
 @game.action(text="skip the remaining effects", source=SKIP)
 def skip(rule):
-    rule.require(not_(no_pending()), "an effect is waiting", source=SKIP)
+    rule.require(any_of(not_(no_pending()), extra_waiting()), "an effect is waiting",
+                 source=SKIP)
     rule.require(not_(scouting), "no scout is choosing", source=SCOUT)
     impossible = [all_of(pending[Effect[m]] > 0, not_(POSSIBLE[m]())) for m in EFFECT_NAMES]
     waiting_possible = [all_of(pending[Effect[m]] > 0, POSSIBLE[m]()) for m in EFFECT_NAMES]
-    rule.require(any_of(not_(any_of(*waiting_possible)),
-                        all_of(partial.is_("any_once_one_fails"), any_of(*impossible))),
+    rule.require(if_(extra_waiting(), not_(possible(extra_effect)),
+                     any_of(not_(any_of(*waiting_possible)),
+                            all_of(partial.is_("any_once_one_fails"), any_of(*impossible)))),
                  "no waiting effect can be carried out (or, with partial=any_once_one_fails, "
                  "one cannot)", source=partial.source)
-    for e in Effect:
-        rule.set(pending[e], 0)
+    with rule.when(extra_waiting(), source=extra_timing.source):
+        rule.set(extra_effect, Effect.none)
+        rule.set(source_slot, -1)
+    with rule.otherwise():
+        for e in Effect:
+            rule.set(pending[e], 0)
     settle(rule)
 
 
@@ -1778,6 +1868,14 @@ game.invariant("a_played_card_waits_only_while_its_effects_do",
                source=discard_timing.source,
                doc="under after_effects the played card waits beside the board while its "
                    "effects are carried out, then goes to the discard pile")
+
+
+game.invariant("an_extra_effect_waits_only_in_the_main_action",
+               all_of(implies(extra_timing.is_("around_main"), extra_effect == Effect.none),
+                      implies(extra_effect != Effect.none, main == MainStep.during)),
+               source=extra_timing.source,
+               doc="under any_time an extra action's effect taken between the card's effects "
+                   "is carried out before the main action goes on")
 
 
 def matronas_held(p):
