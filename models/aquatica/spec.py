@@ -264,8 +264,11 @@ game.assume("fully_raised_gives_wild_manta", True,
             origin=f"{COMPONENTS} §Turn; BGA English help ('may grant a Wild Manta')")
 game.assume("extra_effect_timing",
             "resource icons (coins, power) only while the card's effects are being carried "
-            "out; effect icons only before or after that",
-            reason="L17: resources only in the main action; L19: effects before or after it",
+            "out; effect icons before or after that (and, under extra_timing=any_time, "
+            "between the card's effects)",
+            reason="L17: resources only in the main action, and no player would read it "
+                   "otherwise; L19: effects before or after it (whether also between the "
+                   "card's effects is the point extra_timing)",
             origin=f"{src('17')}; {src('19')}; {COMPONENTS} §Turn (utility)")
 game.assume("raise_past_the_bottom", "a raise stops at the bottom of the location",
             reason="L42 slides the location up by the icon's number; a location cannot "
