@@ -120,7 +120,7 @@ def _effect_sources(action: Any) -> dict[str, str]:
                 out.setdefault(st.target.args[0].name, st.source or source or "")
             elif isinstance(st, If):
                 visit(st.then, st.source or source)
-                visit(st.otherwise, st.source or source)
+                visit(st.otherwise, st.else_source or source)
             elif isinstance(st, ForEach):
                 visit(st.body, st.source or source)
     visit(action.effects, action.source)

@@ -470,7 +470,7 @@ def _writes(stmts: Iterable, ctx: tuple = (), cites: tuple = (), label: str | No
             branches[f"when@{at}"] = branches[f"otherwise@{at}"] = (st, ctx)
             yield from _writes(st.then, inner, (*cites, st.source), f"when@{at}", lines,
                                branches)
-            yield from _writes(st.otherwise, inner, (*cites, st.source), f"otherwise@{at}",
+            yield from _writes(st.otherwise, inner, (*cites, st.else_source), f"otherwise@{at}",
                                lines, branches)
         elif isinstance(st, ForEach):
             yield from _writes(st.body, (*ctx, st.domain.hi), (*cites, st.source), label, lines,

@@ -31,7 +31,7 @@ import attrs
 from ..runtime.model import CHANCE, Action, Model, State
 from .diff_scenario import game_ref, save_scenario
 from .difference import (KIND_WORDS, Bound, Difference, PointChange, _apply_b,  # noqa: F401
-                         describe, explain)
+                         describe, explain, rule_cells)
 from .explain import action_points, global_points
 from .impact import Impact, lockstep
 from .policy import Policy
@@ -107,6 +107,7 @@ def setup_starts(ma: Model, mb: Model, n: int, samples: int, seed: int
     found: list[_Candidate] = []
     seen = set()
     complete = True
+    rules = rule_cells(ma)
     for k in range(samples):
         rng = random.Random(f"{seed}:{n}:{k}")
         sa, sb = ma.initial_state(n), mb.initial_state(n)
@@ -117,7 +118,7 @@ def setup_starts(ma: Model, mb: Model, n: int, samples: int, seed: int
                 complete = False
             action = outcomes[rng.choices(range(len(outcomes)), [p for _, p in outcomes])[0]][0]
             ta, tb = ma.apply(sa, action), _apply_b(mb, sb, action)
-            if ta.values != tb.values:
+            if rules(ta.values) != rules(tb.values):
                 start = Start("setup", n, tuple(map(str, steps)), False, sa, sb)
                 found.append(_Candidate(start, (), action, "effect", 0))
                 break
@@ -213,6 +214,7 @@ class _Search:
         self.readers = {i for i, a in enumerate(ma.spec.actions) if action_points(a) & points}
         self.globals = bool(global_points(ma.spec) & points)
         self._cx: dict[tuple, int] = {}
+        self.rules = rule_cells(ma)  # states compared without their bookkeeping fields
 
     def cx(self, action: Action) -> int:
         c = self._cx.get(action.key)
@@ -222,6 +224,14 @@ class _Search:
 
     def out_of_budget(self) -> bool:
         return self.nodes > self.budget
+
+    def _step(self, key: tuple, sa: State, sb: State) -> tuple[tuple, tuple]:
+        """Both readings' successors; B's is A's when the action reads no differing point
+        and the two states are the same (they may differ in bookkeeping fields only)."""
+        ta = self.ma.compiled.apply[key[0]](sa.values, *key[1:])
+        if key[0] in self.readers or sa.values != sb.values:
+            return ta, self.mb.compiled.apply[key[0]](sb.values, *key[1:])
+        return ta, ta
 
     # --- one state: every difference visible from it ----------------------------------
     def examine(self, start: Start, prefix: tuple[Action, ...], sa: State, sb: State
@@ -245,10 +255,8 @@ class _Search:
             if key[0] not in self.readers and not self.globals:
                 continue
             self.nodes += 1
-            ta = ma.compiled.apply[key[0]](sa.values, *key[1:])
-            tb = mb.compiled.apply[key[0]](sb.values, *key[1:]) if key[0] in self.readers \
-                else ta
-            if ta != tb:
+            ta, tb = self._step(key, sa, sb)
+            if ta != tb and self.rules(ta) != self.rules(tb):
                 out.append(_Candidate(start, prefix, action, "effect", base + self.cx(action)))
             elif self.globals and _ends_apart(ma, mb, ta, tb):
                 out.append(_Candidate(start, prefix, action, "outcome", base + self.cx(action)))
@@ -269,10 +277,8 @@ class _Search:
         out = []
         for key in keys:
             self.nodes += 1
-            ta = ma.compiled.apply[key[0]](sa.values, *key[1:])
-            tb = mb.compiled.apply[key[0]](sb.values, *key[1:]) if key[0] in self.readers \
-                else ta
-            if ta == tb:
+            ta, tb = self._step(key, sa, sb)
+            if ta == tb or self.rules(ta) == self.rules(tb):
                 out.append((ma._action(key), State(ta, ma), State(tb, mb)))
         out.sort(key=lambda c: (self.cx(c[0]), len(c[0].key)))
         return out
@@ -360,7 +366,7 @@ class _Search:
                 return None
             self.nodes += 1
             ta, tb = ma.apply(sa, a), _apply_b(mb, sb, a)
-            if ta.values != tb.values:
+            if self.rules(ta.values) != self.rules(tb.values):
                 return None
             sa, sb = ta, tb
             new_prefix.append(a)

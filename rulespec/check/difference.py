@@ -11,7 +11,7 @@ lines.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import attrs
 
@@ -108,6 +108,16 @@ class Difference:
         return len(self.given)
 
 
+def rule_cells(model: Model) -> Callable[[tuple], tuple]:
+    """A state vector without its bookkeeping fields (``field(..., bookkeeping=True)``):
+    two readings whose states differ only there have not parted yet."""
+    kept = [k for slot in model.layout.slots.values() if not slot.field.bookkeeping
+            for k in range(slot.offset, slot.offset + slot.field.size)]
+    if len(kept) == model.layout.size:
+        return lambda values: values
+    return lambda values: tuple(values[k] for k in kept)
+
+
 def _apply_b(mb: Model, sb: State, action: Action) -> State:
     """Apply reading A's action to reading B's state (same spec: the same key)."""
     return State(mb.compiled.apply[action.key[0]](sb.values, *action.key[1:]), mb)
@@ -148,7 +158,9 @@ def describe(ma: Model, mb: Model, cand: Any, points: Sequence[PointChange],
         else:
             ta = State(ma.compiled.apply[cand.action.key[0]](sa.values, *cand.action.key[1:]), ma)
             tb = _apply_b(mb, sb, cand.action)
-            diff = changed_cells(ma, ta.values, tb.values)
+            kept = {f.name for f in ma.spec.fields if not f.bookkeeping}
+            diff = {cell: values for cell, values in changed_cells(ma, ta.values, tb.values)
+                    .items() if cell.split("[")[0] in kept}  # not the bookkeeping's
             before = changed_cells(ma, sa.values, ta.values)
             before_b = changed_cells(ma, sa.values, tb.values)
             for cell, (va, vb) in diff.items():

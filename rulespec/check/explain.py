@@ -97,7 +97,7 @@ def dependent_effects(action: Action) -> list[tuple[str, RuleRef]]:
             elif isinstance(st, If):
                 inner = outer | reads(st.cond)
                 visit(st.then, inner, st.source or source)
-                visit(st.otherwise, inner, st.source or source)
+                visit(st.otherwise, inner, st.else_source or source)
             elif isinstance(st, ForEach):
                 visit(st.body, outer | reads(st.domain.hi), st.source or source)
 

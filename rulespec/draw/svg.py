@@ -379,7 +379,31 @@ class Picture:
                 self._value_glyph(body, e, self._v(e), part.glyphs, x + cell / 2,
                                   y + cell / 2, cell * 0.8)
                 self._hit(body, x, y, cell, cell, [e])
+        if part.across or part.down:
+            self._borders(body, part, left, top, cell)
         return fr.done(h)
+
+    def _borders(self, body: ET.Element, part: Grid, left: float, top: float,
+                 cell: float) -> None:
+        """The lines drawn on the cells' borders (Dots and Boxes), then the dots."""
+        colour = part.line_colour or INK
+        rows, cols = len(part.cells), len(part.cells[0]) if part.cells else 0
+        for k, line in enumerate(part.across):
+            for c, e in enumerate(line):
+                if self._v(e):
+                    _el(body, "line", x1=_n(left + c * cell), y1=_n(top + k * cell),
+                        x2=_n(left + (c + 1) * cell), y2=_n(top + k * cell), stroke=colour,
+                        stroke_width="4", stroke_linecap="round")
+        for r, line in enumerate(part.down):
+            for k, e in enumerate(line):
+                if self._v(e):
+                    _el(body, "line", x1=_n(left + k * cell), y1=_n(top + r * cell),
+                        x2=_n(left + k * cell), y2=_n(top + (r + 1) * cell), stroke=colour,
+                        stroke_width="4", stroke_linecap="round")
+        for r in range(rows + 1):
+            for c in range(cols + 1):
+                _el(body, "circle", cx=_n(left + c * cell), cy=_n(top + r * cell), r="3",
+                    fill=INK)
 
     def _value_glyph(self, parent: ET.Element, e: Expr, v: Any, table: dict, cx: float,
                      cy: float, size: float, room: float | None = None) -> None:

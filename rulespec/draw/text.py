@@ -83,6 +83,8 @@ class Board:
 
     def _grid(self, part: Grid) -> list[str]:
         cells = [[self._cell(e, part.glyphs) for e in row] for row in part.cells]
+        if part.across or part.down:
+            return self._bordered(part, cells)
         cols = len(cells[0]) if cells else 0
         width = max([cell_len(c) for row in cells for c in row]
                     + [cell_len(x) for x in part.col_labels[:cols]] + [1])
@@ -96,6 +98,26 @@ class Board:
                 " " * (left + 1) if left else "")
             shift = " " * ((width + 1) // 2 * r) if part.hexagonal else ""
             lines.append(("  " + label + shift + " ".join(_pad(c, width) for c in row)).rstrip())
+        return lines
+
+    def _bordered(self, part: Grid, cells: list[list[str]]) -> list[str]:
+        """A grid with lines on its borders: ``+--+`` over a cell, ``|`` beside one."""
+        width = max([cell_len(c) for row in cells for c in row] + [1])
+        rows, cols = len(cells), len(cells[0]) if cells else 0
+        on = lambda e: bool(self._v(e))  # noqa: E731
+
+        def across(k: int) -> str:
+            line = part.across[k] if part.across else ()
+            return "+" + "+".join(("-" * (width + 2)) if c < len(line) and on(line[c])
+                                  else " " * (width + 2) for c in range(cols)) + "+"
+        lines = []
+        for r in range(rows):
+            lines.append("  " + across(r).rstrip())
+            down = part.down[r] if part.down else ()
+            bar = ["|" if k < len(down) and on(down[k]) else " " for k in range(cols + 1)]
+            lines.append(("  " + "".join(f"{bar[c]} {_pad(cells[r][c], width)} "
+                                         for c in range(cols)) + bar[cols]).rstrip())
+        lines.append("  " + across(rows).rstrip())
         return lines
 
     def _counters(self, part: Counters) -> list[str]:

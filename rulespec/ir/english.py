@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Iterable
 
+import attrs
+
 from .location import Location
 from .nodes import BOOL, Domain, Expr, Reading
 from .runs import Run, block, expr_shape, find_runs, statement_shape
@@ -477,5 +479,5 @@ def _tidy_statement(st: Any) -> list[Any]:
         if c.op == "const" and c.type == BOOL:
             side = st.then if c.args[0] else st.otherwise
             return [s for x in side for s in _tidy_statement(x)]
-        return [If(c, st.then, st.otherwise, st.where, st.source, st.name)]
+        return [attrs.evolve(st, cond=c)]
     return [st]

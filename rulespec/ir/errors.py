@@ -26,3 +26,8 @@ class SpecError(Exception):
             parts.append(f"in {self.element}:")
         parts.append(self.problem)
         return " ".join(parts)
+
+
+class SpecWarning(UserWarning):
+    """A spec that loads but will be slow or surprising (an expression that every backend
+    writes out far larger than the spec wrote it); the message names file, line and element."""

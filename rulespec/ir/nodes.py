@@ -157,6 +157,9 @@ class Field:
     observer: "Expr | None" = None
     #: the assumption labels its initial value comes from (:mod:`.assumed`), or None
     assumed: Any = None
+    #: a record the rules keep to decide something else (a position history): readings
+    #: that part only on it have not parted yet (``rulespec diff`` looks further)
+    bookkeeping: bool = False
 
     @property
     def size(self) -> int:

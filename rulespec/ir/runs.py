@@ -216,8 +216,8 @@ def statement_shape(st: Any, holes: list, repl: dict[int, Expr] | None) -> tuple
         if any(k is None for k, _ in then + other):
             return None, st
         key = ("if", kc, st.name, tuple(k for k, _ in then), tuple(k for k, _ in other))
-        node = (If(c, tuple(s for _, s in then), tuple(s for _, s in other), st.where,
-                   st.source, st.name) if repl else st)
+        node = (attrs.evolve(st, cond=c, then=tuple(s for _, s in then),
+                             otherwise=tuple(s for _, s in other)) if repl else st)
         return key, node
     if isinstance(st, (Let, ForEach)):
         return None, st

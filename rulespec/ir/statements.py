@@ -33,6 +33,14 @@ class If:
     where: Location | None = None
     source: str | None = None
     name: str | None = None
+    #: the source of the ``otherwise`` side, when the text gives it its own
+    #: (``with rule.otherwise(source=...)``); without one it is ``source``'s
+    otherwise_source: str | None = None
+
+    @property
+    def else_source(self) -> str | None:
+        """What the ``otherwise`` side cites."""
+        return self.otherwise_source or self.source
 
 
 @attrs.frozen(eq=False)

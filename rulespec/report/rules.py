@@ -122,7 +122,7 @@ def rule_entries(spec: GameSpec) -> Iterator[dict[str, Any]]:
                      *statements_to_english(body, "  ", limit=EXPR_LIMIT)]
             yield _entry(unique(f"{aid}-{slug(b.label)[:SLUG_LIMIT].rstrip('-')}"), "branch",
                          b.label, aid,
-                         st.source or a.source, _where(st),
+                         (st.source if b.side else st.else_source) or a.source, _where(st),
                          english(lines=lines, where=_where(st)),
                          writes=sorted(f.name for f in fields_written(body)))
     sc = spec.scoring

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Iterable
 
-from ..ir.errors import SpecError
+from ..ir.errors import SpecError, SpecWarning
 from ..ir.location import Location
 from ..ir.nodes import Expr, Field
-from ..ir.walk import statement_exprs, walk
+from ..ir.walk import statement_exprs, walk_distinct, written_out
 from .elements import GameSpec
+
+#: an expression whose tree (what every backend compiles) has more nodes than this, and
+#: many times more than it has distinct ones, is a value a helper repeated inside itself
+WRITTEN_OUT_LIMIT = 100_000
 
 
 def validate(spec: GameSpec) -> None:
@@ -20,6 +25,7 @@ def validate(spec: GameSpec) -> None:
                     params: set[str], bound: set[str]) -> None:
         for e in exprs:
             _check_expr(e, element, where, own_fields, own_points, params, set(bound))
+            _warn_written_out(e, element, where)
 
     for f in spec.fields:
         _check_initial(f)
@@ -57,7 +63,7 @@ def validate(spec: GameSpec) -> None:
 
 def _check_expr(e: Expr, element: str, where: Location | None, fields: set[Field],
                 points: set, params: set[str], bound: set[str]) -> None:
-    for node in walk(e):
+    for node in walk_distinct(e):  # a shared node once: a helper's value used twice
         at = node.where or where
         if node.op == "field" and node.args[0] not in fields:
             raise SpecError(f"unknown field {node.args[0].name!r} (not declared in this game)",
@@ -88,3 +94,22 @@ def _check_initial(f: Field) -> None:
         raise SpecError(f"initial value has shape {got}, the field has "
                         f"{tuple(d.size for d in f.dims)}", element=f"field {f.name}",
                         where=f.where)
+
+
+def _warn_written_out(e: Expr, element: str, where: Location | None) -> None:
+    """Warn (once per expression) when the backends would write ``e`` out far larger than
+    the spec wrote it: loading, compiling and proving then take seconds to minutes."""
+    tree, distinct = written_out(e)
+    if tree <= WRITTEN_OUT_LIMIT or tree < 10 * distinct:
+        return
+    at = e.where or where
+    message = (f"in {element}: written out, this expression has {tree:,} nodes but only "
+               f"{distinct:,} distinct ones: a value a helper built is used twice inside the "
+               "next one (b = if_(x > b, x, b) in a loop), and every backend compiles each use "
+               "in full, so loading and checking are slow. Build it without the repeat "
+               "(max_, min_, sum_of, count, exists), or keep the value in a field the rules "
+               "that change it update (docs/spec-language.md, 'A value used twice')")
+    if at is not None:
+        warnings.warn_explicit(message, SpecWarning, at.file, at.line)
+    else:
+        warnings.warn(message, SpecWarning, stacklevel=2)

@@ -71,6 +71,12 @@ class Grid:
     col_labels: tuple[str, ...] = ()
     hexagonal: bool = False
     colour: str | None = None
+    #: the lines drawn on the cells' borders, in display order: ``across[k][c]`` the line
+    #: over display row ``k`` (``k == rows``: under the last), ``down[r][k]`` the line left
+    #: of column ``k`` of display row ``r``; each a bool expression (drawn when true)
+    across: tuple[tuple[Expr, ...], ...] = ()
+    down: tuple[tuple[Expr, ...], ...] = ()
+    line_colour: str | None = None
 
 
 @attrs.frozen(eq=False)
@@ -218,7 +224,7 @@ class View:
 
 def _part_exprs(part: Part) -> list[Expr]:
     if isinstance(part, Grid):
-        return [c for row in part.cells for c in row]
+        return [c for rows in (part.cells, part.across, part.down) for row in rows for c in row]
     if isinstance(part, Counters):
         return [e for _, e, _ in part.items]
     if isinstance(part, Slots):
@@ -286,21 +292,42 @@ def grid(title: str, *, rows: int, cols: int, cell: Callable[..., Any],
          glyphs: Mapping[Any, Glyph] | None = None, player: bool = False,
          row_labels: Sequence[str] = (), col_labels: Sequence[str] = (),
          hexagonal: bool = False, bottom_up: bool = False,
-         colour: str | None = None) -> Deferred:
+         colour: str | None = None, horizontal: Callable[..., Any] | None = None,
+         vertical: Callable[..., Any] | None = None,
+         line_colour: str | None = None) -> Deferred:
     """A board of ``rows`` x ``cols`` cells; ``cell(r, c)`` is the cell's value.
 
     ``bottom_up``: row 0 is drawn at the bottom (Connect Four). ``hexagonal``: each row
     is shifted half a cell further right (a Hex rhombus). ``colour``: the board's colour.
+    ``horizontal(r, c)`` (``r`` in ``0..rows``, ``c`` in ``0..cols-1``): a line is drawn on
+    the border between rows ``r - 1`` and ``r`` of column ``c`` where it holds;
+    ``vertical(r, c)`` (``c`` in ``0..cols``): between columns ``c - 1`` and ``c`` of row
+    ``r`` (Dots and Boxes' lines; ``line_colour`` draws them).
     """
+    where = caller_location()
     table = _glyphs(glyphs)
     order = list(range(rows - 1, -1, -1)) if bottom_up else list(range(rows))
+    across_order = list(range(rows, -1, -1)) if bottom_up else list(range(rows + 1))
     labels = tuple(row_labels[r] for r in order) if row_labels else ()
+    if hexagonal and (horizontal is not None or vertical is not None):
+        raise SpecError("a hexagonal grid draws no border lines (horizontal=, vertical=)",
+                        element="view", where=where)
 
     def build(n: int) -> list[Any]:
-        return [Grid(title, tuple(tuple(_expr(_call(cell, p, r, c), f"{title} cell ({r}, {c})")
-                                        for c in range(cols)) for r in order),
-                     table, p, labels, tuple(col_labels), hexagonal, colour)
-                for p in _players(player, n)]
+        out = []
+        for p in _players(player, n):
+            across = () if horizontal is None else tuple(tuple(
+                _bool(_call(horizontal, p, r, c), f"{title} line over ({r}, {c})")
+                for c in range(cols)) for r in across_order)
+            down = () if vertical is None else tuple(tuple(
+                _bool(_call(vertical, p, r, c), f"{title} line left of ({r}, {c})")
+                for c in range(cols + 1)) for r in order)
+            out.append(Grid(title, tuple(tuple(_expr(_call(cell, p, r, c),
+                                                     f"{title} cell ({r}, {c})")
+                                               for c in range(cols)) for r in order),
+                            table, p, labels, tuple(col_labels), hexagonal, colour, across,
+                            down, line_colour))
+        return out
     return _deferred(build)
 
 

@@ -97,6 +97,18 @@ class Row:
         """Put ``amount`` more of ``name`` on slot ``k``."""
         rule.add(self.riders[name][k], amount, source=source)
 
+    def spread_riders(self, rule: RuleBuilder, name: str, n: Any, *, from_right: bool = False,
+                      source: str | None = None) -> None:
+        """Put ``n`` of ``name`` on the row one per slot, starting at the first slot (or the
+        last, ``from_right``) and going round again when every slot has one: "place them
+        on the row's cards from right to left, one per card". Slot ``k``, the ``j``-th
+        from where it starts, gets ``(n + slots - 1 - j) // slots`` (``n >= 0``)."""
+        amount = lift(n)
+        for k in range(self.slots):
+            j = self.slots - 1 - k if from_right else k
+            rule.add(self.riders[name][k], (amount + (self.slots - 1 - j)) // self.slots,
+                     source=source)
+
     def requires_card(self, rule: RuleBuilder, k: Any, *, source: str | None = None) -> None:
         """A precondition: slot ``k`` holds a card."""
         rule.require(all_of(self.cells[k] != self.empty), f"the slot of the {self.name} holds "
