@@ -10,15 +10,14 @@ from rich.markup import escape
 
 from ..console import summarise, width
 from ..runtime.model import Model
-from .options import SHOWN, BadInput, Command, emit_json, load_model, out
-
-
+from .options import (SHOWN, BadInput, Command, components_option, emit_json, load_model, out)
 def _value(v: Any) -> Any:
     return v if isinstance(v, (int, str, bool, list, dict, type(None))) else repr(v)
 
 
 def _info_doc(model: Model) -> dict[str, Any]:
     from ..check.property import all_properties
+    from ..spec.components import Components, catalogues, describe
     from ..ir.english import definitions, to_english
     from ..ir.walk import statement_exprs
     spec = model.spec
@@ -47,7 +46,9 @@ def _info_doc(model: Model) -> dict[str, Any]:
         "rulesets": [{"name": r.name, "source": r.source, "doc": r.doc,
                       "options": dict(r.options)} for r in spec.rulesets],
         "assumptions": [{"name": a.name, "value": _value(a.value), "reason": a.reason,
-                         "origin": a.origin} for a in spec.assumptions],
+                         "origin": a.origin, "components": isinstance(a, Components)}
+                        for a in spec.assumptions],
+        "components": [describe(c) for c in catalogues(spec)],
     }
 
 
@@ -59,6 +60,7 @@ def _info_doc(model: Model) -> dict[str, Any]:
               help="Every assumption with its value, reason and origin.")
 @click.option("--all", "show_all", is_flag=True, help="Every detail of every part.")
 @click.option("--json", "as_json", is_flag=True, help="Everything, as one JSON document.")
+@components_option
 def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_all: bool,
          as_json: bool) -> None:
     """An overview of GAME: players, actions, properties, interpretation points and
@@ -163,7 +165,8 @@ def _print_action(a: dict[str, Any], full: bool) -> None:
 
 
 def _print_assumptions(doc: dict[str, Any], full: bool) -> None:
-    items = doc["assumptions"]
+    _print_components(doc, full)
+    items = [a for a in doc["assumptions"] if not a["components"]]
     out.print("\n[bold]Assumptions[/bold]" + (f" ({len(items)})" if items else ": none"))
     if not full:
         if items:
@@ -176,3 +179,32 @@ def _print_assumptions(doc: dict[str, Any], full: bool) -> None:
         if a["origin"]:
             out.para(f"origin: {a['origin']}", indent=6)
 
+
+
+def _print_components(doc: dict[str, Any], full: bool) -> None:
+    """The catalogues of component data: one line each (which entries are constructed,
+    summarised); in full, each provenance with its entries and its source or reason."""
+    cats = doc["components"]
+    if not cats:
+        return
+    out.print(f"\n[bold]Components[/bold] ({len(cats)})")
+    for c in cats:
+        counts = ", ".join(f"{n} {k}" for k, n in c["counts"].items())
+        shown = c["file"].rsplit("/", 1)[-1] + (", replaced" if c["replaced"] else "")
+        n = len(c["entries"])
+        line = f"{c['name']} ({shown}): {n} entr{'y' if n == 1 else 'ies'}, {counts}"
+        made = c["constructed"]
+        if made and len(made) < len(c["entries"]) and not full:
+            line += "; constructed: " + summarise(made, 6, more="--assumptions lists them")
+        out.para(line, indent=2, hang=4)
+        if not full:
+            continue
+        if c["about"]:
+            out.para(c["about"], indent=6)
+        groups: dict[tuple[str, str], list[str]] = {}
+        for e in c["entries"]:
+            groups.setdefault((e["provenance"], e["text"]), []).append(e["name"])
+        for (kind, text), names in groups.items():
+            why = "why" if kind == "constructed" else "source"
+            out.para(f"{kind} ({len(names)}): {', '.join(names)}", indent=6, hang=2)
+            out.para(f"{why}: {text}", indent=8, hang=2)

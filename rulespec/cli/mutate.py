@@ -9,8 +9,9 @@ import click
 
 from ..check.progress import Progress
 from ..runtime.model import Model
-from .options import (SHOWN, BadInput, Command, emit_json, load_model, out, quiet_option,
-                      verbose_option)
+from ..console import summarise
+from .options import (SHOWN, BadInput, Command, components_option, emit_json, load_model, out,
+                      quiet_option, verbose_option)
 
 
 @click.command(cls=Command)
@@ -34,6 +35,7 @@ from .options import (SHOWN, BadInput, Command, emit_json, load_model, out, quie
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 @quiet_option
 @verbose_option
+@components_option
 def mutate(game: str, operators: Sequence[str], budget_name: str, workers: int, seed: int,
            with_prove: bool, only: Sequence[str], list_only: bool, list_operators: bool,
            as_json: bool, quiet: bool, verbose: bool) -> None:
@@ -91,6 +93,9 @@ def mutate(game: str, operators: Sequence[str], budget_name: str, workers: int, 
     sys.exit(code)
 
 
+NBSP = "\u00a0"   # "0 %" stays on one line
+
+
 def _percent(score: float | None) -> str:
     return "-" if score is None else f"{100 * score:.0f} %"
 
@@ -111,6 +116,14 @@ def _print_mutation(model: Model, report: Any, verbose: bool) -> None:
              + ", ".join(f"{n} by {k}" for k, n in killers.items())
              + f"), {report.count('EQUIVALENT')} equivalent, "
              f"{report.count('SURVIVED')} survived", style="bold")
+    data = report.constructed_values()
+    if data["mutants"]:
+        score = _percent(data["score"]).replace(" ", NBSP)
+        out.para(f"constructed component values, counted apart: {data['mutants']} mutants, "
+                 f"{data['killed']} killed, {data['equivalent']} equivalent, "
+                 f"{data['survived']} survived, score {score}"
+                 + (f"; no test pins {summarise(data['unpinned_entries'], SHOWN)}"
+                    if data["unpinned_entries"] else ""), hang=4)
     if verbose:
         for r in report.results:
             if r.status == "KILLED":
@@ -125,7 +138,8 @@ def _print_mutation(model: Model, report: Any, verbose: bool) -> None:
                  "or a property that tells them apart; docs/mutation.md)", style="bold red")
     shown = survivors if verbose else survivors[:SHOWN]
     for r in shown:
-        out.para(f"{r.id}: {r.description}", hang=4)
+        out.para(f"{r.id}{' (constructed value)' if r.constructed else ''}: "
+                 f"{r.description}", hang=4)
         if r.source:
             out.para(f"source: {r.source}", indent=4)
         if r.where:

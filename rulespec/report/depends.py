@@ -39,7 +39,7 @@ def annotate(doc: dict[str, Any], c: Collected) -> None:
     kinds = {a["name"]: a["origin_kinds"] for a in doc["assumptions"]}
     constructed = {n for n, k in kinds.items() if set(k) & set(CONSTRUCTED)}
     entries = {a.name: a.entries for a in model.spec.assumptions}
-    shown = _Shown(dep, entries, constructed)
+    shown = _Shown(dep, entries, constructed, catalogue_entries(model.spec))
     by_key = {(r.property, r.checker): r for r in c.check + c.prove}
     props = {p.name: p for p in all_properties(model)}
     for p in doc["properties"]:
@@ -90,8 +90,12 @@ class _Shown:
     """Slices as JSON, and what rests on each assumption."""
 
     def __init__(self, dep: Dependence, entries: dict[str, tuple[str, ...] | None],
-                 constructed: set[str]) -> None:
+                 constructed: set[str],
+                 catalogues: dict[str, dict[str, set[str]]] | None = None) -> None:
         self.dep, self.entries, self.constructed = dep, entries, constructed
+        #: catalogue -> provenance kind -> its entries: a verdict reading only printed
+        #: entries rests on the printed rules; constructed only if it reads a constructed one
+        self.catalogues = catalogues or {}
         self.resting: dict[str, dict[str, Any]] = {}
         self.read: dict[str, set[str]] = {}
         self.sets: dict[tuple, dict[str, Any]] = {}
@@ -107,7 +111,12 @@ class _Shown:
         by_name: dict[str, set[str | None]] = {}
         for t in rests.assumptions:
             by_name.setdefault(t.name, set()).add(t.entry)
+        for name, kinds in self.catalogues.items():   # printed entries are the rules' own
+            got = by_name.get(name)
+            if got is not None and None not in got and got <= kinds.get("printed", set()):
+                del by_name[name]
         names = sorted(by_name)
+        made = [n for n in names if self._constructed(n, by_name[n])]
         part: dict[str, list[str]] = {}
         for name in names:
             got, every = by_name[name], self.entries.get(name)
@@ -119,12 +128,19 @@ class _Shown:
         key = (tuple(names), tuple((n, tuple(e)) for n, e in sorted(part.items())))
         if key not in self.sets:
             self.sets[key] = {"id": f"set-{len(self.sets) + 1}", "assumptions": names,
-                              "entries": part,
-                              "constructed": [n for n in names if n in self.constructed]}
+                              "entries": part, "constructed": made}
         return {"how": rests.how, "assumptions": names, "entries": part,
                 "untraced": sorted(rests.untraced), "conservative": rests.conservative,
-                "constructed": [n for n in names if n in self.constructed],
-                "set": self.sets[key]["id"]}
+                "constructed": made, "set": self.sets[key]["id"]}
+
+    def _constructed(self, name: str, got: set[str | None]) -> bool:
+        """Whether reading ``got`` entries of ``name`` rests on a constructed value: for a
+        catalogue, a constructed entry read (or any, when it is read whole)."""
+        kinds = self.catalogues.get(name)
+        if kinds is None:
+            return name in self.constructed
+        made = kinds.get("constructed", set())
+        return bool(made) and (None in got or bool(got & made))
 
     def nothing(self) -> dict[str, Any]:
         """A verdict that checked nothing (SKIPPED) rests on nothing."""
@@ -167,6 +183,12 @@ class _Shown:
                 "constructed_values": named,
                 "conservative": sum(1 for r in rows if r["rests_on"]["conservative"]),
                 "untraced": sorted(self.dep.untraced)}
+
+
+def catalogue_entries(spec: Any) -> dict[str, dict[str, set[str]]]:
+    """Each catalogue of component data's entries by provenance kind."""
+    from ..spec.components import PROVENANCE, catalogues
+    return {c.name: {k: set(c.entries_of(k)) for k in PROVENANCE} for c in catalogues(spec)}
 
 
 def _search_text(d: dict[str, Any], budget: dict[str, Any]) -> str:

@@ -22,13 +22,14 @@ from ..ir.english import to_english
 from ..runtime.model import CHANCE, Model, State
 from ..runtime.registry import available_games, spec_path
 from ..runtime.trace import load_trace
+from ..spec.components import Components, describe
 from .collect import Collected
 from .coverage import branch_runs
 from .faq import question_entry
 from .glossary import legend
 from .mutation import mutation_section
 from .depends import annotate
-from .provenance import origin_kinds, spec_hash
+from .provenance import catalogue_kinds, origin_kinds, spec_hash
 from .rules import ENGLISH_LIMIT, EXPR_LIMIT, rule_entries, slug, source_id
 from .svg import Picture
 from ..draw.legend import abbreviations
@@ -59,7 +60,7 @@ def build_document(c: Collected, game_ref: str) -> dict[str, Any]:
         "format": FORMAT, "version": VERSION,
         "game": {"name": spec.name, "title": spec.title, "summary": spec.summary,
                  "players": [spec.min_players, spec.max_players], "source": spec.source,
-                 "spec_file": _shown_path(path), "spec_hash": spec_hash(path),
+                 "spec_file": _shown_path(path), "spec_hash": _identity(model, path),
                  "rulespec_version": __version__,
                  "interpretation": dict(model.interpretation), "setup_picture": start},
         "budget": {**c.budget.to_json(), "examples": c.examples, "solver": c.solver,
@@ -426,11 +427,21 @@ def _pinned_scenarios(e: dict[str, Any], scenarios: list[dict[str, Any]]) -> lis
 
 # --- assumptions --------------------------------------------------------------------------
 def _assumptions(model: Model) -> list[dict[str, Any]]:
-    """Every assumption; what reads it and what rests on it are added by ``annotate``."""
-    return [{"id": f"as-{slug(a.name)}", "name": a.name, "value": _plain(a.value),
-             "value_text": _cut(_show(a.value), 400), "reason": a.reason,
-             "origin": a.origin, "origin_kinds": origin_kinds(a.origin),
-             "read_by": [], "read_by_ids": []} for a in model.spec.assumptions]
+    """Every assumption; what reads it and what rests on it are added by ``annotate``. A
+    catalogue of component data says where each entry comes from (``components``)."""
+    out = []
+    for a in model.spec.assumptions:
+        row = {"id": f"as-{slug(a.name)}", "name": a.name, "value": _plain(a.value),
+               "value_text": _cut(_show(a.value), 400), "reason": a.reason,
+               "origin": a.origin, "origin_kinds": origin_kinds(a.origin),
+               "read_by": [], "read_by_ids": []}
+        if isinstance(a, Components):
+            row["components"] = {**describe(a), "summary": _catalogue_summary(a)}
+            row["origin_kinds"] = catalogue_kinds(a)
+            row["value_text"] = _cut(f"{len(a.provenance)} entries in {_shown_path(a.file)}: "
+                                     + ", ".join(a.provenance), 400)
+        out.append(row)
+    return out
 
 
 # --- coverage -----------------------------------------------------------------------------
@@ -452,6 +463,27 @@ def _coverage(model: Model, c: Collected) -> dict[str, Any] | None:
 
 
 # --- small helpers ------------------------------------------------------------------------
+def _catalogue_summary(c: Components, shown: int = 20) -> str:
+    """``52 entries: 52 printed`` and, when only some are, the constructed entries (the
+    first ``shown``, then how many more)."""
+    counts = ", ".join(f"{n} {k}" for k, n in c.counts().items())
+    text = f"{len(c.provenance)} entries: {counts}" + (
+        "; replacing the game's own list (--components)" if c.replaced else "")
+    made = c.entries_of("constructed")
+    if made and len(made) < len(c.provenance):
+        more = f" and {len(made) - shown} more" if len(made) > shown else ""
+        text += f"; constructed: {', '.join(made[:shown])}{more}"
+    return text + "."
+
+
+def _identity(model: Model, path: Path | None) -> str | None:
+    """The spec's SHA-256 as traces vouch for it: of its file, or of its game folder's files
+    and a --components file (``rulespec.runtime.folder.identity``)."""
+    from ..runtime.registry import origin
+    found = origin(model.spec)
+    return found.sha256 if found is not None else spec_hash(path)
+
+
 def _spec_file(model: Model, game_ref: str) -> Path | None:
     try:
         return spec_path(game_ref)

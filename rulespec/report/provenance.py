@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
 #: origin kinds, by the words a spec's ``origin=`` uses for them (first match wins per kind)
 ORIGIN_KINDS = (
@@ -34,6 +35,19 @@ def origin_kinds(origin: str | None) -> list[str]:
     text = (origin or "").lower()
     kinds = [k for k, words in ORIGIN_KINDS if any(w in text for w in words)]
     return kinds or ["not found"]
+
+
+#: a catalogue entry's provenance (``rulespec.spec.components``) as an origin kind
+PROVENANCE_KINDS = {"printed": "printed", "research": "published game",
+                    "constructed": "constructed"}
+
+
+def catalogue_kinds(c: Any) -> list[str]:
+    """The origin kinds of a catalogue of component data: those of its entries'
+    provenances, in the order printed, published game, constructed."""
+    kinds = {PROVENANCE_KINDS[p.kind] for p in c.provenance.values()}
+    return [k for k in ("printed", "published game", "constructed") if k in kinds] or [
+        "not found"]
 
 
 def spec_hash(path: str | Path | None) -> str | None:

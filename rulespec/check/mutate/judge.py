@@ -82,15 +82,18 @@ class MutantResult:
     equivalence: str | None = None
     #: for a survivor: where it differs from the spec, if a search found it
     witness: str | None = None
+    #: the constructed component entries the changed value comes from (counted apart)
+    constructed: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, m: Mutant, status: str, **kw: Any) -> "MutantResult":
         return cls(m.id, m.operator, m.description, m.source, m.where, m.elements, status,
-                   **kw)
+                   **kw, constructed=m.constructed)
 
     def to_json(self) -> dict[str, Any]:
         d = attrs.asdict(self)
         d["elements"] = list(self.elements)
+        d["constructed"] = list(self.constructed)
         return d
 
 

@@ -93,10 +93,14 @@ class Mutant:
     #: the rule elements it reaches: action names, or "setup", "score", "terminal", ...
     elements: tuple[str, ...]
     make: Callable[[GameSpec], GameSpec] = attrs.field(eq=False, repr=False)
+    #: the constructed component entries (``catalogue[entry]``) the changed value comes
+    #: from: such a mutant is counted apart from the rules' score (docs/mutation.md)
+    constructed: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "operator": self.operator, "description": self.description,
-                "source": self.source, "where": self.where, "elements": list(self.elements)}
+                "source": self.source, "where": self.where, "elements": list(self.elements),
+                "constructed": list(self.constructed)}
 
 
 def select_operators(names: Sequence[str] | None) -> tuple[str, ...]:
@@ -297,22 +301,27 @@ def _node_mutant(operator: str, s: Site, op: str, change: Callable[[Expr], Expr]
 def _constants(spec: GameSpec) -> list[Mutant]:
     uses: dict[Printed, list[Place]] = defaultdict(list)
     values: dict[Printed, int] = {}
+    tags: dict[Printed, set] = defaultdict(set)   # where each literal's value comes from
     tables = {t.name: t for t in spec.tables}
     for n, place in _rule_nodes(spec):
         if n.op == "const" and isinstance(n.label, Printed) and n.type == INT:
             uses[n.label].append(place)
             values[n.label] = n.args[0]
+            tags[n.label] |= set(n.assumed or ())
         elif n.op == "table" and n.label is not None and n.type == INT:
-            for p, v in zip(n.label, n.args[0]):
+            for k, (p, v) in enumerate(zip(n.label, n.args[0])):
                 if p is not None:
                     uses[p].append(place)
                     values[p] = v
+                    tags[p] |= set((n.assumed[k] if n.assumed else None) or ())
         elif n.op == "enum_table" and n.type == INT:
             t = n.args[0]
-            for member, v in zip(t.enum.members, t.values):
+            for k, (member, v) in enumerate(zip(t.enum.members, t.values)):
                 p = Printed(t.name, member)
                 uses[p].append(place)
                 values[p] = v
+                tags[p] |= set((t.assumed[k] if t.assumed else None) or ())
+    made = constructed_entries(spec)
     sources = {c.name: c.source for c in spec.constants}
     wheres = {c.name: c.where for c in spec.constants}
     out = []
@@ -324,14 +333,23 @@ def _constants(spec: GameSpec) -> list[Mutant]:
         at = (getattr(table, "where", None) if table is not None and printed.member is not None
               else wheres.get(printed.name))
         elements = _elements(places)
+        data = tuple(sorted(str(t) for t in tags[printed] if (t.name, t.entry) in made))
         for operator, delta in ((PLUS_ONE, 1), (MINUS_ONE, -1)):
             what = "table entry" if printed.member is not None else "constant"
+            from_data = f", from constructed {', '.join(data)}" if data else ""
             out.append(Mutant(
                 f"{operator}@{printed}", operator,
                 f"{what} {printed} = {value} became {value + delta} (used in "
-                f"{_of(elements)})", source, str(at) if at is not None else None, elements,
-                lambda spec, p=printed, d=delta: map_spec(spec, efn=_shift(p, d))))
+                f"{_of(elements)}{from_data})", source, str(at) if at is not None else None,
+                elements, lambda spec, p=printed, d=delta: map_spec(spec, efn=_shift(p, d)),
+                data))
     return out
+
+
+def constructed_entries(spec: GameSpec) -> set[tuple[str, str]]:
+    """``(catalogue, entry)`` of every constructed entry of the spec's component data."""
+    from ...spec.components import catalogues
+    return {(c.name, e) for c in catalogues(spec) for e in c.entries_of("constructed")}
 
 
 def _shift(printed: Printed, delta: int) -> Callable[[Expr], Expr | None]:

@@ -1,7 +1,10 @@
 """Run every mutant of a game through the judges, in worker processes, and score them.
 
 The mutation score is ``killed / (mutants - equivalent)``: the share of the changes that
-could matter which a scenario, ``check`` or ``prove`` noticed. Per operator too.
+could matter which a scenario, ``check`` or ``prove`` noticed. Per operator too. Mutants of
+constructed component values (a catalogue entry made for the model: ``Mutant.constructed``)
+are counted apart, with their own score: the rules' score says what the tests pin of the
+rules, theirs what they pin of values no source gives.
 """
 
 from __future__ import annotations
@@ -31,20 +34,41 @@ class MutationReport:
     operators: tuple[str, ...]
     results: tuple[MutantResult, ...]
 
-    def count(self, status: str, operator: str | None = None) -> int:
-        return sum(1 for r in self.results if r.status == status
+    def _part(self, constructed: bool | None) -> list[MutantResult]:
+        """The rules' mutants (False), those of constructed values (True), or all (None)."""
+        return [r for r in self.results if constructed is None
+                or bool(r.constructed) == constructed]
+
+    def count(self, status: str, operator: str | None = None, *,
+              constructed: bool | None = False) -> int:
+        """Mutants with ``status`` (of ``operator``): the rules' by default."""
+        return sum(1 for r in self._part(constructed) if r.status == status
                    and (operator is None or r.operator == operator))
 
-    def score(self, operator: str | None = None) -> float | None:
-        """killed / (mutants - equivalent); None when no mutant could matter."""
-        total = sum(1 for r in self.results if operator is None or r.operator == operator)
-        live = total - self.count(EQUIVALENT, operator)
-        return None if live == 0 else self.count(KILLED, operator) / live
+    def score(self, operator: str | None = None, *, constructed: bool = False
+              ) -> float | None:
+        """killed / (mutants - equivalent) of the rules' mutants (``constructed=True``: of
+        the constructed values'); None when no mutant could matter."""
+        total = sum(1 for r in self._part(constructed)
+                    if operator is None or r.operator == operator)
+        live = total - self.count(EQUIVALENT, operator, constructed=constructed)
+        return (None if live == 0 else
+                self.count(KILLED, operator, constructed=constructed) / live)
+
+    def constructed_values(self) -> dict[str, Any]:
+        """The mutants of constructed component values, counted apart: how many, their
+        score, and the entries whose change nothing noticed."""
+        part = self._part(True)
+        unpinned = sorted({e for r in part if r.status == SURVIVED for e in r.constructed})
+        return {"mutants": len(part), "killed": self.count(KILLED, constructed=True),
+                "survived": self.count(SURVIVED, constructed=True),
+                "equivalent": self.count(EQUIVALENT, constructed=True),
+                "score": self.score(constructed=True), "unpinned_entries": unpinned}
 
     def killed_by(self) -> dict[str, int]:
-        """How many mutants each judge (build, scenario, check, prove) killed."""
+        """How many of the rules' mutants each judge (build, scenario, check, prove) killed."""
         out: dict[str, int] = {}
-        for r in self.results:
+        for r in self._part(False):
             if r.status == KILLED and r.by is not None:
                 out[r.by] = out.get(r.by, 0) + 1
         return out
@@ -54,10 +78,10 @@ class MutationReport:
         return [r for r in self.results if r.status == SURVIVED]
 
     def by_operator(self) -> dict[str, dict[str, Any]]:
-        """Per operator that made mutants: counts and score."""
+        """Per operator that made mutants of the rules: counts and score."""
         out = {}
         for op in self.operators:
-            total = sum(1 for r in self.results if r.operator == op)
+            total = sum(1 for r in self._part(False) if r.operator == op)
             if total:
                 out[op] = {"mutants": total, "killed": self.count(KILLED, op),
                            "survived": self.count(SURVIVED, op),
@@ -67,11 +91,12 @@ class MutationReport:
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "game": self.game, "budget": self.budget, "seed": self.seed,
                 "examples_per_mutant": self.examples, "prove": self.prove,
-                "operators": list(self.operators), "mutants": len(self.results),
+                "operators": list(self.operators), "mutants": len(self._part(False)),
                 "killed": self.count(KILLED), "survived": self.count(SURVIVED),
                 "equivalent": self.count(EQUIVALENT), "score": self.score(),
                 "killed_by": self.killed_by(),
                 "by_operator": self.by_operator(),
+                "constructed_values": self.constructed_values(),
                 "results": [r.to_json() for r in self.results]}
 
 
