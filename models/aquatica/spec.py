@@ -29,39 +29,34 @@ from rulespec.spec import (PLAYERS, Game, all_of, any_of, count, derived, exists
 from rulespec.spec.kit import Deck, Hands, Pile, Row
 
 SEED = "002_50b4d45ccb25edcc.txt"
-RESEARCH = "research/aquatica.md"
-COMPONENTS = "research/components.md §2 AQUATICA"
-PRINTINGS = "research/components.md §AQUATICA — starting characters and printings"
 
-
-def src(line: str, quote: str | None = None) -> str:
-    """A citation of the seed: its line(s) and an optional short quote."""
-    return f"{SEED} L{line}" + (f": 「{quote}」" if quote else "")
-
-
-game = Game("aquatica", title="Aquatica", players=(2, 4), source=src("3-73"),
+game = Game("aquatica", title="Aquatica", players=(2, 4), source=f"{SEED} L3-73",
             summary="Play one character card a turn and use mantas and location depths "
                     "around it to recruit characters, buy or conquer locations, raise and "
                     "score them, and race for four goals; cards in hand, goals and scored "
                     "locations count at the end.")
+book = game.text(SEED, cite="L{}")           # the seed, cited by line: 「quote」
+notes = game.text("research/components.md", cite="§{}")   # the research note, by section
+COMPONENTS = notes.at("2 AQUATICA")
+PRINTINGS = notes.at("AQUATICA — starting characters and printings")
 
 # =====================================================================================
 # Numbers printed in the seed
 # =====================================================================================
 MAX_LOCATIONS = 5
 game.constant("locations_per_board", MAX_LOCATIONS,
-              source=src("35", "場所カードは最大5枚まで"))
+              source=book.at("35", "場所カードは最大5枚まで"))
 SCOUT_KEEP = 4
-game.constant("scout_keeps_at_most", SCOUT_KEEP, source=src("47", "場所を4枚まで保持して上段のエリアに移動"))
+game.constant("scout_keeps_at_most", SCOUT_KEEP, source=book.at("47", "場所を4枚まで保持して上段のエリアに移動"))
 ROW_LOCATIONS = 6
-game.constant("scout_refill", ROW_LOCATIONS, source=src("47", "山札から6枚の場所カードを場に補充"))
+game.constant("scout_refill", ROW_LOCATIONS, source=book.at("47", "山札から6枚の場所カードを場に補充"))
 GOALS = 4
-game.constant("goals", GOALS, source=src("50", "海の上部には4つの目標があります"))
+game.constant("goals", GOALS, source=book.at("50", "海の上部には4つの目標があります"))
 SPOTS = 5
-game.constant("spots_per_goal_track", SPOTS, source=src("53", "各目標トラックには5つのマス"))
+game.constant("spots_per_goal_track", SPOTS, source=book.at("53", "各目標トラックには5つのマス"))
 game.constant("points_per_character_in_hand", 1,
-              source=src("65", "手札のキャラクターカード（王を含む）1枚につき1点"))
-game.constant("coins_of_the_first_icon", 2, source=src("75", "そのターンで使用できる2コインを得ます"))
+              source=book.at("65", "手札のキャラクターカード（王を含む）1枚につき1点"))
+game.constant("coins_of_the_first_icon", 2, source=book.at("75", "そのターンで使用できる2コインを得ます"))
 
 # =====================================================================================
 # Component data the seed does not give (assumptions, each with reason and origin)
@@ -114,7 +109,7 @@ UPPER_SLOTS = game.assume(
     "upper_row_slots", SCOUT_KEEP,
     reason="the upper (scouted) row holds the at most 4 locations a scout keeps (L47); the "
            "English help says the top row has less room than the bottom one",
-    origin=f"INFERENCE from {src('47')}; en.doc.boardgamearena.com Gamehelpaquatica")
+    origin=f"INFERENCE from {book.at('47')}; en.doc.boardgamearena.com Gamehelpaquatica")
 UPPER_DISCOUNT = game.assume(
     "upper_row_conquer_discount", 1,
     reason="the seed does not say why the upper row matters; the English help of the same "
@@ -269,7 +264,7 @@ game.assume("extra_effect_timing",
             reason="L17: resources only in the main action, and no player would read it "
                    "otherwise; L19: effects before or after it (whether also between the "
                    "card's effects is the point extra_timing)",
-            origin=f"{src('17')}; {src('19')}; {COMPONENTS} §Turn (utility)")
+            origin=f"{book.at('17')}; {book.at('19')}; {COMPONENTS} §Turn (utility)")
 game.assume("raise_past_the_bottom", "a raise stops at the bottom of the location",
             reason="L42 slides the location up by the icon's number; a location cannot "
                    "slide further than its last depth",
@@ -277,7 +272,7 @@ game.assume("raise_past_the_bottom", "a raise stops at the bottom of the locatio
 game.assume("end_turn_order", "the extra turns go on in seat order; a second end trigger "
             "changes nothing",
             reason="L57 says only that everyone takes one more turn",
-            origin=f"INFERENCE from {src('57')}")
+            origin=f"INFERENCE from {book.at('57')}")
 game.assume("scored_pile_hidden", True,
             reason="the seed does not say; the scoring pile is secret (its size is seen)",
             origin=f"{COMPONENTS} §Turn ('secret scoring pile')")
@@ -287,7 +282,7 @@ game.assume("scored_pile_hidden", True,
 # =====================================================================================
 Loc = game.enum("Loc", {"none": "no location", **{
     k: f"{k.replace('_', ' ')} ({LOC_TYPES[v[0]]}; {v[1]} coins or {v[2]} power; "
-       f"{v[3]} points)" for k, v in LOCATIONS.items()}}, source=src("29-35"))
+       f"{v[3]} points)" for k, v in LOCATIONS.items()}}, source=book.at("29-35"))
 LocType = game.enum("LocType", {k: f"a {v} location" for k, v in LOC_TYPES.items()},
                     source=f"{COMPONENTS} §Turn")
 Icon = game.enum("Icon", {
@@ -298,7 +293,7 @@ Icon = game.enum("Icon", {
     "recruit_free": "recruit without paying", "take_back": "a discarded character back to hand",
     "raise1": "raise another location by 1 (L36-42)", "raise2": "raise another location by 2",
     "full_raise": "raise another location to its bottom", "score": "score a fully raised "
-    "location (L43-44)"}, source=f"{src('15-26')}; {COMPONENTS} §Turn (other icons)")
+    "location (L43-44)"}, source=f"{book.at('15-26')}; {COMPONENTS} §Turn (other icons)")
 Effect = game.enum("Effect", {
     "scout": "keep up to 4 locations of the lower row in the upper row, refill 6 (L47)",
     "recruit": "a character of the row into your hand, paying its slot's coins (L27-28)",
@@ -311,22 +306,22 @@ Effect = game.enum("Effect", {
     "raise1": "raise a location of your board by 1 (L36-42)",
     "full_raise": "raise a location of your board to its bottom",
     "score": "move a fully raised location to your scoring pile (L43-44)",
-    "none": "no effect to carry out (a resource icon)"}, source=f"{src('22-47')}")
+    "none": "no effect to carry out (a resource icon)"}, source=f"{book.at('22-47')}")
 Card = game.enum("Card", {"none": "no card", **{k: v[2] for k, v in STARTING.items()},
                           **{k: v[2] for k, v in KINGS.items()},
-                          **{k: v[2] for k, v in OCEAN.items()}}, source=src("7", "キャラクターカード"))
+                          **{k: v[2] for k, v in OCEAN.items()}}, source=book.at("7", "キャラクターカード"))
 WildKind = game.enum("WildKind", {k: f"a wild manta showing {icon}" for k, (icon, _) in
                                   WILD.items()}, source=f"{COMPONENTS} §Turn")
 MantaSide = game.enum("MantaSide", {"ready": "effect side up: it can be used (L13)",
                                     "tired": "flipped after use (L13)",
-                                    "goal": "on a goal track (L51)"}, source=src("12-13, 51"))
-Goal = game.enum("Goal", GOAL_TEXT, source=src("48-54"))
+                                    "goal": "on a goal track (L51)"}, source=book.at("12-13, 51"))
+Goal = game.enum("Goal", GOAL_TEXT, source=book.at("48-54"))
 MainStep = game.enum("MainStep", {
     "before": "the card is not played yet this turn (L5)",
     "during": "the card's effects are being carried out: resources may be gained (L17)",
-    "after": "the card's effects are done (L19)"}, source=src("5-19"))
+    "after": "the card's effects are done (L19)"}, source=book.at("5-19"))
 LocRow = game.enum("LocRow", {"lower": "the location row, refilled by scouting",
-                              "upper": "the scouted row (L47)"}, source=src("47"))
+                              "upper": "the scouted row (L47)"}, source=book.at("47"))
 WaveChoice = game.enum("WaveChoice", {
     "raise_one_by_two": "raise one location by 2", "raise_two_by_one": "raise two locations "
     "by 1 each", "score_two": "score two locations"}, source=PRINTINGS)
@@ -358,15 +353,15 @@ LOC_SRC = "assumption location_catalogue"
 loc_type = game.table("loc_type", {Loc.none: LocType.shark_bay, **{
     Loc[k]: LocType[v[0]] for k, v in LOCATIONS.items()}}, source=LOC_SRC)
 buy_cost = game.table("buy_cost", {Loc.none: 0, **{Loc[k]: v[1] for k, v in LOCATIONS.items()}},
-                      source=f"{src('31', '場所カードの上部に記載されたコインの数を支払います')}; {LOC_SRC}")
+                      source=f"{book.at('31', '場所カードの上部に記載されたコインの数を支払います')}; {LOC_SRC}")
 conquer_cost = game.table("conquer_cost", {Loc.none: 0, **{
     Loc[k]: v[2] for k, v in LOCATIONS.items()}},
-    source=f"{src('34', '場所カードの上部に記載されたパワーの数を支払います')}; {LOC_SRC}")
+    source=f"{book.at('34', '場所カードの上部に記載されたパワーの数を支払います')}; {LOC_SRC}")
 points = game.table("points", {Loc.none: 0, **{Loc[k]: v[3] for k, v in LOCATIONS.items()}},
-                    source=f"{src('67')}; {LOC_SRC}")
+                    source=f"{book.at('67')}; {LOC_SRC}")
 depths = game.table("depths", {Loc.none: 0, **{Loc[k]: derived(len(v[4]), v)
                                                for k, v in LOCATIONS.items()}},
-                    source=f"{src('15', '各場所には、左側に示された深さ')}; {LOC_SRC}")
+                    source=f"{book.at('15', '各場所には、左側に示された深さ')}; {LOC_SRC}")
 has_wild = game.table("has_wild", {Loc.none: False, **{
     Loc[k]: derived(v[5] is not None, v) for k, v in LOCATIONS.items()}}, source=LOC_SRC)
 wild_at_bottom = game.table("wild_at_bottom", {Loc.none: WildKind.coin, **{
@@ -383,7 +378,7 @@ def depth_icon(loc, d):
 
 
 # --- icons: what each gives ------------------------------------------------------------
-ICON_SRC = f"{src('16-21')}; {COMPONENTS} §Turn"
+ICON_SRC = f"{book.at('16-21')}; {COMPONENTS} §Turn"
 BADGES = {f"badge_{t}": t for t in LOC_TYPES}
 icon_coins = game.table("icon_coins", {Icon[n]: {"coin1": 1, "coin2": 2}.get(n, 0)
                                        for n in Icon.members}, source=ICON_SRC)
@@ -415,9 +410,9 @@ order = game.interpretation(
                                "effects in printed order as fully as possible'",
                                english="Resolve the card's effects in printed order, as fully "
                                        "as possible."),
-             "any": option(src("5", "これらのアクションは、好きな順番で行うことができます"),
+             "any": option(book.at("5", "これらのアクションは、好きな順番で行うことができます"),
                            english="These actions may be taken in any order you like.")},
-    default="printed", source=src("7", "そのカードに示された効果を実行しなければなりません"),
+    default="printed", source=book.at("7", "そのカードに示された効果を実行しなければなりません"),
     english="On your turn you must play one character card from your hand and carry out the "
             "effects shown on it.",
     default_reason="the seed says nothing about the order of a card's effects (its 'any "
@@ -427,20 +422,20 @@ partial = game.interpretation(
     "partial", question="When not every effect of the card can be carried out, must each "
     "possible one still be done, or may the player stop once one has failed?",
     options={"every_possible": option(
-                 f"{src('8', 'すべて実行できる場合は、すべて実行しなければなりません')}; {COMPONENTS} "
+                 f"{book.at('8', 'すべて実行できる場合は、すべて実行しなければなりません')}; {COMPONENTS} "
                  "§Turn ('as fully as possible')",
                  english="If all the effects can be carried out, all must be; the card is "
                          "played 'as fully as possible'."),
              "any_once_one_fails": option(
-                 src("8", "実行できる効果だけを使うことができます"),
+                 book.at("8", "実行できる効果だけを使うことができます"),
                  english="Even if not all effects can be carried out, you may play the card "
                          "and use just the effects that can be."),
              "most_effects": option(
-                 src("8", "カードの効果をすべて実行できる場合は、すべて実行しなければなりません"),
+                 book.at("8", "カードの効果をすべて実行できる場合は、すべて実行しなければなりません"),
                  english="(Reading 'if all the effects can be carried out, all must be' as "
                          "a duty on the choices too: a recruit or a buy that spends the "
                          "coins the other needs is refused when some choice pays for both.)")},
-    default="every_possible", source=src("8"),
+    default="every_possible", source=book.at("8"),
     english="If all of the card's effects can be carried out, all must be. If not all can, "
             "you may still play the card and use only those that can be carried out.",
     default_reason="'as fully as possible' (the English help) reads L8 as a duty to do each "
@@ -450,27 +445,27 @@ partial = game.interpretation(
 depth_reuse = game.interpretation(
     "depth_reuse", question="May one location's depths be used several times in one turn "
     "(use, slide up, use the next)?",
-    options={"repeat": option(src("20", "現在の一番上の深さを探索することができ、深さを上にスライドさせて、"
+    options={"repeat": option(book.at("20", "現在の一番上の深さを探索することができ、深さを上にスライドさせて、"
                                         "次の深さを利用できるようにします"),
                               english="You may use the location's current top depth and slide "
                                       "it up, making the next depth available."),
              "once_per_turn": option(f"{COMPONENTS} §Turn (utility): 'max one resource depth "
                                      "per Location per Main Action'",
                                      english="At most one depth of each location per turn.")},
-    default="repeat", source=src("14-20"),
+    default="repeat", source=book.at("14-20"),
     english="Each location shows depths on its left side; you may use the current top one "
             "and slide the card up so that the next becomes available.",
     default_reason="the seed sets no limit; the one-per-location limit is the community "
                    "utility's (it speaks of resource depths in the main action)")
 empty_depth = game.interpretation(
     "empty_depth", question="May an empty depth be 'used' just to slide past it?",
-    options={"blocks": option(src("21", "空の深さは使用できません…これらの場所を使用するためには、「上昇」効果を使わなければなりません"),
+    options={"blocks": option(book.at("21", "空の深さは使用できません…これらの場所を使用するためには、「上昇」効果を使わなければなりません"),
                               english="Empty depths cannot be used; to use such a location "
                                       "again you must use a Raise effect."),
-             "slide_past": option(src("21", "空の深さを上にスライドさせると"),
+             "slide_past": option(book.at("21", "空の深さを上にスライドさせると"),
                                   english="(Reading 'sliding an empty depth up' as something "
                                           "a player may do, gaining nothing.)")},
-    default="blocks", source=src("21"),
+    default="blocks", source=book.at("21"),
     english="Some depths are empty: an empty depth cannot be used. Sliding up onto an empty "
             "depth blocks progress; to use such a location you must use the Raise effect.",
     default_reason="L21 says plainly that an empty depth cannot be used and that Raise is "
@@ -478,12 +473,12 @@ empty_depth = game.interpretation(
 resource_span = game.interpretation(
     "resource_span", question="Do unspent coins and power vanish when the main action ends, "
     "or at the end of the turn?",
-    options={"main_action": option(src("17", "資源はメインアクション（キャラクターカードを使うとき）でのみ得ることができ"),
+    options={"main_action": option(book.at("17", "資源はメインアクション（キャラクターカードを使うとき）でのみ得ることができ"),
                                    english="Resources can be gained only during the main "
                                            "action (when the character card is used)."),
-             "turn": option(src("75", "そのターンで使用できる2コインを得ます"),
+             "turn": option(book.at("75", "そのターンで使用できる2コインを得ます"),
                             english="Gain 2 coins, usable this turn.")},
-    default="main_action", source=src("17, 75"),
+    default="main_action", source=book.at("17, 75"),
     english="Resources are gained only in the main action and pay for recruiting, buying, "
             "conquering and effects; the coin icon gives 2 coins 'usable this turn'.",
     default_reason="L17 ties resources to the main action; L75's 'this turn' is the icon "
@@ -491,28 +486,28 @@ resource_span = game.interpretation(
 goal_claim = game.interpretation(
     "goal_claim", question="May a goal whose condition was met earlier (on one of your "
     "turns) be claimed later, when it is no longer met?",
-    options={"while_met": option(src("51", "プレイヤーが自分のターンに目標の条件を満たすと"),
+    options={"while_met": option(book.at("51", "プレイヤーが自分のターンに目標の条件を満たすと"),
                                  english="When a player meets a goal's condition on their "
                                          "turn, they may place a manta."),
-             "once_met": option(src("51", "置くことができます"),
+             "once_met": option(book.at("51", "置くことができます"),
                                 english="(Reading 'may place' as a right that stays once the "
                                         "condition has been met on your turn.)")},
-    default="while_met", source=src("51"),
+    default="while_met", source=book.at("51"),
     english="When, on your turn, you meet a goal's condition, you may place your own manta "
             "(ready or tired) on that goal's best free spot.",
     default_reason="L51 ties the claim to meeting the condition; keeping an old right open "
                    "needs a memory the board does not show")
 reserve_point = game.interpretation(
     "reserve", question="What counts as 'mantas in reserve' for the first tie-break?",
-    options={"off_goals": option(src("70", "リザーブにあるマンタの数が多い方が勝ち"),
+    options={"off_goals": option(book.at("70", "リザーブにあるマンタの数が多い方が勝ち"),
                                  english="The player with more mantas in reserve wins."),
-             "ready_only": option(src("70", "リザーブ"),
+             "ready_only": option(book.at("70", "リザーブ"),
                                   english="(Reading 'reserve' as the mantas still ready to "
                                           "use.)"),
-             "trained_only": option(src("51", "自分のマンタ（自分の色のもの）"),
+             "trained_only": option(book.at("51", "自分のマンタ（自分の色のもの）"),
                                     english="(Reading 'reserve' as your own-colour mantas not "
                                             "placed on goals.)")},
-    default="off_goals", source=src("70"),
+    default="off_goals", source=book.at("70"),
     english="On a tie, the player with more mantas in reserve wins.",
     default_reason="every manta a player has that is not on a goal track, ready or tired, "
                    "trained or wild: the widest reading of 'reserve'")
@@ -523,10 +518,10 @@ deck_out = game.interpretation(
                                        "deck runs out 'when its last card fills the row'",
                                        english="The deck runs out when its last card fills "
                                                "the row."),
-             "draw_fails": option(src("60-61", "場所の山札が尽きた…キャラクターの山札が尽きた"),
+             "draw_fails": option(book.at("60-61", "場所の山札が尽きた…キャラクターの山札が尽きた"),
                                   english="(Reading 'the deck ran out' as: a card had to be "
                                           "drawn and none was left.)")},
-    default="last_card_drawn", source=src("58-61"),
+    default="last_card_drawn", source=book.at("58-61"),
     english="The end conditions: a player has reached all four goals; the location deck ran "
             "out; the character deck ran out.",
     default_reason="the community FAQ says the character deck runs out when its last card "
@@ -535,13 +530,13 @@ kings = game.interpretation(
     "kings", question="Are the King cards used in the basic game?",
     options={"dealt": option(f"{COMPONENTS} §Setup (ultraboardgames; themeeplegamer.nl): 'King "
                              "1 to first player, King 2 to 2nd, ...; King card goes into "
-                             f"starting hand'; {src('65, 71')}",
+                             f"starting hand'; {book.at('65, 71')}",
                              english="The first player gets King 1, the second King 2, and "
                                      "so on, into their starting hands."),
-             "none": option(src("72", "王を使用しない基本設定のゲームの場合は、手番順が最後のプレイヤーの勝利"),
+             "none": option(book.at("72", "王を使用しない基本設定のゲームの場合は、手番順が最後のプレイヤーの勝利"),
                             english="In the basic-setting game without Kings, the last player "
                                     "in turn order wins.")},
-    default="dealt", source=src("65, 71-72"),
+    default="dealt", source=book.at("65, 71-72"),
     english="Score 1 per card in hand, Kings included. Tied: most mantas in reserve, then "
             "the lower number on the King card; in the basic setting without Kings, the last "
             "player in turn order wins.",
@@ -550,7 +545,7 @@ kings = game.interpretation(
 scout_keep = game.interpretation(
     "scout_keep", question="When scouting, may fewer locations be kept than fit in the upper "
     "row?",
-    options={"up_to_four": option(src("47", "現在の場にある場所を4枚まで保持して"),
+    options={"up_to_four": option(book.at("47", "現在の場にある場所を4枚まで保持して"),
                                   english="Keep up to 4 of the current locations."),
              "all_that_fit": option(f"{COMPONENTS} §Turn; BGA English help: 'if there are "
                                     "more Locations than spaces, the player ... gets to choose "
@@ -558,7 +553,7 @@ scout_keep = game.interpretation(
                                     english="The row moves up; only when more locations than "
                                             "spaces are there does the player choose which to "
                                             "discard.")},
-    default="up_to_four", source=src("47"),
+    default="up_to_four", source=book.at("47"),
     english="When you scout, keep up to 4 of the current locations, move them to the upper "
             "row, and refill 6 locations from the deck.",
     default_reason="the seed says 'up to 4' (4枚まで)")
@@ -567,17 +562,17 @@ discard_timing = game.interpretation(
     "discard_timing", question="Does the played card go to the discard pile as soon as it is "
     "played, or only once its effects are carried out?",
     options={"before_effects": option(
-                 f"{src('9', 'キャラクターカードをプレイした後、そのカードは自分の捨て札の山に表向きで置きます')}; "
+                 f"{book.at('9', 'キャラクターカードをプレイした後、そのカードは自分の捨て札の山に表向きで置きます')}; "
                  f"{COMPONENTS} §Turn (utility): 'play exactly 1 Character card ...; card goes "
                  "to your personal discard pile'",
                  english="After playing a character card, place it face up on your discard "
                          "pile (playing it is putting it down)."),
              "after_effects": option(
-                 src("9", "プレイした後"),
+                 book.at("9", "プレイした後"),
                  english="(Reading 'after playing' as after the card's effects are carried "
                          "out: the card is not in the discard pile while they are, so a "
                          "take-back cannot take it back.)")},
-    default="before_effects", source=src("7-9"),
+    default="before_effects", source=book.at("7-9"),
     english="Play one character card from your hand and carry out its effects; after playing "
             "it, place it face up on your own discard pile.",
     default_reason="'after playing' (プレイした後) most plainly means once the card is put "
@@ -610,15 +605,15 @@ matrona = game.interpretation(
 scout_optional = game.interpretation(
     "scout_optional", question="Must a scout shown on a card (or a depth, or a manta) be "
     "carried out, or may the player leave it?",
-    options={"forced": option(f"{src('7', 'そのカードに示された効果を実行しなければなりません')}; "
-                              f"{src('8', 'すべて実行しなければなりません')}",
+    options={"forced": option(f"{book.at('7', 'そのカードに示された効果を実行しなければなりません')}; "
+                              f"{book.at('8', 'すべて実行しなければなりません')}",
                               english="You must carry out the effects shown on the card; if "
                                       "all can be carried out, all must be."),
-             "optional": option(f"{src('47', 'スカウトを実施する場合')}; {COMPONENTS} §Turn "
+             "optional": option(f"{book.at('47', 'スカウトを実施する場合')}; {COMPONENTS} §Turn "
                                 "(BGA English help): 'Scout is optional in the updated rules'",
                                 english="If you scout, ... (the English help: scouting is "
                                         "optional).")},
-    default="forced", source=src("7-8, 45-47"),
+    default="forced", source=book.at("7-8, 45-47"),
     english="The card's effects must be carried out, all of them when all can be; when you "
             "scout, keep up to 4 locations and refill 6.",
     default_reason="L7-8 make every effect shown on the card a duty and name no exception; "
@@ -633,10 +628,10 @@ scout_rows = game.interpretation(
                                  "refill bottom row to 6)'",
                                  english="Discard the top location row, keep at most 4 of the "
                                          "bottom row and slide them up, refill the bottom row."),
-             "both_rows": option(src("47", "現在の場にある場所を4枚まで保持して上段のエリアに移動させ"),
+             "both_rows": option(book.at("47", "現在の場にある場所を4枚まで保持して上段のエリアに移動させ"),
                                  english="Keep up to 4 of the locations now on the table "
                                          "(either row) in the upper area.")},
-    default="lower_row", source=src("47"),
+    default="lower_row", source=book.at("47"),
     english="When you scout, keep up to 4 of the current locations, move them to the upper "
             "area, and refill 6 locations from the deck.",
     default_reason="the rulebook-citing utility discards the upper row; 'the current field' "
@@ -647,16 +642,16 @@ can_be_done = game.interpretation(
     "can_be_carried_out", question="When L8 asks whether an effect 'can be carried out', do the "
     "coins and power that ready mantas and location depths could still add count, or only "
     "those already gained?",
-    options={"at_hand": option(src("8", "カードの効果をすべて実行できる場合は"),
+    options={"at_hand": option(book.at("8", "カードの効果をすべて実行できる場合は"),
                                english="If all the card's effects can be carried out (with "
                                        "what the player has gained so far), ..."),
-             "with_extras": option(f"{src('5', 'さらに無制限に追加アクションを行うことができます')}; "
-                                   f"{src('8', 'すべて実行できる場合は、すべて実行しなければなりません')}",
+             "with_extras": option(f"{book.at('5', 'さらに無制限に追加アクションを行うことができます')}; "
+                                   f"{book.at('8', 'すべて実行できる場合は、すべて実行しなければなりません')}",
                                    english="(Reading 'can be carried out' as: could be, with "
                                            "the extra actions the player may still take -- a "
                                            "ready manta's or a depth's coins and power -- so "
                                            "the player must take them to pay.)")},
-    default="at_hand", source=src("8"),
+    default="at_hand", source=book.at("8"),
     english="If all of the card's effects can be carried out, all must be.",
     default_reason="the extra actions are the player's to take or not (L5 'can', できます); "
                    "reading L8 as forcing them would make a manta's use a duty whenever a "
@@ -667,14 +662,14 @@ can_be_done = game.interpretation(
 extra_timing = game.interpretation(
     "extra_timing", question="May an extra action whose icon is an effect (not coins or "
     "power) be taken in the middle of the main action, between the card's effects?",
-    options={"around_main": option(src("19", "効果は、メインアクションの前後に実行することができます"),
+    options={"around_main": option(book.at("19", "効果は、メインアクションの前後に実行することができます"),
                                    english="Effects can be carried out before or after the "
                                            "main action."),
-             "any_time": option(src("5", "これらのアクションは、好きな順番で行うことができます"),
+             "any_time": option(book.at("5", "これらのアクションは、好きな順番で行うことができます"),
                                 english="These actions may be taken in any order you like "
                                         "(an extra action between the card's effects too; "
                                         "its effect is carried out at once).")},
-    default="around_main", source=src("5, 19"),
+    default="around_main", source=book.at("5, 19"),
     english="One main action and any number of extra actions, in any order; a depth's "
             "effects can be carried out before or after the main action.",
     default_reason="L19 says before or after the main action, and L17 keeps the resources "
@@ -683,16 +678,16 @@ extra_timing = game.interpretation(
 score_timing = game.interpretation(
     "score_timing", question="Is scoring a location an effect that needs a score icon, or may "
     "a fully raised location be scored whenever the turn is free?",
-    options={"effect": option(f"{src('22-26', '効果は、以下のいずれかの方法で発動できます')}; "
-                              f"{src('43-44', '得点化')}; {COMPONENTS} §Turn ('Effects: ... "
+    options={"effect": option(f"{book.at('22-26', '効果は、以下のいずれかの方法で発動できます')}; "
+                              f"{book.at('43-44', '得点化')}; {COMPONENTS} §Turn ('Effects: ... "
                               "Score (move a fully risen Location to secret scoring pile)')",
                               english="Scoring is one of the effects, which come from a card, "
                                       "a ready manta or a location depth."),
-             "at_will": option(src("44", "最後まで完全に上昇している場所があれば、そのカードを得点化し、"
+             "at_will": option(book.at("44", "最後まで完全に上昇している場所があれば、そのカードを得点化し、"
                                          "繁栄点を得ることができます"),
                                english="If a location is fully raised, you may score it and "
                                        "gain its prosperity points.")},
-    default="effect", source=src("22-26, 43-44"),
+    default="effect", source=book.at("22-26, 43-44"),
     english="Effects come from a character card, a ready manta or a location depth; "
             "scoring: a fully raised location can be scored for its prosperity points.",
     default_reason="L43 is an item of the list of effects (L22-47), and effects are set off "
@@ -701,16 +696,16 @@ score_timing = game.interpretation(
 extra_without_effect = game.interpretation(
     "extra_without_effect", question="May a manta or a depth be used when its effect cannot "
     "be carried out (just to tire the manta or to slide the location up)?",
-    options={"allowed": option(src("20", "場所カードの現在の一番上の深さを探索することができ、深さを上にスライドさせて"),
+    options={"allowed": option(book.at("20", "場所カードの現在の一番上の深さを探索することができ、深さを上にスライドさせて"),
                                english="You may use the location's current top depth and "
                                        "slide it up (nothing says the effect must be "
                                        "possible)."),
-             "possible_only": option(src("13", "準備が整ったマンタを使って、そのマンタに示された効果を実行することができます"),
+             "possible_only": option(book.at("13", "準備が整ったマンタを使って、そのマンタに示された効果を実行することができます"),
                                      english="You may use a ready manta to carry out the "
                                              "effect shown on it (using it is carrying out "
                                              "its effect: an effect that cannot be carried "
                                              "out cannot be used).")},
-    default="allowed", source=src("13, 20-21"),
+    default="allowed", source=book.at("13, 20-21"),
     english="Use a ready manta to carry out its effect; use a location's top depth and "
             "slide the location up.",
     default_reason="L8 lets a card be played when not all its effects can be done, and "
@@ -723,7 +718,7 @@ extra_without_effect = game.interpretation(
 game.ruleset(
     "seed", options={"order": "any", "partial": "any_once_one_fails", "depth_reuse": "repeat",
                      "scout_keep": "up_to_four"},
-    source=src("5, 8, 20, 47"),
+    source=book.at("5, 8, 20, 47"),
     doc="The seed read word for word where the research reads otherwise: any order (L5), "
         "'may use' the possible effects (L8), no limit on a location's depths (L20), keep "
         "up to 4 when scouting (L47). Every other point keeps its default.")
@@ -747,83 +742,83 @@ game.ruleset("without_kings", options={"kings": "none"}, source=kings.options["n
 # =====================================================================================
 N = game.num_players
 to_move = game.field("to_move", range(0, 4), flow=True,
-                     source=src("5", "ターンの間に") + "; assumption first_player",
+                     source=book.at("5", "ターンの間に") + "; assumption first_player",
                      doc="the player whose turn it is")
-main = game.field("main", MainStep, flow=True, source=src("5-9"),
+main = game.field("main", MainStep, flow=True, source=book.at("5-9"),
                   doc="where the turn stands with respect to its one main action")
-coins = game.field("coins", game.at_least(0), flow=True, source=src("16-17"),
+coins = game.field("coins", game.at_least(0), flow=True, source=book.at("16-17"),
                    doc="coins gained this turn and not spent")
-power = game.field("power", game.at_least(0), flow=True, source=src("16-17, 34"),
+power = game.field("power", game.at_least(0), flow=True, source=book.at("16-17, 34"),
                    doc="power gained this turn and not spent")
 badge = game.field("badge", game.at_least(0), shape=(LocType,), flow=True,
                    source=f"{COMPONENTS} §Turn; assumption location_types", doc="power usable only to conquer that type")
-pending = game.field("pending", range(0, 3), shape=(Effect,), flow=True, source=src("7-8"),
+pending = game.field("pending", range(0, 3), shape=(Effect,), flow=True, source=book.at("7-8"),
                      doc="effects still to carry out (of the card, or of one extra action)")
 source_slot = game.field("source_slot", range(-1, MAX_LOCATIONS), initial=-1, flow=True,
-                         source=src("42", "他の場所カードに表示された「上昇」"),
+                         source=book.at("42", "他の場所カードに表示された「上昇」"),
                          doc="the board slot whose depth gave the pending effect (-1: none); "
                              "a raise from a location moves another location")
-in_play = game.field("in_play", Card, flow=True, source=src("9", "プレイした後"),
+in_play = game.field("in_play", Card, flow=True, source=book.at("9", "プレイした後"),
                     doc="the card played this turn while its effects are carried out, under "
                         "discard_timing=after_effects (else none)")
 extra_effect = game.field("extra_effect", Effect, initial=Effect.none, flow=True,
-                         source=src("5, 13"),
+                         source=book.at("5, 13"),
                          doc="the effect of an extra action taken between the card's effects "
                              "(extra_timing=any_time), carried out before the card's next one")
-scouting = game.field("scouting", bool, flow=True, source=src("47"),
+scouting = game.field("scouting", bool, flow=True, source=book.at("47"),
                       doc="a scout is choosing the locations to keep")
-exploited = game.field("exploited", bool, shape=(MAX_LOCATIONS,), flow=True, source=src("20"),
+exploited = game.field("exploited", bool, shape=(MAX_LOCATIONS,), flow=True, source=book.at("20"),
                        doc="a depth of this slot's location was used this turn")
 loc_to_draw = game.field("loc_to_draw", range(0, ROW_LOCATIONS + 1), flow=True,
-                         source=src("47", "山札から6枚の場所カードを場に補充"),
+                         source=book.at("47", "山札から6枚の場所カードを場に補充"),
                          doc="locations still to draw into the lower row")
 char_to_draw = game.field("char_to_draw", range(0, CHAR_ROW + 1), flow=True,
                           source=f"{COMPONENTS} §Turn ('row slides left and refills')",
                           doc="characters still to draw into the row")
-ending = game.field("ending", bool, flow=True, source=src("57"),
+ending = game.field("ending", bool, flow=True, source=book.at("57"),
                     doc="an end condition has been met")
-final_turns = game.field("final_turns", range(0, 5), flow=True, source=src("57"),
+final_turns = game.field("final_turns", range(0, 5), flow=True, source=book.at("57"),
                          doc="extra turns still to begin after the current one")
-trigger_seat = game.field("trigger_seat", range(0, 4), flow=True, source=src("57"),
+trigger_seat = game.field("trigger_seat", range(0, 4), flow=True, source=book.at("57"),
                           doc="the player on turn when the end was triggered")
-over = game.field("over", bool, flow=True, source=src("57", "ゲーム終了となります"))
-met = game.field("met", bool, shape=(PLAYERS, Goal), source=src("51"),
+over = game.field("over", bool, flow=True, source=book.at("57", "ゲーム終了となります"))
+met = game.field("met", bool, shape=(PLAYERS, Goal), source=book.at("51"),
                  doc="the goal's condition held at some moment of the player's turns "
                      "(read by goal_claim=once_met)")
 
 LOC_COPY_TABLE = {Loc.none: 0, **{Loc[k]: LOC_COPIES for k in LOCATIONS}}
 loc_deck = Deck(game, "loc_deck", Loc, copies=LOC_COPY_TABLE,
-                source=f"{src('47, 60')}; {COMPONENTS} §Components", doc="the location deck")
-lower = Row(game, "lower", ROW_LOCATIONS, Loc, empty=Loc.none, source=src("47", "場を"),
+                source=f"{book.at('47, 60')}; {COMPONENTS} §Components", doc="the location deck")
+lower = Row(game, "lower", ROW_LOCATIONS, Loc, empty=Loc.none, source=book.at("47", "場を"),
             doc="the location row (refilled only by scouting)")
-upper = Row(game, "upper", UPPER_SLOTS, Loc, empty=Loc.none, source=src("47", "上段のエリア"),
+upper = Row(game, "upper", UPPER_SLOTS, Loc, empty=Loc.none, source=book.at("47", "上段のエリア"),
             doc="the scouted row: conquering from it costs 1 power less")
-board = game.field("board", Loc, shape=(PLAYERS, MAX_LOCATIONS), source=src("35"),
+board = game.field("board", Loc, shape=(PLAYERS, MAX_LOCATIONS), source=book.at("35"),
                    doc="the location in each slot of each player board")
 depth = game.field("depth", range(0, MAX_DEPTHS + 1), shape=(PLAYERS, MAX_LOCATIONS),
-                   source=src("20", "深さを上にスライド"),
+                   source=book.at("20", "深さを上にスライド"),
                    doc="how many depths of the slot's location have been slid past")
 scored = Pile(game, "scored", Loc, copies=LOC_COPIES, per_player=True, counted=True,
               visible="owner",
-              source=src("67", "自分の得点化した場所カードの山") + "; assumption scored_pile_hidden",
+              source=book.at("67", "自分の得点化した場所カードの山") + "; assumption scored_pile_hidden",
               doc="each player's scoring pile")
-loc_box = Pile(game, "loc_box", Loc, copies=LOC_COPIES, source=src("47"),
+loc_box = Pile(game, "loc_box", Loc, copies=LOC_COPIES, source=book.at("47"),
                doc="locations out of the game (discarded when scouting)")
 
 CARD_COPIES = {Card.none: 0, **{c: 4 for c in STARTING_CARDS}, **{c: 1 for c in KING_CARDS},
                **{c: OCEAN_COPIES for c in OCEAN_CARDS}}
 char_deck = Deck(game, "char_deck", Card, copies=CARD_COPIES,
-                 source=f"{src('61')}; {COMPONENTS} §Components",
+                 source=f"{book.at('61')}; {COMPONENTS} §Components",
                  doc="the character deck (at first every card of the box; the setup deals "
                      "the starting cards out)")
 char_row = Row(game, "char_row", CHAR_ROW, Card, empty=Card.none,
-               source=f"{src('27')}; {COMPONENTS} §Setup; assumption character_row", doc="the characters for hire")
-hand = Hands(game, "hand", Card, copies=4, source=src("7", "手札から"))
+               source=f"{book.at('27')}; {COMPONENTS} §Setup; assumption character_row", doc="the characters for hire")
+hand = Hands(game, "hand", Card, copies=4, source=book.at("7", "手札から"))
 discard = Pile(game, "discard", Card, copies=4, per_player=True, counted=True,
-               source=src("9", "自分の捨て札の山に表向きで置きます"), doc="each player's discard pile, face up")
+               source=book.at("9", "自分の捨て札の山に表向きで置きます"), doc="each player's discard pile, face up")
 char_box = Pile(game, "char_box", Card, copies=4, source=f"{COMPONENTS} §Setup",
                 doc="characters out of the game (other symbols, unused Kings, removed sets)")
-trained = game.field("trained", MantaSide, shape=(PLAYERS, len(TRAINED)), source=src("12-13, 51"),
+trained = game.field("trained", MantaSide, shape=(PLAYERS, len(TRAINED)), source=book.at("12-13, 51"),
                      doc="each player's own trained mantas")
 WILD_KINDS = list(WildKind)
 wild_ready = game.field("wild_ready", range(0, 13), shape=(PLAYERS, WildKind),
@@ -835,7 +830,7 @@ wild_supply = game.field("wild_supply", range(0, 13), shape=(WildKind,),
                          initial=[n for _, n in WILD.values()], source=f"{COMPONENTS} §Setup",
                          doc="wild mantas beside the board")
 goal_spot = game.field("goal_spot", range(-1, 4), shape=(Goal, SPOTS), initial=-1,
-                       source=src("51-54"), doc="the player whose manta is on each spot "
+                       source=book.at("51-54"), doc="the player whose manta is on each spot "
                        "(-1: free), best spot first")
 
 # =====================================================================================
@@ -1002,7 +997,7 @@ def both_affordable():
         for k in range(CHAR_ROW))))
 
 
-MOST_EFFECTS = src("8", "カードの効果をすべて実行できる場合は、すべて実行しなければなりません")
+MOST_EFFECTS = book.at("8", "カードの効果をすべて実行できる場合は、すべて実行しなければなりません")
 
 
 def leaves_the_other_payable(other_affordable, price):
@@ -1040,7 +1035,7 @@ def setup(rule):
     for p in range(game.max_players):
         for c in STARTING_CARDS:
             char_deck.take(rule, c)
-            with rule.when(p < N, source=src("7", "手札")):
+            with rule.when(p < N, source=book.at("7", "手札")):
                 hand.put(rule, c, of=p)
             with rule.otherwise():
                 char_box.put(rule, c)
@@ -1090,17 +1085,17 @@ def need_cards(rule, deck, to_draw, n, source):
         rule.set(to_draw, n)
 
 
-LOC_OUT = src("60", "場所の山札が尽きた")
-CHAR_OUT = src("61", "キャラクターの山札が尽きた")
+LOC_OUT = book.at("60", "場所の山札が尽きた")
+CHAR_OUT = book.at("61", "キャラクターの山札が尽きた")
 
 game.chance_node(any_of(loc_to_draw > 0, char_to_draw > 0),
-                 source=f"{COMPONENTS} §Setup (6 face up in each row); {src('47')}")
+                 source=f"{COMPONENTS} §Setup (6 face up in each row); {book.at('47')}")
 
 
 @game.chance(params={"card": Loc}, text="draw location {card}",
-             source=f"{src('47', '山札から6枚の場所カードを場に補充')}; {COMPONENTS} §Setup")
+             source=f"{book.at('47', '山札から6枚の場所カードを場に補充')}; {COMPONENTS} §Setup")
 def draw_location(rule, card):
-    rule.require(loc_to_draw > 0, "a location is to be drawn", source=src("47"))
+    rule.require(loc_to_draw > 0, "a location is to be drawn", source=book.at("47"))
     loc_deck.draw(rule, card)
     lower.refill(rule, card)
     after_draw(rule, loc_deck, loc_to_draw, LOC_OUT)
@@ -1131,8 +1126,8 @@ def gain_wild_if_full(rule, p, s):
 
 def gain(rule, icon, from_slot):
     """Take what ``icon`` gives: coins and power at once, an effect to carry out next."""
-    rule.add(coins, icon_coins[icon], source=src("16", "資源（コインとパワー）"))
-    rule.add(power, icon_power[icon], source=src("16"))
+    rule.add(coins, icon_coins[icon], source=book.at("16", "資源（コインとパワー）"))
+    rule.add(power, icon_power[icon], source=book.at("16"))
     with rule.when(icon_badge[icon], source=f"{COMPONENTS} §Turn"):
         rule.add(badge[icon_badge_type[icon]], BADGE_POWER)
     with rule.when(all_of(extra_timing.is_("any_time"), main == MainStep.during,
@@ -1140,7 +1135,7 @@ def gain(rule, icon, from_slot):
         rule.set(extra_effect, icon_effect[icon])
         rule.set(source_slot, from_slot)
     with rule.otherwise():
-        with rule.when(icon_effect[icon] != Effect.none, source=src("18-19", "効果")):
+        with rule.when(icon_effect[icon] != Effect.none, source=book.at("18-19", "効果")):
             rule.add(pending[icon_effect[icon]], 1)
             rule.set(source_slot, from_slot)
 
@@ -1161,7 +1156,7 @@ def settle(rule):
     """After each step: the main action ends when its effects are done (and under
     resource_span=main_action its unspent resources vanish); the goals met now are noted."""
     with rule.when(all_of(main == MainStep.during, no_pending(), not_(scouting),
-                          not_(extra_waiting())), source=src("17")):
+                          not_(extra_waiting())), source=book.at("17")):
         rule.set(main, MainStep.after)
         with rule.when(all_of(discard_timing.is_("after_effects"), in_play != Card.none),
                        source=discard_timing.source):
@@ -1182,7 +1177,7 @@ def put_down_the_played_card(rule):
                    source=matrona.options["all"]):
         hand.put(rule, in_play, of=me)
     with rule.otherwise():
-        discard.put(rule, in_play, of=me, source=src("9", "自分の捨て札の山に表向きで置きます"))
+        discard.put(rule, in_play, of=me, source=book.at("9", "自分の捨て札の山に表向きで置きます"))
     rule.set(in_play, Card.none)
 
 
@@ -1197,22 +1192,22 @@ def clear_resources(rule):
 # The main action (L6-9): play one character card
 # =====================================================================================
 @game.action(params={"card": Card}, text="play {card}",
-             source=src("7", "手札から1枚のキャラクターカードをプレイし、そのカードに示された効果を実行しなければなりません"))
+             source=book.at("7", "手札から1枚のキャラクターカードをプレイし、そのカードに示された効果を実行しなければなりません"))
 def play(rule, card):
     rule.require(main == MainStep.before, "you have not played a card this turn",
-                 source=src("5", "1つのメインアクション"))
-    rule.require(turn_open(), "no effect is waiting", source=src("7"))
-    rule.require(hand.has(card, of=me), "the card is in your hand", source=src("7", "手札から"))
+                 source=book.at("5", "1つのメインアクション"))
+    rule.require(turn_open(), "no effect is waiting", source=book.at("7"))
+    rule.require(hand.has(card, of=me), "the card is in your hand", source=book.at("7", "手札から"))
     hand.take(rule, card, of=me)
     with rule.when(discard_timing.is_("before_effects"), source=discard_timing.source):
-        discard.put(rule, card, of=me, source=src("9", "自分の捨て札の山に表向きで置きます"))
+        discard.put(rule, card, of=me, source=book.at("9", "自分の捨て札の山に表向きで置きます"))
     with rule.otherwise():
         rule.set(in_play, card)
     rule.set(main, MainStep.during)
-    rule.add(coins, card_coins[card], source=src("16-17"))
-    rule.add(power, card_power[card], source=src("16-17"))
+    rule.add(coins, card_coins[card], source=book.at("16-17"))
+    rule.add(power, card_power[card], source=book.at("16-17"))
     for e, table in card_effects.items():
-        rule.add(pending[Effect[e]], table[card], source=src("7", "効果を実行"))
+        rule.add(pending[Effect[e]], table[card], source=book.at("7", "効果を実行"))
     # spelled out per player (p == me) rather than indexed by the player on turn: every
     # cell is then a known one, which the step proofs of the hand's size need at 4 players
     with rule.when(all_of(card_returns_all[card], matrona.is_("one")), source=matrona.source):
@@ -1245,23 +1240,23 @@ def play(rule, card):
 # Extra actions (L10-21): a ready manta, or the top depth of a location
 # =====================================================================================
 @game.action(params={"slot": SLOTS}, text="use the depth of slot {slot}",
-             source=src("20", "場所カードの現在の一番上の深さを探索することができ、深さを上にスライドさせて"))
+             source=book.at("20", "場所カードの現在の一番上の深さを探索することができ、深さを上にスライドさせて"))
 def exploit(rule, slot):
     loc = board[me, slot]
     icon = top_icon(me, slot)
-    rule.require(loc != Loc.none, "a location is in the slot", source=src("14"))
+    rule.require(loc != Loc.none, "a location is in the slot", source=book.at("14"))
     rule.require(depth[me, slot] < depths[loc], "the location is not fully raised",
-                 source=src("44"))
+                 source=book.at("44"))
     rule.require(any_of(icon != Icon.empty, empty_depth.is_("slide_past")),
-                 "the top depth is not empty", source=src("21", "空の深さは使用できません"))
+                 "the top depth is not empty", source=book.at("21", "空の深さは使用できません"))
     rule.require(if_(icon == Icon.empty, any_of(main == MainStep.during, turn_open()),
                      may_use_icon(icon)),
                  "resources only during the main action, effects only before or after it",
-                 source=f"{src('17')}; {src('19')}; assumption extra_effect_timing")
+                 source=f"{book.at('17')}; {book.at('19')}; assumption extra_effect_timing")
     rule.require(any_of(depth_reuse.is_("repeat"), not_(exploited[slot])),
                  "no depth of this location was used this turn", source=depth_reuse.source)
     got = rule.let(icon, name="icon")
-    rule.add(depth[me, slot], 1, source=src("20", "深さを上にスライドさせて"))
+    rule.add(depth[me, slot], 1, source=book.at("20", "深さを上にスライドさせて"))
     rule.set(exploited[slot], True)
     gain(rule, got, slot)
     gain_wild_if_full(rule, me, slot)
@@ -1269,28 +1264,28 @@ def exploit(rule, slot):
 
 
 @game.action(params={"m": range(len(TRAINED))}, text="use trained manta {m}",
-             source=src("13", "準備が整ったマンタを使って、そのマンタに示された効果を実行"))
+             source=book.at("13", "準備が整ったマンタを使って、そのマンタに示された効果を実行"))
 def use_manta(rule, m):
     icon = lookup(TRAINED_ICONS, m, name="trained_icon")
-    rule.require(trained[me, m] == MantaSide.ready, "the manta is ready", source=src("13"))
+    rule.require(trained[me, m] == MantaSide.ready, "the manta is ready", source=book.at("13"))
     rule.require(may_use_icon(icon),
                  "resources only during the main action, effects only before or after it",
-                 source=f"{src('17')}; {src('19')}; assumption extra_effect_timing")
-    rule.set(trained[me, m], MantaSide.tired, source=src("13", "「疲れた」状態にします"))
+                 source=f"{book.at('17')}; {book.at('19')}; assumption extra_effect_timing")
+    rule.set(trained[me, m], MantaSide.tired, source=book.at("13", "「疲れた」状態にします"))
     gain(rule, icon, -1)
     settle(rule)
 
 
 @game.action(params={"kind": WildKind}, text="use a wild {kind} manta",
-             source=f"{src('13')}; {COMPONENTS} §Turn (wild mantas)")
+             source=f"{book.at('13')}; {COMPONENTS} §Turn (wild mantas)")
 def use_wild(rule, kind):
     icon = wild_icon[kind]
-    rule.require(wild_ready[me, kind] > 0, "a wild manta of that kind is ready", source=src("13"))
+    rule.require(wild_ready[me, kind] > 0, "a wild manta of that kind is ready", source=book.at("13"))
     rule.require(may_use_icon(icon),
                  "resources only during the main action, effects only before or after it",
-                 source=f"{src('17')}; {src('19')}; assumption extra_effect_timing")
+                 source=f"{book.at('17')}; {book.at('19')}; assumption extra_effect_timing")
     rule.add(wild_ready[me, kind], -1)
-    rule.add(wild_tired[me, kind], 1, source=src("13", "「疲れた」状態にします"))
+    rule.add(wild_tired[me, kind], 1, source=book.at("13", "「疲れた」状態にします"))
     gain(rule, icon, -1)
     settle(rule)
 
@@ -1313,7 +1308,7 @@ def resolving(rule, e, source, unless=False):
     holds). An extra action's effect taken between the card's effects comes first."""
     rule.require(any_of(unless, if_(extra_waiting(), e == extra_effect, pending[e] > 0)),
                  "the effect is waiting", source=source)
-    rule.require(any_of(unless, not_(scouting)), "no scout is choosing", source=src("47"))
+    rule.require(any_of(unless, not_(scouting)), "no scout is choosing", source=book.at("47"))
     rule.require(any_of(unless, order.is_("any"), extra_waiting(), earlier_done(e)),
                  "in printed order: the effects printed before it are done or impossible",
                  source=f"{order.source}; assumption printed_effect_order")
@@ -1353,9 +1348,9 @@ def row_slot_ok(row, k):
     return all_of(implies(row == LocRow.upper, k < UPPER_SLOTS), row_card(row, k) != Loc.none)
 
 
-BUY = src("29-31", "場所カードの上部に記載されたコインの数を支払います")
-CONQUER = src("32-34", "場所カードの上部に記載されたパワーの数を支払います")
-LIMIT = src("35", "1人のプレイヤーがプレイヤーボードに保持できる場所カードは最大5枚まで")
+BUY = book.at("29-31", "場所カードの上部に記載されたコインの数を支払います")
+CONQUER = book.at("32-34", "場所カードの上部に記載されたパワーの数を支払います")
+LIMIT = book.at("35", "1人のプレイヤーがプレイヤーボードに保持できる場所カードは最大5枚まで")
 
 
 @game.action(params={"row": LocRow, "k": range(ROW_LOCATIONS)},
@@ -1363,7 +1358,7 @@ LIMIT = src("35", "1人のプレイヤーがプレイヤーボードに保持で
 def buy(rule, row, k):
     loc = row_card(row, k)
     resolving(rule, Effect.buy, BUY)
-    rule.require(row_slot_ok(row, k), "a location is in that slot", source=src("30"))
+    rule.require(row_slot_ok(row, k), "a location is in that slot", source=book.at("30"))
     rule.require(coins >= buy_cost[loc], "you have its coins", source=BUY)
     rule.require(leaves_the_other_payable(recruit_affordable, buy_cost[loc]),
                  "the coins left still pay for the waiting recruit (when some choice pays "
@@ -1383,7 +1378,7 @@ def buy(rule, row, k):
 def conquer(rule, row, k):
     loc = row_card(row, k)
     resolving(rule, Effect.conquer, CONQUER)
-    rule.require(row_slot_ok(row, k), "a location is in that slot", source=src("33"))
+    rule.require(row_slot_ok(row, k), "a location is in that slot", source=book.at("33"))
     rule.require(can_pay_power(loc, row), "you have its power",
                  source=f"{CONQUER}; assumption upper_row_conquer_discount")
     rule.require(locations_on_board(me) < MAX_LOCATIONS, "your board has a free slot",
@@ -1399,7 +1394,7 @@ def conquer(rule, row, k):
     settle(rule)
 
 
-RECRUIT = src("27-28", "キャラクターを雇用すると彼らはあなたの領土に加わり")
+RECRUIT = book.at("27-28", "キャラクターを雇用すると彼らはあなたの領土に加わり")
 
 
 def recruit_from(rule, k):
@@ -1453,7 +1448,7 @@ def take_back(rule, card):
 def choose_wave(rule, choice):
     resolving(rule, Effect.wave, PRINTINGS)
     rule.require(if_(choice == WaveChoice.score_two, can_score(), can_raise()),
-                 "the chosen effect can be carried out", source=src("8"))
+                 "the chosen effect can be carried out", source=book.at("8"))
     resolved(rule, Effect.wave)
     with rule.when(choice == WaveChoice.raise_one_by_two):
         rule.add(pending[Effect.raise2], 1)
@@ -1464,7 +1459,7 @@ def choose_wave(rule, choice):
     settle(rule)
 
 
-RAISE = src("40-42", "「上昇」の効果アイコンで指定された深さの数だけ、その場所を上にスライドさせます")
+RAISE = book.at("40-42", "「上昇」の効果アイコンで指定された深さの数だけ、その場所を上にスライドさせます")
 
 
 @game.action(params={"slot": SLOTS, "by": range(1, 3)}, text="raise slot {slot} by {by}",
@@ -1473,10 +1468,10 @@ def raise_location(rule, slot, by):
     effect = if_(by == 1, Effect.raise1, Effect.raise2)
     resolving(rule, effect, RAISE)
     rule.require(raisable(me, slot), "a location that is not fully raised, not the one "
-                 "whose depth gave the raise", source=src("42", "他の場所カード"))
+                 "whose depth gave the raise", source=book.at("42", "他の場所カード"))
     which = rule.let(effect, name="effect")
     rule.set(depth[me, slot], min_(depth[me, slot] + by, depths[board[me, slot]]),
-             source=f"{src('38-39', '引き上げた深さのアイコンは無視しなければなりません')}; "
+             source=f"{book.at('38-39', '引き上げた深さのアイコンは無視しなければなりません')}; "
                     "assumption raise_past_the_bottom")
     gain_wild_if_full(rule, me, slot)
     resolved(rule, which)
@@ -1491,13 +1486,13 @@ def full_raise(rule, slot):
     resolving(rule, Effect.full_raise, FULL_RAISE)
     rule.require(raisable(me, slot), "a location that is not fully raised, not the one "
                  "whose depth gave the raise", source=FULL_RAISE)
-    rule.set(depth[me, slot], depths[board[me, slot]], source=src("38-39"))
+    rule.set(depth[me, slot], depths[board[me, slot]], source=book.at("38-39"))
     gain_wild_if_full(rule, me, slot)
     resolved(rule, Effect.full_raise)
     settle(rule)
 
 
-SCORE = src("43-44", "最後まで完全に上昇している場所があれば、そのカードを得点化し")
+SCORE = book.at("43-44", "最後まで完全に上昇している場所があれば、そのカードを得点化し")
 
 
 @game.action(params={"slot": SLOTS}, text="score slot {slot}", source=SCORE)
@@ -1507,14 +1502,14 @@ def score_location(rule, slot):
     at_will = all_of(score_timing.is_("at_will"), turn_open())
     resolving(rule, Effect.score, SCORE, unless=at_will)
     rule.require(fully_raised(me, slot), "the location is fully raised", source=SCORE)
-    scored.put(rule, board[me, slot], of=me, source=src("67"))
+    scored.put(rule, board[me, slot], of=me, source=book.at("67"))
     rule.set(board[me, slot], Loc.none)
     rule.set(depth[me, slot], 0)
     resolved(rule, Effect.score, unless=at_will)
     settle(rule)
 
 
-SCOUT = src("47", "現在の場にある場所を4枚まで保持して上段のエリアに移動させ、山札から6枚の場所カードを場に補充します")
+SCOUT = book.at("47", "現在の場にある場所を4枚まで保持して上段のエリアに移動させ、山札から6枚の場所カードを場に補充します")
 
 
 @game.action(text="scout", source=SCOUT)
@@ -1575,7 +1570,7 @@ def finish_scouting(rule):
     settle(rule)
 
 
-SKIP = src("8", "もしすべての効果を実行できない場合でも、そのカードをプレイし、実行できる効果だけを使うことができます")
+SKIP = book.at("8", "もしすべての効果を実行できない場合でも、そのカードをプレイし、実行できる効果だけを使うことができます")
 
 
 @game.action(text="skip the remaining effects", source=SKIP)
@@ -1602,42 +1597,42 @@ def skip(rule):
 # =====================================================================================
 # Goals (L48-54)
 # =====================================================================================
-GOAL_SRC = src("51", "その目標の現状の最高点のマスに自分のマンタ（自分の色のもの）を置くことができます")
+GOAL_SRC = book.at("51", "その目標の現状の最高点のマスに自分のマンタ（自分の色のもの）を置くことができます")
 
 
 @game.action(params={"goal": Goal, "m": range(len(TRAINED))}, text="claim {goal} with manta {m}",
              source=GOAL_SRC)
 def claim(rule, goal, m):
-    rule.require(turn_open(), "no effect is waiting", source=src("51"))
+    rule.require(turn_open(), "no effect is waiting", source=book.at("51"))
     rule.require(not_(goal_taken_by(goal, me)), "you have not reached this goal before",
-                 source=src("52", "1人のプレイヤーが同じ目標を2回達成することはできません"))
+                 source=book.at("52", "1人のプレイヤーが同じ目標を2回達成することはできません"))
     rule.require(any_of(condition(goal, me), all_of(goal_claim.is_("once_met"), met[me, goal])),
                  "you meet the goal's condition",
                  source=f"{goal_claim.source}; assumption goals_printed")
     rule.require(trained[me, m] != MantaSide.goal, "the manta is not on a goal yet",
-                 source=src("51", "マンタは疲れている裏向きの状態でも構いません"))
+                 source=book.at("51", "マンタは疲れている裏向きの状態でも構いません"))
     spot = rule.let(filled_spots(goal), name="spot")
-    rule.set(goal_spot[goal, spot], me, source=src("51", "現状の最高点のマス"))
+    rule.set(goal_spot[goal, spot], me, source=book.at("51", "現状の最高点のマス"))
     rule.set(trained[me, m], MantaSide.goal)
     with rule.when(claims_of(me) == GOALS):
-        trigger_end(rule, src("59", "1人のプレイヤーが4つの目標をすべて達成した"))
+        trigger_end(rule, book.at("59", "1人のプレイヤーが4つの目標をすべて達成した"))
     settle(rule)
 
 
 # =====================================================================================
 # The end of a turn
 # =====================================================================================
-@game.action(text="end turn", source=src("5-9, 57"))
+@game.action(text="end turn", source=book.at("5-9, 57"))
 def end_turn(rule):
     rule.require(main == MainStep.after, "you have played a card and carried out its effects",
-                 source=src("5", "1つのメインアクションを行い"))
-    rule.require(turn_open(), "no effect is waiting", source=src("8"))
+                 source=book.at("5", "1つのメインアクションを行い"))
+    rule.require(turn_open(), "no effect is waiting", source=book.at("8"))
     clear_resources(rule)
     for s in SLOTS:
         rule.set(exploited[s], False)
     rule.set(main, MainStep.before)
     with rule.when(all_of(ending, final_turns == 0),
-                   source=src("57", "さらに1手番ずつを行い、ゲーム終了となります")):
+                   source=book.at("57", "さらに1手番ずつを行い、ゲーム終了となります")):
         rule.set(over, True)
     with rule.otherwise():
         with rule.when(ending):
@@ -1646,8 +1641,8 @@ def end_turn(rule):
     settle(rule)
 
 
-game.current_player(to_move, source=src("5"))
-game.terminal(over, source=src("55-57"))
+game.current_player(to_move, source=book.at("5"))
+game.terminal(over, source=book.at("55-57"))
 
 
 # =====================================================================================
@@ -1682,12 +1677,12 @@ def last_key(p):
     return if_(kings.is_("dealt"), 0 - p, p)
 
 
-game.score(final_score, source=f"{src('64-68')}; (L67's sentence is garbled: 'the points "
+game.score(final_score, source=f"{book.at('64-68')}; (L67's sentence is garbled: 'the points "
                                "shown on the scored location cards' is the reading)")
 game.tie_break(mantas_in_reserve, lower_wins=False,
-               source=src("70", "リザーブにあるマンタの数が多い方が勝ち"))
+               source=book.at("70", "リザーブにあるマンタの数が多い方が勝ち"))
 game.tie_break(last_key, lower_wins=False,
-               source=src("71-73", "王カードに書かれている数字の小さい方が勝ち…手番順が最後のプレイヤーの勝利"))
+               source=book.at("71-73", "王カードに書かれている数字の小さい方が勝ち…手番順が最後のプレイヤーの勝利"))
 
 
 def beats(p, q):
@@ -1701,7 +1696,7 @@ def beats(p, q):
 game.law("the_tie_break_leaves_one_winner",
          count(game.players(), lambda p: forall(game.players(), lambda q: implies(
              q != p, beats(p, q)))) == 1,
-         source=src("69-73"),
+         source=book.at("69-73"),
          doc="whatever the scores and reserves, exactly one player comes first after the "
              "tie-breaks (King numbers differ; without Kings the seats do)")
 
@@ -1800,11 +1795,11 @@ CONSERVE = "every card is somewhere: a deck, a row, a hand, a discard pile, a bo
            "scoring pile, or out of the game"
 being_played = SimpleNamespace(amount=lambda c: if_(all_of(in_play == c, c != Card.none), 1, 0))
 char_deck.conserve("characters_are_conserved", hand, discard, char_row, char_box, being_played,
-                   source=f"{src('7-9, 27')}; {CONSERVE}")
+                   source=f"{book.at('7-9, 27')}; {CONSERVE}")
 on_boards = SimpleNamespace(amount=lambda loc: sum_of(game.players(), lambda p: count(
     SLOTS, lambda s: all_of(board[p, s] == loc, loc != Loc.none))))
 loc_deck.conserve("locations_are_conserved", lower, upper, on_boards, scored, loc_box,
-                  source=f"{src('29-47, 67')}; {CONSERVE}")
+                  source=f"{book.at('29-47, 67')}; {CONSERVE}")
 WILD_COPIES = game.table("wild_copies", {WildKind[k]: n for k, (_, n) in WILD.items()},
                          source="assumption wild_mantas")
 
@@ -1830,33 +1825,33 @@ game.conservation(
     sum_of(game.players(), lambda p: count(range(len(TRAINED)),
                                            lambda m: trained[p, m] != MantaSide.goal))
     + sum_of(Goal, lambda g: count(range(SPOTS), lambda k: goal_spot[g, k] != -1)),
-    source=src("12-13, 51"), doc="a trained manta is with its player or on a goal spot")
+    source=book.at("12-13, 51"), doc="a trained manta is with its player or on a goal spot")
 game.invariant("a_manta_on_a_goal_spot_is_one_of_its_owners",
                forall(game.players(), lambda p: spots_of(p) == count(
                    range(len(TRAINED)), lambda m: trained[p, m] == MantaSide.goal)),
-               source=src("51", "自分のマンタ（自分の色のもの）を置く"),
+               source=book.at("51", "自分のマンタ（自分の色のもの）を置く"),
                doc="each player's mantas marked 'on a goal' are exactly their goal spots")
 game.invariant("goal_spots_hold_players",
                forall(Goal, lambda g: forall(range(SPOTS), lambda k: goal_spot[g, k] < N)),
-               source=src("51"))
+               source=book.at("51"))
 game.invariant("goal_tracks_fill_best_first",
                forall(Goal, lambda g: forall(range(SPOTS - 1), lambda k: implies(
                    goal_spot[g, k] == -1, goal_spot[g, k + 1] == -1))),
-               source=src("49-51", "その目標の現状の最高点のマス"),
+               source=book.at("49-51", "その目標の現状の最高点のマス"),
                doc="a free spot has only free spots after it: spots are taken best first")
 game.invariant("each_goal_once_per_player",
                forall(Goal, lambda g: all_of(*(
                    implies(goal_spot[g, k] != -1, goal_spot[g, k] != goal_spot[g, j])
                    for k in range(SPOTS) for j in range(k + 1, SPOTS)))),
-               source=src("52", "1人のプレイヤーが同じ目標を2回達成することはできません"))
+               source=book.at("52", "1人のプレイヤーが同じ目標を2回達成することはできません"))
 game.invariant("the_fifth_spot_stays_free",
                forall(Goal, lambda g: goal_spot[g, SPOTS - 1] == -1),
-               source=src("54", "5番目のマスは、将来のゲーム用に使用されます"))
+               source=book.at("54", "5番目のマスは、将来のゲーム用に使用されます"))
 game.invariant("coins_and_power_only_in_their_span",
                implies(any_of(main == MainStep.before,
                               all_of(main == MainStep.after, resource_span.is_("main_action"))),
                        all_of(coins == 0, power == 0, forall(LocType, lambda t: badge[t] == 0))),
-               source=f"{src('17')}; {src('75')}",
+               source=f"{book.at('17')}; {book.at('75')}",
                doc="no unspent coins or power before the card is played, nor after its "
                    "effects under resource_span=main_action (at the end of the turn under "
                    "resource_span=turn)")
@@ -1864,7 +1859,7 @@ game.invariant("an_empty_slot_has_no_depth",
                forall(game.players(), lambda p: forall(SLOTS, lambda s: all_of(
                    implies(board[p, s] == Loc.none, depth[p, s] == 0),
                    depth[p, s] <= depths[board[p, s]]))),
-               source=src("20, 44"))
+               source=book.at("20, 44"))
 game.invariant("a_played_card_waits_only_while_its_effects_do",
                all_of(implies(discard_timing.is_("before_effects"), in_play == Card.none),
                       implies(in_play != Card.none, main == MainStep.during)),
@@ -1901,36 +1896,36 @@ game.invariant("matrona_is_only_in_hands_or_the_box",
                    char_deck.count(Card.matrona) == 0, char_row.amount(Card.matrona) == 0,
                    forall(game.players(), lambda p: discard.count(Card.matrona, of=p) == 0))),
                source=f"{COMPONENTS} §Setup (the starting characters of each symbol); "
-                      f"{src('9', '自分の捨て札の山に表向きで置きます')}; "
+                      f"{book.at('9', '自分の捨て札の山に表向きで置きます')}; "
                       f"{matrona.options['all']}",
                doc="the Matronas not dealt stay in the box; a played Matrona takes her own "
                    "discard pile back with her")
 game.invariant("the_player_on_turn_is_seated", all_of(to_move < N, trigger_seat < N,
                                                       final_turns <= N),
-               source=src("5, 57"))
+               source=book.at("5, 57"))
 game.invariant("the_extra_turns_go_round_once",
                implies(all_of(ending, not_(over)),
                        (to_move + N - trigger_seat) % N == (N - final_turns) % N),
-               source=src("57", "すべてのプレイヤー(ゲーム終了トリガーを引いたプレイヤーを含む)はさらに1手番ずつを行い"),
+               source=book.at("57", "すべてのプレイヤー(ゲーム終了トリガーを引いたプレイヤーを含む)はさらに1手番ずつを行い"),
                doc="after the trigger, the k-th extra turn is the k-th seat after the "
                    "trigger's: each player, the trigger's last, exactly once")
 game.invariant("the_game_ends_only_after_a_trigger",
                all_of(implies(over, all_of(ending, final_turns == 0, to_move == trigger_seat)),
                       implies(not_(ending), final_turns == 0)),
-               source=src("57"))
+               source=book.at("57"))
 game.invariant("draws_fit_in_their_rows",
                all_of(lower.filled() + loc_to_draw <= ROW_LOCATIONS,
                       char_row.filled() + char_to_draw <= CHAR_ROW,
                       implies(loc_to_draw > 0, loc_deck.size() > 0),
                       implies(char_to_draw > 0, char_deck.size() > 0)),
-               source=f"{src('47')}; {COMPONENTS} §Turn")
+               source=f"{book.at('47')}; {COMPONENTS} §Turn")
 game.invariant("effects_wait_one_source_at_a_time",
                all_of(pending[Effect.none] == 0,
                       *(pending[Effect[m]] <= 1 for m in EFFECT_NAMES
                         if m not in ("raise1", "score")),
                       implies(pending[Effect.wave] > 0, all_of(*(
                           pending[Effect[m]] == 0 for m in EFFECT_NAMES if m != "wave")))),
-               source=src("7-8, 19"),
+               source=book.at("7-8, 19"),
                doc="a card prints each effect once (the Wave-Teller's choice alone waits)")
 
 game.horizon(2000, reason="the rules do not bound a game: Matrona returns every played "
