@@ -775,6 +775,11 @@ loc_to_draw = game.field("loc_to_draw", range(0, ROW_LOCATIONS + 1), flow=True,
 char_to_draw = game.field("char_to_draw", range(0, CHAR_ROW + 1), flow=True,
                           source=f"{COMPONENTS} §Turn ('row slides left and refills')",
                           doc="characters still to draw into the row")
+game.phases(main, {
+    MainStep.before: ("you have not played a card this turn", book.at("5", "1つのメインアクション")),
+    MainStep.during: ("the card's effects are being carried out", book.at("7-8")),
+    MainStep.after: ("you have played a card and carried out its effects",
+                     book.at("5", "1つのメインアクションを行い"))}, source=book.at("5-9"))
 ending = game.field("ending", bool, flow=True, source=book.at("57"),
                     doc="an end condition has been met")
 final_turns = game.field("final_turns", range(0, 5), flow=True, source=book.at("57"),
@@ -1191,11 +1196,9 @@ def clear_resources(rule):
 # =====================================================================================
 # The main action (L6-9): play one character card
 # =====================================================================================
-@game.action(params={"card": Card}, text="play {card}",
+@game.action(params={"card": Card}, text="play {card}", phase=MainStep.before,
              source=book.at("7", "手札から1枚のキャラクターカードをプレイし、そのカードに示された効果を実行しなければなりません"))
 def play(rule, card):
-    rule.require(main == MainStep.before, "you have not played a card this turn",
-                 source=book.at("5", "1つのメインアクション"))
     rule.require(turn_open(), "no effect is waiting", source=book.at("7"))
     rule.require(hand.has(card, of=me), "the card is in your hand", source=book.at("7", "手札から"))
     hand.take(rule, card, of=me)
@@ -1622,10 +1625,8 @@ def claim(rule, goal, m):
 # =====================================================================================
 # The end of a turn
 # =====================================================================================
-@game.action(text="end turn", source=book.at("5-9, 57"))
+@game.action(text="end turn", phase=MainStep.after, source=book.at("5-9, 57"))
 def end_turn(rule):
-    rule.require(main == MainStep.after, "you have played a card and carried out its effects",
-                 source=book.at("5", "1つのメインアクションを行い"))
     rule.require(turn_open(), "no effect is waiting", source=book.at("8"))
     clear_resources(rule)
     for s in SLOTS:
@@ -1671,26 +1672,32 @@ def mantas_in_reserve(p):
                    trained_off_goals))
 
 
-def last_key(p):
-    """With Kings, the lower King number wins (King n is the n-th player's); without, the
-    last player in turn order (L71-73)."""
-    return if_(kings.is_("dealt"), 0 - p, p)
+def king_number(p):
+    """The number on ``p``'s King: King n goes to the n-th player (the setup)."""
+    return p + 1
 
 
 game.score(final_score, source=f"{book.at('64-68')}; (L67's sentence is garbled: 'the points "
                                "shown on the scored location cards' is the reading)")
 game.tie_break(mantas_in_reserve, lower_wins=False,
                source=book.at("70", "リザーブにあるマンタの数が多い方が勝ち"))
-game.tie_break(last_key, lower_wins=False,
-               source=book.at("71-73", "王カードに書かれている数字の小さい方が勝ち…手番順が最後のプレイヤーの勝利"))
+game.tie_break(king_number, lower_wins=True, when=kings.is_("dealt"),
+               source=book.at("71", "王カードに書かれている数字の小さい方が勝ち"))
+game.tie_break(lambda p: p, lower_wins=False, when=kings.is_("none"),
+               source=book.at("72-73", "王を使用しない基本設定のゲームの場合は、手番順が最後のプレイヤーの勝利"))
+
+
+def seat_beats(p, q):
+    """The last tie-break: the lower King number, or without Kings the later seat."""
+    return if_(kings.is_("dealt"), king_number(p) < king_number(q), p > q)
 
 
 def beats(p, q):
-    """``p``'s score, then reserve, then last key, is better than ``q``'s."""
+    """``p``'s score, then reserve, then King number or seat, is better than ``q``'s."""
     sp, sq = final_score(p), final_score(q)
     rp, rq = mantas_in_reserve(p), mantas_in_reserve(q)
     return any_of(sp > sq, all_of(sp == sq, any_of(rp > rq, all_of(
-        rp == rq, last_key(p) > last_key(q)))))
+        rp == rq, seat_beats(p, q)))))
 
 
 game.law("the_tie_break_leaves_one_winner",
