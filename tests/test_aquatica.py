@@ -146,8 +146,7 @@ def test_the_tie_break_leaves_one_winner_is_proved_in_both_modes(kings):
 
 def test_a_tie_break_without_the_last_step_is_caught(tmp_path):
     # misreading: no King / seat step, so two players tied on points and reserve share
-    game = _planted(tmp_path, "    return if_(kings.is_(\"dealt\"), 0 - p, p)",
-                    "    return if_(kings.is_(\"dealt\"), 0, 0)")
+    game = _planted(tmp_path, "king_number(p) < king_number(q), p > q)", "False, False)")
     assert _tie_law(game).status == VIOLATED
 
 

@@ -29,39 +29,34 @@ from rulespec.spec import (PLAYERS, Game, all_of, any_of, count, derived, exists
 from rulespec.spec.kit import Deck, Hands, Pile, Row
 
 SEED = "002_50b4d45ccb25edcc.txt"
-RESEARCH = "research/aquatica.md"
-COMPONENTS = "research/components.md §2 AQUATICA"
-PRINTINGS = "research/components.md §AQUATICA — starting characters and printings"
 
-
-def src(line: str, quote: str | None = None) -> str:
-    """A citation of the seed: its line(s) and an optional short quote."""
-    return f"{SEED} L{line}" + (f": 「{quote}」" if quote else "")
-
-
-game = Game("aquatica", title="Aquatica", players=(2, 4), source=src("3-73"),
+game = Game("aquatica", title="Aquatica", players=(2, 4), source=f"{SEED} L3-73",
             summary="Play one character card a turn and use mantas and location depths "
                     "around it to recruit characters, buy or conquer locations, raise and "
                     "score them, and race for four goals; cards in hand, goals and scored "
                     "locations count at the end.")
+book = game.text(SEED, cite="L{}")           # the seed, cited by line: 「quote」
+notes = game.text("research/components.md", cite="§{}")   # the research note, by section
+COMPONENTS = notes.at("2 AQUATICA")
+PRINTINGS = notes.at("AQUATICA — starting characters and printings")
 
 # =====================================================================================
 # Numbers printed in the seed
 # =====================================================================================
 MAX_LOCATIONS = 5
 game.constant("locations_per_board", MAX_LOCATIONS,
-              source=src("35", "場所カードは最大5枚まで"))
+              source=book.at("35", "場所カードは最大5枚まで"))
 SCOUT_KEEP = 4
-game.constant("scout_keeps_at_most", SCOUT_KEEP, source=src("47", "場所を4枚まで保持して上段のエリアに移動"))
+game.constant("scout_keeps_at_most", SCOUT_KEEP, source=book.at("47", "場所を4枚まで保持して上段のエリアに移動"))
 ROW_LOCATIONS = 6
-game.constant("scout_refill", ROW_LOCATIONS, source=src("47", "山札から6枚の場所カードを場に補充"))
+game.constant("scout_refill", ROW_LOCATIONS, source=book.at("47", "山札から6枚の場所カードを場に補充"))
 GOALS = 4
-game.constant("goals", GOALS, source=src("50", "海の上部には4つの目標があります"))
+game.constant("goals", GOALS, source=book.at("50", "海の上部には4つの目標があります"))
 SPOTS = 5
-game.constant("spots_per_goal_track", SPOTS, source=src("53", "各目標トラックには5つのマス"))
+game.constant("spots_per_goal_track", SPOTS, source=book.at("53", "各目標トラックには5つのマス"))
 game.constant("points_per_character_in_hand", 1,
-              source=src("65", "手札のキャラクターカード（王を含む）1枚につき1点"))
-game.constant("coins_of_the_first_icon", 2, source=src("75", "そのターンで使用できる2コインを得ます"))
+              source=book.at("65", "手札のキャラクターカード（王を含む）1枚につき1点"))
+game.constant("coins_of_the_first_icon", 2, source=book.at("75", "そのターンで使用できる2コインを得ます"))
 
 # =====================================================================================
 # Component data the seed does not give (assumptions, each with reason and origin)
@@ -114,7 +109,7 @@ UPPER_SLOTS = game.assume(
     "upper_row_slots", SCOUT_KEEP,
     reason="the upper (scouted) row holds the at most 4 locations a scout keeps (L47); the "
            "English help says the top row has less room than the bottom one",
-    origin=f"INFERENCE from {src('47')}; en.doc.boardgamearena.com Gamehelpaquatica")
+    origin=f"INFERENCE from {book.at('47')}; en.doc.boardgamearena.com Gamehelpaquatica")
 UPPER_DISCOUNT = game.assume(
     "upper_row_conquer_discount", 1,
     reason="the seed does not say why the upper row matters; the English help of the same "
@@ -160,14 +155,6 @@ STARTING = game.assume("starting_characters", STARTING, shown=with_origin(STARTI
                    "the recruiter's coin are constructed",
             origin=f"{PRINTINGS} (spielkultisten.de review; teknomers.com for the recruiter, "
                    "INFERRED)")
-game.assume("matrona_returns", "all",
-            reason="sources disagree: a review says Matrona takes one card back, the "
-                   "community utility citing the rulebook (p.7, p.10, p.31) and a shop text "
-                   "say every discarded card returns; the rulebook-citing reading is taken. "
-                   "Matrona goes to the discard pile as every played card (L9) and comes back "
-                   "with the rest, so she never leaves the hand (the utility: 'never "
-                   "discarded')",
-            origin=f"{PRINTINGS} CONFLICT; {COMPONENTS} §Turn; rainbowresource.com")
 KINGS = {
     "king_1": ({"coins": 3}, ["buy", "take_back"], "King 1: 3 coins, buy, take a card back"),
     "king_2": ({"power": 3}, ["conquer", "raise1"], "King 2: 3 power, conquer, raise 1"),
@@ -272,9 +259,12 @@ game.assume("fully_raised_gives_wild_manta", True,
             origin=f"{COMPONENTS} §Turn; BGA English help ('may grant a Wild Manta')")
 game.assume("extra_effect_timing",
             "resource icons (coins, power) only while the card's effects are being carried "
-            "out; effect icons only before or after that",
-            reason="L17: resources only in the main action; L19: effects before or after it",
-            origin=f"{src('17')}; {src('19')}; {COMPONENTS} §Turn (utility)")
+            "out; effect icons before or after that (and, under extra_timing=any_time, "
+            "between the card's effects)",
+            reason="L17: resources only in the main action, and no player would read it "
+                   "otherwise; L19: effects before or after it (whether also between the "
+                   "card's effects is the point extra_timing)",
+            origin=f"{book.at('17')}; {book.at('19')}; {COMPONENTS} §Turn (utility)")
 game.assume("raise_past_the_bottom", "a raise stops at the bottom of the location",
             reason="L42 slides the location up by the icon's number; a location cannot "
                    "slide further than its last depth",
@@ -282,7 +272,7 @@ game.assume("raise_past_the_bottom", "a raise stops at the bottom of the locatio
 game.assume("end_turn_order", "the extra turns go on in seat order; a second end trigger "
             "changes nothing",
             reason="L57 says only that everyone takes one more turn",
-            origin=f"INFERENCE from {src('57')}")
+            origin=f"INFERENCE from {book.at('57')}")
 game.assume("scored_pile_hidden", True,
             reason="the seed does not say; the scoring pile is secret (its size is seen)",
             origin=f"{COMPONENTS} §Turn ('secret scoring pile')")
@@ -292,7 +282,7 @@ game.assume("scored_pile_hidden", True,
 # =====================================================================================
 Loc = game.enum("Loc", {"none": "no location", **{
     k: f"{k.replace('_', ' ')} ({LOC_TYPES[v[0]]}; {v[1]} coins or {v[2]} power; "
-       f"{v[3]} points)" for k, v in LOCATIONS.items()}}, source=src("29-35"))
+       f"{v[3]} points)" for k, v in LOCATIONS.items()}}, source=book.at("29-35"))
 LocType = game.enum("LocType", {k: f"a {v} location" for k, v in LOC_TYPES.items()},
                     source=f"{COMPONENTS} §Turn")
 Icon = game.enum("Icon", {
@@ -303,7 +293,7 @@ Icon = game.enum("Icon", {
     "recruit_free": "recruit without paying", "take_back": "a discarded character back to hand",
     "raise1": "raise another location by 1 (L36-42)", "raise2": "raise another location by 2",
     "full_raise": "raise another location to its bottom", "score": "score a fully raised "
-    "location (L43-44)"}, source=f"{src('15-26')}; {COMPONENTS} §Turn (other icons)")
+    "location (L43-44)"}, source=f"{book.at('15-26')}; {COMPONENTS} §Turn (other icons)")
 Effect = game.enum("Effect", {
     "scout": "keep up to 4 locations of the lower row in the upper row, refill 6 (L47)",
     "recruit": "a character of the row into your hand, paying its slot's coins (L27-28)",
@@ -316,22 +306,22 @@ Effect = game.enum("Effect", {
     "raise1": "raise a location of your board by 1 (L36-42)",
     "full_raise": "raise a location of your board to its bottom",
     "score": "move a fully raised location to your scoring pile (L43-44)",
-    "none": "no effect to carry out (a resource icon)"}, source=f"{src('22-47')}")
+    "none": "no effect to carry out (a resource icon)"}, source=f"{book.at('22-47')}")
 Card = game.enum("Card", {"none": "no card", **{k: v[2] for k, v in STARTING.items()},
                           **{k: v[2] for k, v in KINGS.items()},
-                          **{k: v[2] for k, v in OCEAN.items()}}, source=src("7", "キャラクターカード"))
+                          **{k: v[2] for k, v in OCEAN.items()}}, source=book.at("7", "キャラクターカード"))
 WildKind = game.enum("WildKind", {k: f"a wild manta showing {icon}" for k, (icon, _) in
                                   WILD.items()}, source=f"{COMPONENTS} §Turn")
 MantaSide = game.enum("MantaSide", {"ready": "effect side up: it can be used (L13)",
                                     "tired": "flipped after use (L13)",
-                                    "goal": "on a goal track (L51)"}, source=src("12-13, 51"))
-Goal = game.enum("Goal", GOAL_TEXT, source=src("48-54"))
+                                    "goal": "on a goal track (L51)"}, source=book.at("12-13, 51"))
+Goal = game.enum("Goal", GOAL_TEXT, source=book.at("48-54"))
 MainStep = game.enum("MainStep", {
     "before": "the card is not played yet this turn (L5)",
     "during": "the card's effects are being carried out: resources may be gained (L17)",
-    "after": "the card's effects are done (L19)"}, source=src("5-19"))
+    "after": "the card's effects are done (L19)"}, source=book.at("5-19"))
 LocRow = game.enum("LocRow", {"lower": "the location row, refilled by scouting",
-                              "upper": "the scouted row (L47)"}, source=src("47"))
+                              "upper": "the scouted row (L47)"}, source=book.at("47"))
 WaveChoice = game.enum("WaveChoice", {
     "raise_one_by_two": "raise one location by 2", "raise_two_by_one": "raise two locations "
     "by 1 each", "score_two": "score two locations"}, source=PRINTINGS)
@@ -363,15 +353,15 @@ LOC_SRC = "assumption location_catalogue"
 loc_type = game.table("loc_type", {Loc.none: LocType.shark_bay, **{
     Loc[k]: LocType[v[0]] for k, v in LOCATIONS.items()}}, source=LOC_SRC)
 buy_cost = game.table("buy_cost", {Loc.none: 0, **{Loc[k]: v[1] for k, v in LOCATIONS.items()}},
-                      source=f"{src('31', '場所カードの上部に記載されたコインの数を支払います')}; {LOC_SRC}")
+                      source=f"{book.at('31', '場所カードの上部に記載されたコインの数を支払います')}; {LOC_SRC}")
 conquer_cost = game.table("conquer_cost", {Loc.none: 0, **{
     Loc[k]: v[2] for k, v in LOCATIONS.items()}},
-    source=f"{src('34', '場所カードの上部に記載されたパワーの数を支払います')}; {LOC_SRC}")
+    source=f"{book.at('34', '場所カードの上部に記載されたパワーの数を支払います')}; {LOC_SRC}")
 points = game.table("points", {Loc.none: 0, **{Loc[k]: v[3] for k, v in LOCATIONS.items()}},
-                    source=f"{src('67')}; {LOC_SRC}")
+                    source=f"{book.at('67')}; {LOC_SRC}")
 depths = game.table("depths", {Loc.none: 0, **{Loc[k]: derived(len(v[4]), v)
                                                for k, v in LOCATIONS.items()}},
-                    source=f"{src('15', '各場所には、左側に示された深さ')}; {LOC_SRC}")
+                    source=f"{book.at('15', '各場所には、左側に示された深さ')}; {LOC_SRC}")
 has_wild = game.table("has_wild", {Loc.none: False, **{
     Loc[k]: derived(v[5] is not None, v) for k, v in LOCATIONS.items()}}, source=LOC_SRC)
 wild_at_bottom = game.table("wild_at_bottom", {Loc.none: WildKind.coin, **{
@@ -388,7 +378,7 @@ def depth_icon(loc, d):
 
 
 # --- icons: what each gives ------------------------------------------------------------
-ICON_SRC = f"{src('16-21')}; {COMPONENTS} §Turn"
+ICON_SRC = f"{book.at('16-21')}; {COMPONENTS} §Turn"
 BADGES = {f"badge_{t}": t for t in LOC_TYPES}
 icon_coins = game.table("icon_coins", {Icon[n]: {"coin1": 1, "coin2": 2}.get(n, 0)
                                        for n in Icon.members}, source=ICON_SRC)
@@ -420,9 +410,9 @@ order = game.interpretation(
                                "effects in printed order as fully as possible'",
                                english="Resolve the card's effects in printed order, as fully "
                                        "as possible."),
-             "any": option(src("5", "これらのアクションは、好きな順番で行うことができます"),
+             "any": option(book.at("5", "これらのアクションは、好きな順番で行うことができます"),
                            english="These actions may be taken in any order you like.")},
-    default="printed", source=src("7", "そのカードに示された効果を実行しなければなりません"),
+    default="printed", source=book.at("7", "そのカードに示された効果を実行しなければなりません"),
     english="On your turn you must play one character card from your hand and carry out the "
             "effects shown on it.",
     default_reason="the seed says nothing about the order of a card's effects (its 'any "
@@ -432,20 +422,20 @@ partial = game.interpretation(
     "partial", question="When not every effect of the card can be carried out, must each "
     "possible one still be done, or may the player stop once one has failed?",
     options={"every_possible": option(
-                 f"{src('8', 'すべて実行できる場合は、すべて実行しなければなりません')}; {COMPONENTS} "
+                 f"{book.at('8', 'すべて実行できる場合は、すべて実行しなければなりません')}; {COMPONENTS} "
                  "§Turn ('as fully as possible')",
                  english="If all the effects can be carried out, all must be; the card is "
                          "played 'as fully as possible'."),
              "any_once_one_fails": option(
-                 src("8", "実行できる効果だけを使うことができます"),
+                 book.at("8", "実行できる効果だけを使うことができます"),
                  english="Even if not all effects can be carried out, you may play the card "
                          "and use just the effects that can be."),
              "most_effects": option(
-                 src("8", "カードの効果をすべて実行できる場合は、すべて実行しなければなりません"),
+                 book.at("8", "カードの効果をすべて実行できる場合は、すべて実行しなければなりません"),
                  english="(Reading 'if all the effects can be carried out, all must be' as "
                          "a duty on the choices too: a recruit or a buy that spends the "
                          "coins the other needs is refused when some choice pays for both.)")},
-    default="every_possible", source=src("8"),
+    default="every_possible", source=book.at("8"),
     english="If all of the card's effects can be carried out, all must be. If not all can, "
             "you may still play the card and use only those that can be carried out.",
     default_reason="'as fully as possible' (the English help) reads L8 as a duty to do each "
@@ -455,27 +445,27 @@ partial = game.interpretation(
 depth_reuse = game.interpretation(
     "depth_reuse", question="May one location's depths be used several times in one turn "
     "(use, slide up, use the next)?",
-    options={"repeat": option(src("20", "現在の一番上の深さを探索することができ、深さを上にスライドさせて、"
+    options={"repeat": option(book.at("20", "現在の一番上の深さを探索することができ、深さを上にスライドさせて、"
                                         "次の深さを利用できるようにします"),
                               english="You may use the location's current top depth and slide "
                                       "it up, making the next depth available."),
              "once_per_turn": option(f"{COMPONENTS} §Turn (utility): 'max one resource depth "
                                      "per Location per Main Action'",
                                      english="At most one depth of each location per turn.")},
-    default="repeat", source=src("14-20"),
+    default="repeat", source=book.at("14-20"),
     english="Each location shows depths on its left side; you may use the current top one "
             "and slide the card up so that the next becomes available.",
     default_reason="the seed sets no limit; the one-per-location limit is the community "
                    "utility's (it speaks of resource depths in the main action)")
 empty_depth = game.interpretation(
     "empty_depth", question="May an empty depth be 'used' just to slide past it?",
-    options={"blocks": option(src("21", "空の深さは使用できません…これらの場所を使用するためには、「上昇」効果を使わなければなりません"),
+    options={"blocks": option(book.at("21", "空の深さは使用できません…これらの場所を使用するためには、「上昇」効果を使わなければなりません"),
                               english="Empty depths cannot be used; to use such a location "
                                       "again you must use a Raise effect."),
-             "slide_past": option(src("21", "空の深さを上にスライドさせると"),
+             "slide_past": option(book.at("21", "空の深さを上にスライドさせると"),
                                   english="(Reading 'sliding an empty depth up' as something "
                                           "a player may do, gaining nothing.)")},
-    default="blocks", source=src("21"),
+    default="blocks", source=book.at("21"),
     english="Some depths are empty: an empty depth cannot be used. Sliding up onto an empty "
             "depth blocks progress; to use such a location you must use the Raise effect.",
     default_reason="L21 says plainly that an empty depth cannot be used and that Raise is "
@@ -483,12 +473,12 @@ empty_depth = game.interpretation(
 resource_span = game.interpretation(
     "resource_span", question="Do unspent coins and power vanish when the main action ends, "
     "or at the end of the turn?",
-    options={"main_action": option(src("17", "資源はメインアクション（キャラクターカードを使うとき）でのみ得ることができ"),
+    options={"main_action": option(book.at("17", "資源はメインアクション（キャラクターカードを使うとき）でのみ得ることができ"),
                                    english="Resources can be gained only during the main "
                                            "action (when the character card is used)."),
-             "turn": option(src("75", "そのターンで使用できる2コインを得ます"),
+             "turn": option(book.at("75", "そのターンで使用できる2コインを得ます"),
                             english="Gain 2 coins, usable this turn.")},
-    default="main_action", source=src("17, 75"),
+    default="main_action", source=book.at("17, 75"),
     english="Resources are gained only in the main action and pay for recruiting, buying, "
             "conquering and effects; the coin icon gives 2 coins 'usable this turn'.",
     default_reason="L17 ties resources to the main action; L75's 'this turn' is the icon "
@@ -496,28 +486,28 @@ resource_span = game.interpretation(
 goal_claim = game.interpretation(
     "goal_claim", question="May a goal whose condition was met earlier (on one of your "
     "turns) be claimed later, when it is no longer met?",
-    options={"while_met": option(src("51", "プレイヤーが自分のターンに目標の条件を満たすと"),
+    options={"while_met": option(book.at("51", "プレイヤーが自分のターンに目標の条件を満たすと"),
                                  english="When a player meets a goal's condition on their "
                                          "turn, they may place a manta."),
-             "once_met": option(src("51", "置くことができます"),
+             "once_met": option(book.at("51", "置くことができます"),
                                 english="(Reading 'may place' as a right that stays once the "
                                         "condition has been met on your turn.)")},
-    default="while_met", source=src("51"),
+    default="while_met", source=book.at("51"),
     english="When, on your turn, you meet a goal's condition, you may place your own manta "
             "(ready or tired) on that goal's best free spot.",
     default_reason="L51 ties the claim to meeting the condition; keeping an old right open "
                    "needs a memory the board does not show")
 reserve_point = game.interpretation(
     "reserve", question="What counts as 'mantas in reserve' for the first tie-break?",
-    options={"off_goals": option(src("70", "リザーブにあるマンタの数が多い方が勝ち"),
+    options={"off_goals": option(book.at("70", "リザーブにあるマンタの数が多い方が勝ち"),
                                  english="The player with more mantas in reserve wins."),
-             "ready_only": option(src("70", "リザーブ"),
+             "ready_only": option(book.at("70", "リザーブ"),
                                   english="(Reading 'reserve' as the mantas still ready to "
                                           "use.)"),
-             "trained_only": option(src("51", "自分のマンタ（自分の色のもの）"),
+             "trained_only": option(book.at("51", "自分のマンタ（自分の色のもの）"),
                                     english="(Reading 'reserve' as your own-colour mantas not "
                                             "placed on goals.)")},
-    default="off_goals", source=src("70"),
+    default="off_goals", source=book.at("70"),
     english="On a tie, the player with more mantas in reserve wins.",
     default_reason="every manta a player has that is not on a goal track, ready or tired, "
                    "trained or wild: the widest reading of 'reserve'")
@@ -528,10 +518,10 @@ deck_out = game.interpretation(
                                        "deck runs out 'when its last card fills the row'",
                                        english="The deck runs out when its last card fills "
                                                "the row."),
-             "draw_fails": option(src("60-61", "場所の山札が尽きた…キャラクターの山札が尽きた"),
+             "draw_fails": option(book.at("60-61", "場所の山札が尽きた…キャラクターの山札が尽きた"),
                                   english="(Reading 'the deck ran out' as: a card had to be "
                                           "drawn and none was left.)")},
-    default="last_card_drawn", source=src("58-61"),
+    default="last_card_drawn", source=book.at("58-61"),
     english="The end conditions: a player has reached all four goals; the location deck ran "
             "out; the character deck ran out.",
     default_reason="the community FAQ says the character deck runs out when its last card "
@@ -540,13 +530,13 @@ kings = game.interpretation(
     "kings", question="Are the King cards used in the basic game?",
     options={"dealt": option(f"{COMPONENTS} §Setup (ultraboardgames; themeeplegamer.nl): 'King "
                              "1 to first player, King 2 to 2nd, ...; King card goes into "
-                             f"starting hand'; {src('65, 71')}",
+                             f"starting hand'; {book.at('65, 71')}",
                              english="The first player gets King 1, the second King 2, and "
                                      "so on, into their starting hands."),
-             "none": option(src("72", "王を使用しない基本設定のゲームの場合は、手番順が最後のプレイヤーの勝利"),
+             "none": option(book.at("72", "王を使用しない基本設定のゲームの場合は、手番順が最後のプレイヤーの勝利"),
                             english="In the basic-setting game without Kings, the last player "
                                     "in turn order wins.")},
-    default="dealt", source=src("65, 71-72"),
+    default="dealt", source=book.at("65, 71-72"),
     english="Score 1 per card in hand, Kings included. Tied: most mantas in reserve, then "
             "the lower number on the King card; in the basic setting without Kings, the last "
             "player in turn order wins.",
@@ -555,7 +545,7 @@ kings = game.interpretation(
 scout_keep = game.interpretation(
     "scout_keep", question="When scouting, may fewer locations be kept than fit in the upper "
     "row?",
-    options={"up_to_four": option(src("47", "現在の場にある場所を4枚まで保持して"),
+    options={"up_to_four": option(book.at("47", "現在の場にある場所を4枚まで保持して"),
                                   english="Keep up to 4 of the current locations."),
              "all_that_fit": option(f"{COMPONENTS} §Turn; BGA English help: 'if there are "
                                     "more Locations than spaces, the player ... gets to choose "
@@ -563,17 +553,172 @@ scout_keep = game.interpretation(
                                     english="The row moves up; only when more locations than "
                                             "spaces are there does the player choose which to "
                                             "discard.")},
-    default="up_to_four", source=src("47"),
+    default="up_to_four", source=book.at("47"),
     english="When you scout, keep up to 4 of the current locations, move them to the upper "
             "row, and refill 6 locations from the deck.",
     default_reason="the seed says 'up to 4' (4枚まで)")
+
+discard_timing = game.interpretation(
+    "discard_timing", question="Does the played card go to the discard pile as soon as it is "
+    "played, or only once its effects are carried out?",
+    options={"before_effects": option(
+                 f"{book.at('9', 'キャラクターカードをプレイした後、そのカードは自分の捨て札の山に表向きで置きます')}; "
+                 f"{COMPONENTS} §Turn (utility): 'play exactly 1 Character card ...; card goes "
+                 "to your personal discard pile'",
+                 english="After playing a character card, place it face up on your discard "
+                         "pile (playing it is putting it down)."),
+             "after_effects": option(
+                 book.at("9", "プレイした後"),
+                 english="(Reading 'after playing' as after the card's effects are carried "
+                         "out: the card is not in the discard pile while they are, so a "
+                         "take-back cannot take it back.)")},
+    default="before_effects", source=book.at("7-9"),
+    english="Play one character card from your hand and carry out its effects; after playing "
+            "it, place it face up on your own discard pile.",
+    default_reason="'after playing' (プレイした後) most plainly means once the card is put "
+                   "down, and the utility lists the discard with the play; the other reading "
+                   "changes what a take-back may take (King 1 and the Healer could not take "
+                   "themselves back, so the Healer's free raise would not come every turn)")
+matrona = game.interpretation(
+    "matrona_returns", question="Does Matrona bring every discarded character back to the "
+    "hand, or one of them?",
+    options={"all": option(f"{PRINTINGS} CONFLICT: the community utility (citing the "
+                           "rulebook p.7, p.10, p.31); rainbowresource.com; "
+                           f"{COMPONENTS} §Turn: 'Matrona, which is never discarded: playing "
+                           "her returns ALL discarded Characters to hand and readies all your "
+                           "Mantas'",
+                           english="Matrona is never discarded: playing her returns all "
+                                   "discarded characters to hand and readies all your mantas."),
+             "one": option(f"{PRINTINGS} (spielkultisten.de review): 'Matrone: take a card "
+                           "back from the discard pile and ready all used Mantas'",
+                           english="Matrona: take a card back from the discard pile and "
+                                   "ready all used mantas.")},
+    default="all", source=PRINTINGS,
+    english="The seed does not describe Matrona; the sources on her differ.",
+    default_reason="the utility cites the rulebook's pages for 'all' and a shop text agrees; "
+                   "the review stands alone. Under 'all' Matrona goes to the discard pile as "
+                   "every played card (L9) and comes back with the rest, so she never leaves "
+                   "the hand (the utility: 'never discarded'); under 'one' she is discarded "
+                   "like any card and a player can run out of cards to play, which no source "
+                   "describes")
+
+scout_optional = game.interpretation(
+    "scout_optional", question="Must a scout shown on a card (or a depth, or a manta) be "
+    "carried out, or may the player leave it?",
+    options={"forced": option(f"{book.at('7', 'そのカードに示された効果を実行しなければなりません')}; "
+                              f"{book.at('8', 'すべて実行しなければなりません')}",
+                              english="You must carry out the effects shown on the card; if "
+                                      "all can be carried out, all must be."),
+             "optional": option(f"{book.at('47', 'スカウトを実施する場合')}; {COMPONENTS} §Turn "
+                                "(BGA English help): 'Scout is optional in the updated rules'",
+                                english="If you scout, ... (the English help: scouting is "
+                                        "optional).")},
+    default="forced", source=book.at("7-8, 45-47"),
+    english="The card's effects must be carried out, all of them when all can be; when you "
+            "scout, keep up to 4 locations and refill 6.",
+    default_reason="L7-8 make every effect shown on the card a duty and name no exception; "
+                   "'when scouting' (スカウトを実施する場合) describes how, not whether, and the "
+                   "English help's 'optional' is the updated rules, which the seed does not "
+                   "mention")
+scout_rows = game.interpretation(
+    "scout_rows", question="When scouting, which locations may be kept: those of the lower row "
+    "only (the upper row is discarded), or those of both rows?",
+    options={"lower_row": option(f"{COMPONENTS} §Turn (utility): 'Scout (discard top Location "
+                                 "row, keep at most 4 of the bottom row and slide them up, "
+                                 "refill bottom row to 6)'",
+                                 english="Discard the top location row, keep at most 4 of the "
+                                         "bottom row and slide them up, refill the bottom row."),
+             "both_rows": option(book.at("47", "現在の場にある場所を4枚まで保持して上段のエリアに移動させ"),
+                                 english="Keep up to 4 of the locations now on the table "
+                                         "(either row) in the upper area.")},
+    default="lower_row", source=book.at("47"),
+    english="When you scout, keep up to 4 of the current locations, move them to the upper "
+            "area, and refill 6 locations from the deck.",
+    default_reason="the rulebook-citing utility discards the upper row; 'the current field' "
+                   "(現在の場) may also mean both rows, and 'move to the upper area' fits "
+                   "the lower row's cards best")
+
+can_be_done = game.interpretation(
+    "can_be_carried_out", question="When L8 asks whether an effect 'can be carried out', do the "
+    "coins and power that ready mantas and location depths could still add count, or only "
+    "those already gained?",
+    options={"at_hand": option(book.at("8", "カードの効果をすべて実行できる場合は"),
+                               english="If all the card's effects can be carried out (with "
+                                       "what the player has gained so far), ..."),
+             "with_extras": option(f"{book.at('5', 'さらに無制限に追加アクションを行うことができます')}; "
+                                   f"{book.at('8', 'すべて実行できる場合は、すべて実行しなければなりません')}",
+                                   english="(Reading 'can be carried out' as: could be, with "
+                                           "the extra actions the player may still take -- a "
+                                           "ready manta's or a depth's coins and power -- so "
+                                           "the player must take them to pay.)")},
+    default="at_hand", source=book.at("8"),
+    english="If all of the card's effects can be carried out, all must be.",
+    default_reason="the extra actions are the player's to take or not (L5 'can', できます); "
+                   "reading L8 as forcing them would make a manta's use a duty whenever a "
+                   "card's price is in reach, which no source says. Counted under "
+                   "with_extras: each ready manta's coins or power and the top depth of each "
+                   "location (not the depths beneath it)")
+
+extra_timing = game.interpretation(
+    "extra_timing", question="May an extra action whose icon is an effect (not coins or "
+    "power) be taken in the middle of the main action, between the card's effects?",
+    options={"around_main": option(book.at("19", "効果は、メインアクションの前後に実行することができます"),
+                                   english="Effects can be carried out before or after the "
+                                           "main action."),
+             "any_time": option(book.at("5", "これらのアクションは、好きな順番で行うことができます"),
+                                english="These actions may be taken in any order you like "
+                                        "(an extra action between the card's effects too; "
+                                        "its effect is carried out at once).")},
+    default="around_main", source=book.at("5, 19"),
+    english="One main action and any number of extra actions, in any order; a depth's "
+            "effects can be carried out before or after the main action.",
+    default_reason="L19 says before or after the main action, and L17 keeps the resources "
+                   "for during it: the two kinds of icon have their own times. L5's 'any "
+                   "order' orders whole actions and does not open the main action up")
+score_timing = game.interpretation(
+    "score_timing", question="Is scoring a location an effect that needs a score icon, or may "
+    "a fully raised location be scored whenever the turn is free?",
+    options={"effect": option(f"{book.at('22-26', '効果は、以下のいずれかの方法で発動できます')}; "
+                              f"{book.at('43-44', '得点化')}; {COMPONENTS} §Turn ('Effects: ... "
+                              "Score (move a fully risen Location to secret scoring pile)')",
+                              english="Scoring is one of the effects, which come from a card, "
+                                      "a ready manta or a location depth."),
+             "at_will": option(book.at("44", "最後まで完全に上昇している場所があれば、そのカードを得点化し、"
+                                         "繁栄点を得ることができます"),
+                               english="If a location is fully raised, you may score it and "
+                                       "gain its prosperity points.")},
+    default="effect", source=book.at("22-26, 43-44"),
+    english="Effects come from a character card, a ready manta or a location depth; "
+            "scoring: a fully raised location can be scored for its prosperity points.",
+    default_reason="L43 is an item of the list of effects (L22-47), and effects are set off "
+                   "by a card, a manta or a depth (L23-26); the English help lists Score "
+                   "among the effect icons. L44 alone reads as a standing permission")
+extra_without_effect = game.interpretation(
+    "extra_without_effect", question="May a manta or a depth be used when its effect cannot "
+    "be carried out (just to tire the manta or to slide the location up)?",
+    options={"allowed": option(book.at("20", "場所カードの現在の一番上の深さを探索することができ、深さを上にスライドさせて"),
+                               english="You may use the location's current top depth and "
+                                       "slide it up (nothing says the effect must be "
+                                       "possible)."),
+             "possible_only": option(book.at("13", "準備が整ったマンタを使って、そのマンタに示された効果を実行することができます"),
+                                     english="You may use a ready manta to carry out the "
+                                             "effect shown on it (using it is carrying out "
+                                             "its effect: an effect that cannot be carried "
+                                             "out cannot be used).")},
+    default="allowed", source=book.at("13, 20-21"),
+    english="Use a ready manta to carry out its effect; use a location's top depth and "
+            "slide the location up.",
+    default_reason="L8 lets a card be played when not all its effects can be done, and "
+                   "L20-21 forbid only empty depths; an impossible effect is then simply "
+                   "left. Under possible_only a depth showing an effect that cannot be done "
+                   "blocks like an empty one")
 
 # The rulesets bundle the readings of each text: the seed as it reads word for word, the
 # printed rulebook as the research reports it, and the two modes of the basic game.
 game.ruleset(
     "seed", options={"order": "any", "partial": "any_once_one_fails", "depth_reuse": "repeat",
                      "scout_keep": "up_to_four"},
-    source=src("5, 8, 20, 47"),
+    source=book.at("5, 8, 20, 47"),
     doc="The seed read word for word where the research reads otherwise: any order (L5), "
         "'may use' the possible effects (L8), no limit on a location's depths (L20), keep "
         "up to 4 when scouting (L47). Every other point keeps its default.")
@@ -597,76 +742,88 @@ game.ruleset("without_kings", options={"kings": "none"}, source=kings.options["n
 # =====================================================================================
 N = game.num_players
 to_move = game.field("to_move", range(0, 4), flow=True,
-                     source=src("5", "ターンの間に") + "; assumption first_player",
+                     source=book.at("5", "ターンの間に") + "; assumption first_player",
                      doc="the player whose turn it is")
-main = game.field("main", MainStep, flow=True, source=src("5-9"),
+main = game.field("main", MainStep, flow=True, source=book.at("5-9"),
                   doc="where the turn stands with respect to its one main action")
-coins = game.field("coins", game.at_least(0), flow=True, source=src("16-17"),
+coins = game.field("coins", game.at_least(0), flow=True, source=book.at("16-17"),
                    doc="coins gained this turn and not spent")
-power = game.field("power", game.at_least(0), flow=True, source=src("16-17, 34"),
+power = game.field("power", game.at_least(0), flow=True, source=book.at("16-17, 34"),
                    doc="power gained this turn and not spent")
 badge = game.field("badge", game.at_least(0), shape=(LocType,), flow=True,
                    source=f"{COMPONENTS} §Turn; assumption location_types", doc="power usable only to conquer that type")
-pending = game.field("pending", range(0, 3), shape=(Effect,), flow=True, source=src("7-8"),
+pending = game.field("pending", range(0, 3), shape=(Effect,), flow=True, source=book.at("7-8"),
                      doc="effects still to carry out (of the card, or of one extra action)")
 source_slot = game.field("source_slot", range(-1, MAX_LOCATIONS), initial=-1, flow=True,
-                         source=src("42", "他の場所カードに表示された「上昇」"),
+                         source=book.at("42", "他の場所カードに表示された「上昇」"),
                          doc="the board slot whose depth gave the pending effect (-1: none); "
                              "a raise from a location moves another location")
-scouting = game.field("scouting", bool, flow=True, source=src("47"),
+in_play = game.field("in_play", Card, flow=True, source=book.at("9", "プレイした後"),
+                    doc="the card played this turn while its effects are carried out, under "
+                        "discard_timing=after_effects (else none)")
+extra_effect = game.field("extra_effect", Effect, initial=Effect.none, flow=True,
+                         source=book.at("5, 13"),
+                         doc="the effect of an extra action taken between the card's effects "
+                             "(extra_timing=any_time), carried out before the card's next one")
+scouting = game.field("scouting", bool, flow=True, source=book.at("47"),
                       doc="a scout is choosing the locations to keep")
-exploited = game.field("exploited", bool, shape=(MAX_LOCATIONS,), flow=True, source=src("20"),
+exploited = game.field("exploited", bool, shape=(MAX_LOCATIONS,), flow=True, source=book.at("20"),
                        doc="a depth of this slot's location was used this turn")
 loc_to_draw = game.field("loc_to_draw", range(0, ROW_LOCATIONS + 1), flow=True,
-                         source=src("47", "山札から6枚の場所カードを場に補充"),
+                         source=book.at("47", "山札から6枚の場所カードを場に補充"),
                          doc="locations still to draw into the lower row")
 char_to_draw = game.field("char_to_draw", range(0, CHAR_ROW + 1), flow=True,
                           source=f"{COMPONENTS} §Turn ('row slides left and refills')",
                           doc="characters still to draw into the row")
-ending = game.field("ending", bool, flow=True, source=src("57"),
+game.phases(main, {
+    MainStep.before: ("you have not played a card this turn", book.at("5", "1つのメインアクション")),
+    MainStep.during: ("the card's effects are being carried out", book.at("7-8")),
+    MainStep.after: ("you have played a card and carried out its effects",
+                     book.at("5", "1つのメインアクションを行い"))}, source=book.at("5-9"))
+ending = game.field("ending", bool, flow=True, source=book.at("57"),
                     doc="an end condition has been met")
-final_turns = game.field("final_turns", range(0, 5), flow=True, source=src("57"),
+final_turns = game.field("final_turns", range(0, 5), flow=True, source=book.at("57"),
                          doc="extra turns still to begin after the current one")
-trigger_seat = game.field("trigger_seat", range(0, 4), flow=True, source=src("57"),
+trigger_seat = game.field("trigger_seat", range(0, 4), flow=True, source=book.at("57"),
                           doc="the player on turn when the end was triggered")
-over = game.field("over", bool, flow=True, source=src("57", "ゲーム終了となります"))
-met = game.field("met", bool, shape=(PLAYERS, Goal), source=src("51"),
+over = game.field("over", bool, flow=True, source=book.at("57", "ゲーム終了となります"))
+met = game.field("met", bool, shape=(PLAYERS, Goal), source=book.at("51"),
                  doc="the goal's condition held at some moment of the player's turns "
                      "(read by goal_claim=once_met)")
 
 LOC_COPY_TABLE = {Loc.none: 0, **{Loc[k]: LOC_COPIES for k in LOCATIONS}}
 loc_deck = Deck(game, "loc_deck", Loc, copies=LOC_COPY_TABLE,
-                source=f"{src('47, 60')}; {COMPONENTS} §Components", doc="the location deck")
-lower = Row(game, "lower", ROW_LOCATIONS, Loc, empty=Loc.none, source=src("47", "場を"),
+                source=f"{book.at('47, 60')}; {COMPONENTS} §Components", doc="the location deck")
+lower = Row(game, "lower", ROW_LOCATIONS, Loc, empty=Loc.none, source=book.at("47", "場を"),
             doc="the location row (refilled only by scouting)")
-upper = Row(game, "upper", UPPER_SLOTS, Loc, empty=Loc.none, source=src("47", "上段のエリア"),
+upper = Row(game, "upper", UPPER_SLOTS, Loc, empty=Loc.none, source=book.at("47", "上段のエリア"),
             doc="the scouted row: conquering from it costs 1 power less")
-board = game.field("board", Loc, shape=(PLAYERS, MAX_LOCATIONS), source=src("35"),
+board = game.field("board", Loc, shape=(PLAYERS, MAX_LOCATIONS), source=book.at("35"),
                    doc="the location in each slot of each player board")
 depth = game.field("depth", range(0, MAX_DEPTHS + 1), shape=(PLAYERS, MAX_LOCATIONS),
-                   source=src("20", "深さを上にスライド"),
+                   source=book.at("20", "深さを上にスライド"),
                    doc="how many depths of the slot's location have been slid past")
 scored = Pile(game, "scored", Loc, copies=LOC_COPIES, per_player=True, counted=True,
               visible="owner",
-              source=src("67", "自分の得点化した場所カードの山") + "; assumption scored_pile_hidden",
+              source=book.at("67", "自分の得点化した場所カードの山") + "; assumption scored_pile_hidden",
               doc="each player's scoring pile")
-loc_box = Pile(game, "loc_box", Loc, copies=LOC_COPIES, source=src("47"),
+loc_box = Pile(game, "loc_box", Loc, copies=LOC_COPIES, source=book.at("47"),
                doc="locations out of the game (discarded when scouting)")
 
 CARD_COPIES = {Card.none: 0, **{c: 4 for c in STARTING_CARDS}, **{c: 1 for c in KING_CARDS},
                **{c: OCEAN_COPIES for c in OCEAN_CARDS}}
 char_deck = Deck(game, "char_deck", Card, copies=CARD_COPIES,
-                 source=f"{src('61')}; {COMPONENTS} §Components",
+                 source=f"{book.at('61')}; {COMPONENTS} §Components",
                  doc="the character deck (at first every card of the box; the setup deals "
                      "the starting cards out)")
 char_row = Row(game, "char_row", CHAR_ROW, Card, empty=Card.none,
-               source=f"{src('27')}; {COMPONENTS} §Setup; assumption character_row", doc="the characters for hire")
-hand = Hands(game, "hand", Card, copies=4, source=src("7", "手札から"))
+               source=f"{book.at('27')}; {COMPONENTS} §Setup; assumption character_row", doc="the characters for hire")
+hand = Hands(game, "hand", Card, copies=4, source=book.at("7", "手札から"))
 discard = Pile(game, "discard", Card, copies=4, per_player=True, counted=True,
-               source=src("9", "自分の捨て札の山に表向きで置きます"), doc="each player's discard pile, face up")
+               source=book.at("9", "自分の捨て札の山に表向きで置きます"), doc="each player's discard pile, face up")
 char_box = Pile(game, "char_box", Card, copies=4, source=f"{COMPONENTS} §Setup",
                 doc="characters out of the game (other symbols, unused Kings, removed sets)")
-trained = game.field("trained", MantaSide, shape=(PLAYERS, len(TRAINED)), source=src("12-13, 51"),
+trained = game.field("trained", MantaSide, shape=(PLAYERS, len(TRAINED)), source=book.at("12-13, 51"),
                      doc="each player's own trained mantas")
 WILD_KINDS = list(WildKind)
 wild_ready = game.field("wild_ready", range(0, 13), shape=(PLAYERS, WildKind),
@@ -678,7 +835,7 @@ wild_supply = game.field("wild_supply", range(0, 13), shape=(WildKind,),
                          initial=[n for _, n in WILD.values()], source=f"{COMPONENTS} §Setup",
                          doc="wild mantas beside the board")
 goal_spot = game.field("goal_spot", range(-1, 4), shape=(Goal, SPOTS), initial=-1,
-                       source=src("51-54"), doc="the player whose manta is on each spot "
+                       source=book.at("51-54"), doc="the player whose manta is on each spot "
                        "(-1: free), best spot first")
 
 # =====================================================================================
@@ -758,6 +915,40 @@ def can_pay_power(loc, row):
     return power + badge[loc_type[loc]] >= conquer_price(loc, row)
 
 
+TRAINED_COINS = [{"coin1": 1, "coin2": 2}.get(n, 0) for n in TRAINED]
+TRAINED_POWER = [{"power1": 1, "power2": 2}.get(n, 0) for n in TRAINED]
+
+
+def top_depth_usable(s):
+    """The top depth of the location in slot ``s`` of the player on turn may be used now."""
+    return all_of(board[me, s] != Loc.none, depth[me, s] < depths[board[me, s]],
+                  any_of(depth_reuse.is_("repeat"), not_(exploited[s])))
+
+
+def within_reach(of_trained, of_icon, of_wild):
+    """What the extra actions could still add during the main action (can_be_carried_out=
+    with_extras; 0 under at_hand): ready mantas, and the top depth of each location."""
+    mantas = sum(if_(trained[me, m] == MantaSide.ready, n, 0)
+                 for m, n in enumerate(of_trained) if n)
+    wild = sum_of(WildKind, lambda w: wild_ready[me, w] * of_wild(w))
+    tops = sum_of(SLOTS, lambda s: if_(top_depth_usable(s), of_icon(top_icon(me, s)), 0))
+    return if_(all_of(can_be_done.is_("with_extras"), main == MainStep.during),
+               mantas + wild + tops, 0)
+
+
+def coins_in_reach():
+    return coins + within_reach(TRAINED_COINS, lambda i: icon_coins[i],
+                                lambda w: icon_coins[wild_icon[w]])
+
+
+def power_in_reach(t):
+    """Power toward conquering a location of type ``t``: power, ``t``'s badge, and (under
+    with_extras) what mantas and depths could add."""
+    badges = lambda i: if_(all_of(icon_badge[i], icon_badge_type[i] == t), BADGE_POWER, 0)
+    return power + badge[t] + within_reach(TRAINED_POWER, lambda i: icon_power[i] + badges(i),
+                                           lambda w: icon_power[wild_icon[w]])
+
+
 def in_rows(cond):
     """Some location of the two rows satisfies ``cond(loc, row)``."""
     return any_of(*(all_of(lower[k] != Loc.none, cond(lower[k], LocRow.lower))
@@ -776,13 +967,14 @@ def can_score():
 
 POSSIBLE = {
     "scout": lambda: True,
-    "recruit": lambda: any_of(*(all_of(char_row[k] != Card.none, coins >= RECRUIT_COST[k])
+    "recruit": lambda: any_of(*(all_of(char_row[k] != Card.none,
+                                       coins_in_reach() >= RECRUIT_COST[k])
                                 for k in range(CHAR_ROW))),
     "recruit_free": lambda: char_row[0] != Card.none,
     "buy": lambda: all_of(locations_on_board(me) < MAX_LOCATIONS,
-                          in_rows(lambda loc, row: coins >= buy_cost[loc])),
-    "conquer": lambda: all_of(locations_on_board(me) < MAX_LOCATIONS,
-                              in_rows(can_pay_power)),
+                          in_rows(lambda loc, row: coins_in_reach() >= buy_cost[loc])),
+    "conquer": lambda: all_of(locations_on_board(me) < MAX_LOCATIONS, in_rows(
+        lambda loc, row: power_in_reach(loc_type[loc]) >= conquer_price(loc, row))),
     "take_back": lambda: discard.size(of=me) > 0,
     "wave": lambda: any_of(can_raise(), can_score()),
     "raise2": can_raise, "raise1": can_raise, "full_raise": can_raise,
@@ -810,7 +1002,7 @@ def both_affordable():
         for k in range(CHAR_ROW))))
 
 
-MOST_EFFECTS = src("8", "カードの効果をすべて実行できる場合は、すべて実行しなければなりません")
+MOST_EFFECTS = book.at("8", "カードの効果をすべて実行できる場合は、すべて実行しなければなりません")
 
 
 def leaves_the_other_payable(other_affordable, price):
@@ -826,9 +1018,15 @@ def possible(e):
     return any_of(*(all_of(e == Effect[name], POSSIBLE[name]()) for name in Effect.members))
 
 
+def extra_waiting():
+    """extra_timing=any_time: an extra action's effect waits in the middle of the main
+    action (never under around_main)."""
+    return all_of(extra_timing.is_("any_time"), extra_effect != Effect.none)
+
+
 def turn_open():
     """The player on turn may act: no effect is waiting and no scout is choosing."""
-    return all_of(no_pending(), not_(scouting))
+    return all_of(no_pending(), not_(scouting), not_(extra_waiting()))
 
 # =====================================================================================
 # Setup
@@ -842,7 +1040,7 @@ def setup(rule):
     for p in range(game.max_players):
         for c in STARTING_CARDS:
             char_deck.take(rule, c)
-            with rule.when(p < N, source=src("7", "手札")):
+            with rule.when(p < N, source=book.at("7", "手札")):
                 hand.put(rule, c, of=p)
             with rule.otherwise():
                 char_box.put(rule, c)
@@ -892,17 +1090,17 @@ def need_cards(rule, deck, to_draw, n, source):
         rule.set(to_draw, n)
 
 
-LOC_OUT = src("60", "場所の山札が尽きた")
-CHAR_OUT = src("61", "キャラクターの山札が尽きた")
+LOC_OUT = book.at("60", "場所の山札が尽きた")
+CHAR_OUT = book.at("61", "キャラクターの山札が尽きた")
 
 game.chance_node(any_of(loc_to_draw > 0, char_to_draw > 0),
-                 source=f"{COMPONENTS} §Setup (6 face up in each row); {src('47')}")
+                 source=f"{COMPONENTS} §Setup (6 face up in each row); {book.at('47')}")
 
 
 @game.chance(params={"card": Loc}, text="draw location {card}",
-             source=f"{src('47', '山札から6枚の場所カードを場に補充')}; {COMPONENTS} §Setup")
+             source=f"{book.at('47', '山札から6枚の場所カードを場に補充')}; {COMPONENTS} §Setup")
 def draw_location(rule, card):
-    rule.require(loc_to_draw > 0, "a location is to be drawn", source=src("47"))
+    rule.require(loc_to_draw > 0, "a location is to be drawn", source=book.at("47"))
     loc_deck.draw(rule, card)
     lower.refill(rule, card)
     after_draw(rule, loc_deck, loc_to_draw, LOC_OUT)
@@ -933,28 +1131,41 @@ def gain_wild_if_full(rule, p, s):
 
 def gain(rule, icon, from_slot):
     """Take what ``icon`` gives: coins and power at once, an effect to carry out next."""
-    rule.add(coins, icon_coins[icon], source=src("16", "資源（コインとパワー）"))
-    rule.add(power, icon_power[icon], source=src("16"))
+    rule.add(coins, icon_coins[icon], source=book.at("16", "資源（コインとパワー）"))
+    rule.add(power, icon_power[icon], source=book.at("16"))
     with rule.when(icon_badge[icon], source=f"{COMPONENTS} §Turn"):
         rule.add(badge[icon_badge_type[icon]], BADGE_POWER)
-    with rule.when(icon_effect[icon] != Effect.none, source=src("18-19", "効果")):
-        rule.add(pending[icon_effect[icon]], 1)
+    with rule.when(all_of(extra_timing.is_("any_time"), main == MainStep.during,
+                          icon_effect[icon] != Effect.none), source=extra_timing.source):
+        rule.set(extra_effect, icon_effect[icon])
         rule.set(source_slot, from_slot)
+    with rule.otherwise():
+        with rule.when(icon_effect[icon] != Effect.none, source=book.at("18-19", "効果")):
+            rule.add(pending[icon_effect[icon]], 1)
+            rule.set(source_slot, from_slot)
 
 
 def may_use_icon(icon):
     """When an extra action's icon may be used (assumption extra_effect_timing): resources
     only during the main action (L17), effects only before or after it (L19)."""
-    return if_(is_resource(icon), main == MainStep.during,
-               all_of(main != MainStep.during, turn_open()))
+    between_effects = all_of(extra_timing.is_("any_time"), main == MainStep.during,
+                             not_(scouting), not_(extra_waiting()))
+    usable = any_of(extra_without_effect.is_("allowed"), icon_effect[icon] == Effect.none,
+                    possible(icon_effect[icon]))
+    return all_of(usable, if_(is_resource(icon), main == MainStep.during,
+                              any_of(all_of(main != MainStep.during, turn_open()),
+                                     between_effects)))
 
 
 def settle(rule):
     """After each step: the main action ends when its effects are done (and under
     resource_span=main_action its unspent resources vanish); the goals met now are noted."""
-    with rule.when(all_of(main == MainStep.during, no_pending(), not_(scouting)),
-                   source=src("17")):
+    with rule.when(all_of(main == MainStep.during, no_pending(), not_(scouting),
+                          not_(extra_waiting())), source=book.at("17")):
         rule.set(main, MainStep.after)
+        with rule.when(all_of(discard_timing.is_("after_effects"), in_play != Card.none),
+                       source=discard_timing.source):
+            put_down_the_played_card(rule)
         with rule.when(resource_span.is_("main_action"), source=resource_span.source):
             clear_resources(rule)
     with rule.when(no_pending()):
@@ -962,6 +1173,17 @@ def settle(rule):
     for name, cond in zip(Goal.members, GOAL_CONDITIONS):
         with rule.when(cond(me), source="assumption goals_printed"):
             rule.set(met[me, Goal[name]], True)
+
+
+def put_down_the_played_card(rule):
+    """discard_timing=after_effects: the card's effects are done, it goes to the discard
+    pile -- Matrona (matrona_returns=all) back to the hand: she is never discarded."""
+    with rule.when(all_of(card_returns_all[in_play], matrona.is_("all")),
+                   source=matrona.options["all"]):
+        hand.put(rule, in_play, of=me)
+    with rule.otherwise():
+        discard.put(rule, in_play, of=me, source=book.at("9", "自分の捨て札の山に表向きで置きます"))
+    rule.set(in_play, Card.none)
 
 
 def clear_resources(rule):
@@ -974,23 +1196,26 @@ def clear_resources(rule):
 # =====================================================================================
 # The main action (L6-9): play one character card
 # =====================================================================================
-@game.action(params={"card": Card}, text="play {card}",
-             source=src("7", "手札から1枚のキャラクターカードをプレイし、そのカードに示された効果を実行しなければなりません"))
+@game.action(params={"card": Card}, text="play {card}", phase=MainStep.before,
+             source=book.at("7", "手札から1枚のキャラクターカードをプレイし、そのカードに示された効果を実行しなければなりません"))
 def play(rule, card):
-    rule.require(main == MainStep.before, "you have not played a card this turn",
-                 source=src("5", "1つのメインアクション"))
-    rule.require(turn_open(), "no effect is waiting", source=src("7"))
-    rule.require(hand.has(card, of=me), "the card is in your hand", source=src("7", "手札から"))
+    rule.require(turn_open(), "no effect is waiting", source=book.at("7"))
+    rule.require(hand.has(card, of=me), "the card is in your hand", source=book.at("7", "手札から"))
     hand.take(rule, card, of=me)
-    discard.put(rule, card, of=me, source=src("9", "自分の捨て札の山に表向きで置きます"))
+    with rule.when(discard_timing.is_("before_effects"), source=discard_timing.source):
+        discard.put(rule, card, of=me, source=book.at("9", "自分の捨て札の山に表向きで置きます"))
+    with rule.otherwise():
+        rule.set(in_play, card)
     rule.set(main, MainStep.during)
-    rule.add(coins, card_coins[card], source=src("16-17"))
-    rule.add(power, card_power[card], source=src("16-17"))
+    rule.add(coins, card_coins[card], source=book.at("16-17"))
+    rule.add(power, card_power[card], source=book.at("16-17"))
     for e, table in card_effects.items():
-        rule.add(pending[Effect[e]], table[card], source=src("7", "効果を実行"))
+        rule.add(pending[Effect[e]], table[card], source=book.at("7", "効果を実行"))
     # spelled out per player (p == me) rather than indexed by the player on turn: every
     # cell is then a known one, which the step proofs of the hand's size need at 4 players
-    with rule.when(card_returns_all[card], source="assumption matrona_returns"):
+    with rule.when(all_of(card_returns_all[card], matrona.is_("one")), source=matrona.source):
+        rule.add(pending[Effect.take_back], 1)
+    with rule.when(all_of(card_returns_all[card], matrona.is_("all")), source=matrona.source):
         with rule.for_each(game.players()) as p, rule.when(p == me):
             with rule.for_each(Card) as c:
                 rule.add(hand.cells[p, c], discard.cells[p, c])
@@ -1018,23 +1243,23 @@ def play(rule, card):
 # Extra actions (L10-21): a ready manta, or the top depth of a location
 # =====================================================================================
 @game.action(params={"slot": SLOTS}, text="use the depth of slot {slot}",
-             source=src("20", "場所カードの現在の一番上の深さを探索することができ、深さを上にスライドさせて"))
+             source=book.at("20", "場所カードの現在の一番上の深さを探索することができ、深さを上にスライドさせて"))
 def exploit(rule, slot):
     loc = board[me, slot]
     icon = top_icon(me, slot)
-    rule.require(loc != Loc.none, "a location is in the slot", source=src("14"))
+    rule.require(loc != Loc.none, "a location is in the slot", source=book.at("14"))
     rule.require(depth[me, slot] < depths[loc], "the location is not fully raised",
-                 source=src("44"))
+                 source=book.at("44"))
     rule.require(any_of(icon != Icon.empty, empty_depth.is_("slide_past")),
-                 "the top depth is not empty", source=src("21", "空の深さは使用できません"))
+                 "the top depth is not empty", source=book.at("21", "空の深さは使用できません"))
     rule.require(if_(icon == Icon.empty, any_of(main == MainStep.during, turn_open()),
                      may_use_icon(icon)),
                  "resources only during the main action, effects only before or after it",
-                 source=f"{src('17')}; {src('19')}; assumption extra_effect_timing")
+                 source=f"{book.at('17')}; {book.at('19')}; assumption extra_effect_timing")
     rule.require(any_of(depth_reuse.is_("repeat"), not_(exploited[slot])),
                  "no depth of this location was used this turn", source=depth_reuse.source)
     got = rule.let(icon, name="icon")
-    rule.add(depth[me, slot], 1, source=src("20", "深さを上にスライドさせて"))
+    rule.add(depth[me, slot], 1, source=book.at("20", "深さを上にスライドさせて"))
     rule.set(exploited[slot], True)
     gain(rule, got, slot)
     gain_wild_if_full(rule, me, slot)
@@ -1042,28 +1267,28 @@ def exploit(rule, slot):
 
 
 @game.action(params={"m": range(len(TRAINED))}, text="use trained manta {m}",
-             source=src("13", "準備が整ったマンタを使って、そのマンタに示された効果を実行"))
+             source=book.at("13", "準備が整ったマンタを使って、そのマンタに示された効果を実行"))
 def use_manta(rule, m):
     icon = lookup(TRAINED_ICONS, m, name="trained_icon")
-    rule.require(trained[me, m] == MantaSide.ready, "the manta is ready", source=src("13"))
+    rule.require(trained[me, m] == MantaSide.ready, "the manta is ready", source=book.at("13"))
     rule.require(may_use_icon(icon),
                  "resources only during the main action, effects only before or after it",
-                 source=f"{src('17')}; {src('19')}; assumption extra_effect_timing")
-    rule.set(trained[me, m], MantaSide.tired, source=src("13", "「疲れた」状態にします"))
+                 source=f"{book.at('17')}; {book.at('19')}; assumption extra_effect_timing")
+    rule.set(trained[me, m], MantaSide.tired, source=book.at("13", "「疲れた」状態にします"))
     gain(rule, icon, -1)
     settle(rule)
 
 
 @game.action(params={"kind": WildKind}, text="use a wild {kind} manta",
-             source=f"{src('13')}; {COMPONENTS} §Turn (wild mantas)")
+             source=f"{book.at('13')}; {COMPONENTS} §Turn (wild mantas)")
 def use_wild(rule, kind):
     icon = wild_icon[kind]
-    rule.require(wild_ready[me, kind] > 0, "a wild manta of that kind is ready", source=src("13"))
+    rule.require(wild_ready[me, kind] > 0, "a wild manta of that kind is ready", source=book.at("13"))
     rule.require(may_use_icon(icon),
                  "resources only during the main action, effects only before or after it",
-                 source=f"{src('17')}; {src('19')}; assumption extra_effect_timing")
+                 source=f"{book.at('17')}; {book.at('19')}; assumption extra_effect_timing")
     rule.add(wild_ready[me, kind], -1)
-    rule.add(wild_tired[me, kind], 1, source=src("13", "「疲れた」状態にします"))
+    rule.add(wild_tired[me, kind], 1, source=book.at("13", "「疲れた」状態にします"))
     gain(rule, icon, -1)
     settle(rule)
 
@@ -1081,23 +1306,30 @@ def earlier_done(e):
                     for k, m in enumerate(EFFECT_NAMES)))
 
 
-def resolving(rule, e, source):
-    """Preconditions of carrying out a waiting effect ``e``."""
-    rule.require(pending[e] > 0, "the effect is waiting", source=source)
-    rule.require(not_(scouting), "no scout is choosing", source=src("47"))
-    rule.require(any_of(order.is_("any"), earlier_done(e)),
+def resolving(rule, e, source, unless=False):
+    """Preconditions of carrying out a waiting effect ``e`` (none of them when ``unless``
+    holds). An extra action's effect taken between the card's effects comes first."""
+    rule.require(any_of(unless, if_(extra_waiting(), e == extra_effect, pending[e] > 0)),
+                 "the effect is waiting", source=source)
+    rule.require(any_of(unless, not_(scouting)), "no scout is choosing", source=book.at("47"))
+    rule.require(any_of(unless, order.is_("any"), extra_waiting(), earlier_done(e)),
                  "in printed order: the effects printed before it are done or impossible",
                  source=f"{order.source}; assumption printed_effect_order")
 
 
-def resolved(rule, e):
+def resolved(rule, e, unless=False):
     """``e`` is done; in printed order the impossible effects printed before it lapse."""
-    rule.add(pending[e], -1)
-    with rule.when(order.is_("printed"),
-                   source=f"{order.source}; assumption printed_effect_order"):
-        for k, m in enumerate(EFFECT_NAMES):
-            with rule.when(ordinal(e) > k):
-                rule.set(pending[Effect[m]], 0)
+    with rule.when(all_of(not_(unless), extra_waiting()), source=extra_timing.source):
+        rule.set(extra_effect, Effect.none)
+        rule.set(source_slot, -1)
+    with rule.otherwise():
+        with rule.when(not_(unless)):
+            rule.add(pending[e], -1)
+            with rule.when(order.is_("printed"),
+                           source=f"{order.source}; assumption printed_effect_order"):
+                for k, m in enumerate(EFFECT_NAMES):
+                    with rule.when(ordinal(e) > k):
+                        rule.set(pending[Effect[m]], 0)
 
 
 def place_location(rule, loc):
@@ -1119,9 +1351,9 @@ def row_slot_ok(row, k):
     return all_of(implies(row == LocRow.upper, k < UPPER_SLOTS), row_card(row, k) != Loc.none)
 
 
-BUY = src("29-31", "場所カードの上部に記載されたコインの数を支払います")
-CONQUER = src("32-34", "場所カードの上部に記載されたパワーの数を支払います")
-LIMIT = src("35", "1人のプレイヤーがプレイヤーボードに保持できる場所カードは最大5枚まで")
+BUY = book.at("29-31", "場所カードの上部に記載されたコインの数を支払います")
+CONQUER = book.at("32-34", "場所カードの上部に記載されたパワーの数を支払います")
+LIMIT = book.at("35", "1人のプレイヤーがプレイヤーボードに保持できる場所カードは最大5枚まで")
 
 
 @game.action(params={"row": LocRow, "k": range(ROW_LOCATIONS)},
@@ -1129,7 +1361,7 @@ LIMIT = src("35", "1人のプレイヤーがプレイヤーボードに保持で
 def buy(rule, row, k):
     loc = row_card(row, k)
     resolving(rule, Effect.buy, BUY)
-    rule.require(row_slot_ok(row, k), "a location is in that slot", source=src("30"))
+    rule.require(row_slot_ok(row, k), "a location is in that slot", source=book.at("30"))
     rule.require(coins >= buy_cost[loc], "you have its coins", source=BUY)
     rule.require(leaves_the_other_payable(recruit_affordable, buy_cost[loc]),
                  "the coins left still pay for the waiting recruit (when some choice pays "
@@ -1149,7 +1381,7 @@ def buy(rule, row, k):
 def conquer(rule, row, k):
     loc = row_card(row, k)
     resolving(rule, Effect.conquer, CONQUER)
-    rule.require(row_slot_ok(row, k), "a location is in that slot", source=src("33"))
+    rule.require(row_slot_ok(row, k), "a location is in that slot", source=book.at("33"))
     rule.require(can_pay_power(loc, row), "you have its power",
                  source=f"{CONQUER}; assumption upper_row_conquer_discount")
     rule.require(locations_on_board(me) < MAX_LOCATIONS, "your board has a free slot",
@@ -1165,7 +1397,7 @@ def conquer(rule, row, k):
     settle(rule)
 
 
-RECRUIT = src("27-28", "キャラクターを雇用すると彼らはあなたの領土に加わり")
+RECRUIT = book.at("27-28", "キャラクターを雇用すると彼らはあなたの領土に加わり")
 
 
 def recruit_from(rule, k):
@@ -1219,7 +1451,7 @@ def take_back(rule, card):
 def choose_wave(rule, choice):
     resolving(rule, Effect.wave, PRINTINGS)
     rule.require(if_(choice == WaveChoice.score_two, can_score(), can_raise()),
-                 "the chosen effect can be carried out", source=src("8"))
+                 "the chosen effect can be carried out", source=book.at("8"))
     resolved(rule, Effect.wave)
     with rule.when(choice == WaveChoice.raise_one_by_two):
         rule.add(pending[Effect.raise2], 1)
@@ -1230,7 +1462,7 @@ def choose_wave(rule, choice):
     settle(rule)
 
 
-RAISE = src("40-42", "「上昇」の効果アイコンで指定された深さの数だけ、その場所を上にスライドさせます")
+RAISE = book.at("40-42", "「上昇」の効果アイコンで指定された深さの数だけ、その場所を上にスライドさせます")
 
 
 @game.action(params={"slot": SLOTS, "by": range(1, 3)}, text="raise slot {slot} by {by}",
@@ -1239,10 +1471,10 @@ def raise_location(rule, slot, by):
     effect = if_(by == 1, Effect.raise1, Effect.raise2)
     resolving(rule, effect, RAISE)
     rule.require(raisable(me, slot), "a location that is not fully raised, not the one "
-                 "whose depth gave the raise", source=src("42", "他の場所カード"))
+                 "whose depth gave the raise", source=book.at("42", "他の場所カード"))
     which = rule.let(effect, name="effect")
     rule.set(depth[me, slot], min_(depth[me, slot] + by, depths[board[me, slot]]),
-             source=f"{src('38-39', '引き上げた深さのアイコンは無視しなければなりません')}; "
+             source=f"{book.at('38-39', '引き上げた深さのアイコンは無視しなければなりません')}; "
                     "assumption raise_past_the_bottom")
     gain_wild_if_full(rule, me, slot)
     resolved(rule, which)
@@ -1257,39 +1489,63 @@ def full_raise(rule, slot):
     resolving(rule, Effect.full_raise, FULL_RAISE)
     rule.require(raisable(me, slot), "a location that is not fully raised, not the one "
                  "whose depth gave the raise", source=FULL_RAISE)
-    rule.set(depth[me, slot], depths[board[me, slot]], source=src("38-39"))
+    rule.set(depth[me, slot], depths[board[me, slot]], source=book.at("38-39"))
     gain_wild_if_full(rule, me, slot)
     resolved(rule, Effect.full_raise)
     settle(rule)
 
 
-SCORE = src("43-44", "最後まで完全に上昇している場所があれば、そのカードを得点化し")
+SCORE = book.at("43-44", "最後まで完全に上昇している場所があれば、そのカードを得点化し")
 
 
 @game.action(params={"slot": SLOTS}, text="score slot {slot}", source=SCORE)
 def score_location(rule, slot):
-    resolving(rule, Effect.score, SCORE)
+    # score_timing=at_will: no icon needed while the turn is free (pending, scouting and the
+    # extra's effect are not written before resolved reads this again)
+    at_will = all_of(score_timing.is_("at_will"), turn_open())
+    resolving(rule, Effect.score, SCORE, unless=at_will)
     rule.require(fully_raised(me, slot), "the location is fully raised", source=SCORE)
-    scored.put(rule, board[me, slot], of=me, source=src("67"))
+    scored.put(rule, board[me, slot], of=me, source=book.at("67"))
     rule.set(board[me, slot], Loc.none)
     rule.set(depth[me, slot], 0)
-    resolved(rule, Effect.score)
+    resolved(rule, Effect.score, unless=at_will)
     settle(rule)
 
 
-SCOUT = src("47", "現在の場にある場所を4枚まで保持して上段のエリアに移動させ、山札から6枚の場所カードを場に補充します")
+SCOUT = book.at("47", "現在の場にある場所を4枚まで保持して上段のエリアに移動させ、山札から6枚の場所カードを場に補充します")
 
 
 @game.action(text="scout", source=SCOUT)
 def scout(rule):
     resolving(rule, Effect.scout, SCOUT)
-    for k in range(UPPER_SLOTS):
-        with rule.when(upper[k] != Loc.none, source=f"{COMPONENTS} §Turn ('discard top "
-                       "Location row')"):
-            loc_box.put(rule, upper[k])
-        rule.set(upper.cells[k], Loc.none)
+    with rule.when(scout_rows.is_("lower_row"), source=scout_rows.options["lower_row"]):
+        for k in range(UPPER_SLOTS):
+            with rule.when(upper[k] != Loc.none):
+                loc_box.put(rule, upper[k])
+            rule.set(upper.cells[k], Loc.none)
     rule.set(scouting, True)
     resolved(rule, Effect.scout)
+
+
+@game.action(text="do not scout", source=scout_optional.options["optional"])
+def decline_scout(rule):
+    resolving(rule, Effect.scout, SCOUT)
+    rule.require(scout_optional.is_("optional"), "scouting is optional",
+                 source=scout_optional.source)
+    resolved(rule, Effect.scout)
+    settle(rule)
+
+
+@game.action(params={"k": range(UPPER_SLOTS)}, text="let the location in upper slot {k} go",
+             source=scout_rows.options["both_rows"])
+def let_go(rule, k):
+    """scout_rows=both_rows: the upper row's locations are kept unless let go."""
+    rule.require(scouting, "you are scouting", source=SCOUT)
+    rule.require(scout_rows.is_("both_rows"), "the upper row's locations may be kept",
+                 source=scout_rows.source)
+    rule.require(upper[k] != Loc.none, "a location is in that slot", source=SCOUT)
+    got = upper.take(rule, k, source=SCOUT)["card"]
+    loc_box.put(rule, got, source=SCOUT)
 
 
 @game.action(params={"k": range(ROW_LOCATIONS)}, text="keep the location in lower slot {k}",
@@ -1317,63 +1573,67 @@ def finish_scouting(rule):
     settle(rule)
 
 
-SKIP = src("8", "もしすべての効果を実行できない場合でも、そのカードをプレイし、実行できる効果だけを使うことができます")
+SKIP = book.at("8", "もしすべての効果を実行できない場合でも、そのカードをプレイし、実行できる効果だけを使うことができます")
 
 
 @game.action(text="skip the remaining effects", source=SKIP)
 def skip(rule):
-    rule.require(not_(no_pending()), "an effect is waiting", source=SKIP)
+    rule.require(any_of(not_(no_pending()), extra_waiting()), "an effect is waiting",
+                 source=SKIP)
     rule.require(not_(scouting), "no scout is choosing", source=SCOUT)
     impossible = [all_of(pending[Effect[m]] > 0, not_(POSSIBLE[m]())) for m in EFFECT_NAMES]
     waiting_possible = [all_of(pending[Effect[m]] > 0, POSSIBLE[m]()) for m in EFFECT_NAMES]
-    rule.require(any_of(not_(any_of(*waiting_possible)),
-                        all_of(partial.is_("any_once_one_fails"), any_of(*impossible))),
+    rule.require(if_(extra_waiting(), not_(possible(extra_effect)),
+                     any_of(not_(any_of(*waiting_possible)),
+                            all_of(partial.is_("any_once_one_fails"), any_of(*impossible)))),
                  "no waiting effect can be carried out (or, with partial=any_once_one_fails, "
                  "one cannot)", source=partial.source)
-    for e in Effect:
-        rule.set(pending[e], 0)
+    with rule.when(extra_waiting(), source=extra_timing.source):
+        rule.set(extra_effect, Effect.none)
+        rule.set(source_slot, -1)
+    with rule.otherwise():
+        for e in Effect:
+            rule.set(pending[e], 0)
     settle(rule)
 
 
 # =====================================================================================
 # Goals (L48-54)
 # =====================================================================================
-GOAL_SRC = src("51", "その目標の現状の最高点のマスに自分のマンタ（自分の色のもの）を置くことができます")
+GOAL_SRC = book.at("51", "その目標の現状の最高点のマスに自分のマンタ（自分の色のもの）を置くことができます")
 
 
 @game.action(params={"goal": Goal, "m": range(len(TRAINED))}, text="claim {goal} with manta {m}",
              source=GOAL_SRC)
 def claim(rule, goal, m):
-    rule.require(turn_open(), "no effect is waiting", source=src("51"))
+    rule.require(turn_open(), "no effect is waiting", source=book.at("51"))
     rule.require(not_(goal_taken_by(goal, me)), "you have not reached this goal before",
-                 source=src("52", "1人のプレイヤーが同じ目標を2回達成することはできません"))
+                 source=book.at("52", "1人のプレイヤーが同じ目標を2回達成することはできません"))
     rule.require(any_of(condition(goal, me), all_of(goal_claim.is_("once_met"), met[me, goal])),
                  "you meet the goal's condition",
                  source=f"{goal_claim.source}; assumption goals_printed")
     rule.require(trained[me, m] != MantaSide.goal, "the manta is not on a goal yet",
-                 source=src("51", "マンタは疲れている裏向きの状態でも構いません"))
+                 source=book.at("51", "マンタは疲れている裏向きの状態でも構いません"))
     spot = rule.let(filled_spots(goal), name="spot")
-    rule.set(goal_spot[goal, spot], me, source=src("51", "現状の最高点のマス"))
+    rule.set(goal_spot[goal, spot], me, source=book.at("51", "現状の最高点のマス"))
     rule.set(trained[me, m], MantaSide.goal)
     with rule.when(claims_of(me) == GOALS):
-        trigger_end(rule, src("59", "1人のプレイヤーが4つの目標をすべて達成した"))
+        trigger_end(rule, book.at("59", "1人のプレイヤーが4つの目標をすべて達成した"))
     settle(rule)
 
 
 # =====================================================================================
 # The end of a turn
 # =====================================================================================
-@game.action(text="end turn", source=src("5-9, 57"))
+@game.action(text="end turn", phase=MainStep.after, source=book.at("5-9, 57"))
 def end_turn(rule):
-    rule.require(main == MainStep.after, "you have played a card and carried out its effects",
-                 source=src("5", "1つのメインアクションを行い"))
-    rule.require(turn_open(), "no effect is waiting", source=src("8"))
+    rule.require(turn_open(), "no effect is waiting", source=book.at("8"))
     clear_resources(rule)
     for s in SLOTS:
         rule.set(exploited[s], False)
     rule.set(main, MainStep.before)
     with rule.when(all_of(ending, final_turns == 0),
-                   source=src("57", "さらに1手番ずつを行い、ゲーム終了となります")):
+                   source=book.at("57", "さらに1手番ずつを行い、ゲーム終了となります")):
         rule.set(over, True)
     with rule.otherwise():
         with rule.when(ending):
@@ -1382,8 +1642,8 @@ def end_turn(rule):
     settle(rule)
 
 
-game.current_player(to_move, source=src("5"))
-game.terminal(over, source=src("55-57"))
+game.current_player(to_move, source=book.at("5"))
+game.terminal(over, source=book.at("55-57"))
 
 
 # =====================================================================================
@@ -1412,32 +1672,38 @@ def mantas_in_reserve(p):
                    trained_off_goals))
 
 
-def last_key(p):
-    """With Kings, the lower King number wins (King n is the n-th player's); without, the
-    last player in turn order (L71-73)."""
-    return if_(kings.is_("dealt"), 0 - p, p)
+def king_number(p):
+    """The number on ``p``'s King: King n goes to the n-th player (the setup)."""
+    return p + 1
 
 
-game.score(final_score, source=f"{src('64-68')}; (L67's sentence is garbled: 'the points "
+game.score(final_score, source=f"{book.at('64-68')}; (L67's sentence is garbled: 'the points "
                                "shown on the scored location cards' is the reading)")
 game.tie_break(mantas_in_reserve, lower_wins=False,
-               source=src("70", "リザーブにあるマンタの数が多い方が勝ち"))
-game.tie_break(last_key, lower_wins=False,
-               source=src("71-73", "王カードに書かれている数字の小さい方が勝ち…手番順が最後のプレイヤーの勝利"))
+               source=book.at("70", "リザーブにあるマンタの数が多い方が勝ち"))
+game.tie_break(king_number, lower_wins=True, when=kings.is_("dealt"),
+               source=book.at("71", "王カードに書かれている数字の小さい方が勝ち"))
+game.tie_break(lambda p: p, lower_wins=False, when=kings.is_("none"),
+               source=book.at("72-73", "王を使用しない基本設定のゲームの場合は、手番順が最後のプレイヤーの勝利"))
+
+
+def seat_beats(p, q):
+    """The last tie-break: the lower King number, or without Kings the later seat."""
+    return if_(kings.is_("dealt"), king_number(p) < king_number(q), p > q)
 
 
 def beats(p, q):
-    """``p``'s score, then reserve, then last key, is better than ``q``'s."""
+    """``p``'s score, then reserve, then King number or seat, is better than ``q``'s."""
     sp, sq = final_score(p), final_score(q)
     rp, rq = mantas_in_reserve(p), mantas_in_reserve(q)
     return any_of(sp > sq, all_of(sp == sq, any_of(rp > rq, all_of(
-        rp == rq, last_key(p) > last_key(q)))))
+        rp == rq, seat_beats(p, q)))))
 
 
 game.law("the_tie_break_leaves_one_winner",
          count(game.players(), lambda p: forall(game.players(), lambda q: implies(
              q != p, beats(p, q)))) == 1,
-         source=src("69-73"),
+         source=book.at("69-73"),
          doc="whatever the scores and reserves, exactly one player comes first after the "
              "tie-breaks (King numbers differ; without Kings the seats do)")
 
@@ -1534,12 +1800,13 @@ game.view(
 # =====================================================================================
 CONSERVE = "every card is somewhere: a deck, a row, a hand, a discard pile, a board, a " \
            "scoring pile, or out of the game"
-char_deck.conserve("characters_are_conserved", hand, discard, char_row, char_box,
-                   source=f"{src('7-9, 27')}; {CONSERVE}")
+being_played = SimpleNamespace(amount=lambda c: if_(all_of(in_play == c, c != Card.none), 1, 0))
+char_deck.conserve("characters_are_conserved", hand, discard, char_row, char_box, being_played,
+                   source=f"{book.at('7-9, 27')}; {CONSERVE}")
 on_boards = SimpleNamespace(amount=lambda loc: sum_of(game.players(), lambda p: count(
     SLOTS, lambda s: all_of(board[p, s] == loc, loc != Loc.none))))
 loc_deck.conserve("locations_are_conserved", lower, upper, on_boards, scored, loc_box,
-                  source=f"{src('29-47, 67')}; {CONSERVE}")
+                  source=f"{book.at('29-47, 67')}; {CONSERVE}")
 WILD_COPIES = game.table("wild_copies", {WildKind[k]: n for k, (_, n) in WILD.items()},
                          source="assumption wild_mantas")
 
@@ -1565,33 +1832,33 @@ game.conservation(
     sum_of(game.players(), lambda p: count(range(len(TRAINED)),
                                            lambda m: trained[p, m] != MantaSide.goal))
     + sum_of(Goal, lambda g: count(range(SPOTS), lambda k: goal_spot[g, k] != -1)),
-    source=src("12-13, 51"), doc="a trained manta is with its player or on a goal spot")
+    source=book.at("12-13, 51"), doc="a trained manta is with its player or on a goal spot")
 game.invariant("a_manta_on_a_goal_spot_is_one_of_its_owners",
                forall(game.players(), lambda p: spots_of(p) == count(
                    range(len(TRAINED)), lambda m: trained[p, m] == MantaSide.goal)),
-               source=src("51", "自分のマンタ（自分の色のもの）を置く"),
+               source=book.at("51", "自分のマンタ（自分の色のもの）を置く"),
                doc="each player's mantas marked 'on a goal' are exactly their goal spots")
 game.invariant("goal_spots_hold_players",
                forall(Goal, lambda g: forall(range(SPOTS), lambda k: goal_spot[g, k] < N)),
-               source=src("51"))
+               source=book.at("51"))
 game.invariant("goal_tracks_fill_best_first",
                forall(Goal, lambda g: forall(range(SPOTS - 1), lambda k: implies(
                    goal_spot[g, k] == -1, goal_spot[g, k + 1] == -1))),
-               source=src("49-51", "その目標の現状の最高点のマス"),
+               source=book.at("49-51", "その目標の現状の最高点のマス"),
                doc="a free spot has only free spots after it: spots are taken best first")
 game.invariant("each_goal_once_per_player",
                forall(Goal, lambda g: all_of(*(
                    implies(goal_spot[g, k] != -1, goal_spot[g, k] != goal_spot[g, j])
                    for k in range(SPOTS) for j in range(k + 1, SPOTS)))),
-               source=src("52", "1人のプレイヤーが同じ目標を2回達成することはできません"))
+               source=book.at("52", "1人のプレイヤーが同じ目標を2回達成することはできません"))
 game.invariant("the_fifth_spot_stays_free",
                forall(Goal, lambda g: goal_spot[g, SPOTS - 1] == -1),
-               source=src("54", "5番目のマスは、将来のゲーム用に使用されます"))
+               source=book.at("54", "5番目のマスは、将来のゲーム用に使用されます"))
 game.invariant("coins_and_power_only_in_their_span",
                implies(any_of(main == MainStep.before,
                               all_of(main == MainStep.after, resource_span.is_("main_action"))),
                        all_of(coins == 0, power == 0, forall(LocType, lambda t: badge[t] == 0))),
-               source=f"{src('17')}; {src('75')}",
+               source=f"{book.at('17')}; {book.at('75')}",
                doc="no unspent coins or power before the card is played, nor after its "
                    "effects under resource_span=main_action (at the end of the turn under "
                    "resource_span=turn)")
@@ -1599,10 +1866,32 @@ game.invariant("an_empty_slot_has_no_depth",
                forall(game.players(), lambda p: forall(SLOTS, lambda s: all_of(
                    implies(board[p, s] == Loc.none, depth[p, s] == 0),
                    depth[p, s] <= depths[board[p, s]]))),
-               source=src("20, 44"))
+               source=book.at("20, 44"))
+game.invariant("a_played_card_waits_only_while_its_effects_do",
+               all_of(implies(discard_timing.is_("before_effects"), in_play == Card.none),
+                      implies(in_play != Card.none, main == MainStep.during)),
+               source=discard_timing.source,
+               doc="under after_effects the played card waits beside the board while its "
+                   "effects are carried out, then goes to the discard pile")
+
+
+game.invariant("an_extra_effect_waits_only_in_the_main_action",
+               all_of(implies(extra_timing.is_("around_main"), extra_effect == Effect.none),
+                      implies(extra_effect != Effect.none, main == MainStep.during)),
+               source=extra_timing.source,
+               doc="under any_time an extra action's effect taken between the card's effects "
+                   "is carried out before the main action goes on")
+
+
+def matronas_held(p):
+    """Player ``p``'s Matronas in the hand, or being played by ``p``."""
+    return hand.count(Card.matrona, of=p) + if_(all_of(in_play == Card.matrona, me == p), 1, 0)
+
+
 game.invariant("matrona_never_leaves_the_hand",
-               forall(game.players(), lambda p: hand.count(Card.matrona, of=p) == 1),
-               source="assumption matrona_returns",
+               implies(matrona.is_("all"),
+                       forall(game.players(), lambda p: matronas_held(p) == 1)),
+               source=matrona.options["all"],
                doc="so a player always has a card to play")
 # Why Matrona stays in the hand, as a fact of the rules (and what makes the law above
 # provable step by step): the setup deals one Matrona per seat into the hands and boxes the
@@ -1610,40 +1899,40 @@ game.invariant("matrona_never_leaves_the_hand",
 # back with her; nothing puts a card into the deck, so no Matrona is ever drawn into the row
 # and recruited.
 game.invariant("matrona_is_only_in_hands_or_the_box",
-               all_of(char_deck.count(Card.matrona) == 0, char_row.amount(Card.matrona) == 0,
-                      forall(game.players(),
-                             lambda p: discard.count(Card.matrona, of=p) == 0)),
+               implies(matrona.is_("all"), all_of(
+                   char_deck.count(Card.matrona) == 0, char_row.amount(Card.matrona) == 0,
+                   forall(game.players(), lambda p: discard.count(Card.matrona, of=p) == 0))),
                source=f"{COMPONENTS} §Setup (the starting characters of each symbol); "
-                      f"{src('9', '自分の捨て札の山に表向きで置きます')}; "
-                      "assumption matrona_returns",
+                      f"{book.at('9', '自分の捨て札の山に表向きで置きます')}; "
+                      f"{matrona.options['all']}",
                doc="the Matronas not dealt stay in the box; a played Matrona takes her own "
                    "discard pile back with her")
 game.invariant("the_player_on_turn_is_seated", all_of(to_move < N, trigger_seat < N,
                                                       final_turns <= N),
-               source=src("5, 57"))
+               source=book.at("5, 57"))
 game.invariant("the_extra_turns_go_round_once",
                implies(all_of(ending, not_(over)),
                        (to_move + N - trigger_seat) % N == (N - final_turns) % N),
-               source=src("57", "すべてのプレイヤー(ゲーム終了トリガーを引いたプレイヤーを含む)はさらに1手番ずつを行い"),
+               source=book.at("57", "すべてのプレイヤー(ゲーム終了トリガーを引いたプレイヤーを含む)はさらに1手番ずつを行い"),
                doc="after the trigger, the k-th extra turn is the k-th seat after the "
                    "trigger's: each player, the trigger's last, exactly once")
 game.invariant("the_game_ends_only_after_a_trigger",
                all_of(implies(over, all_of(ending, final_turns == 0, to_move == trigger_seat)),
                       implies(not_(ending), final_turns == 0)),
-               source=src("57"))
+               source=book.at("57"))
 game.invariant("draws_fit_in_their_rows",
                all_of(lower.filled() + loc_to_draw <= ROW_LOCATIONS,
                       char_row.filled() + char_to_draw <= CHAR_ROW,
                       implies(loc_to_draw > 0, loc_deck.size() > 0),
                       implies(char_to_draw > 0, char_deck.size() > 0)),
-               source=f"{src('47')}; {COMPONENTS} §Turn")
+               source=f"{book.at('47')}; {COMPONENTS} §Turn")
 game.invariant("effects_wait_one_source_at_a_time",
                all_of(pending[Effect.none] == 0,
                       *(pending[Effect[m]] <= 1 for m in EFFECT_NAMES
                         if m not in ("raise1", "score")),
                       implies(pending[Effect.wave] > 0, all_of(*(
                           pending[Effect[m]] == 0 for m in EFFECT_NAMES if m != "wave")))),
-               source=src("7-8, 19"),
+               source=book.at("7-8, 19"),
                doc="a card prints each effect once (the Wave-Teller's choice alone waits)")
 
 game.horizon(2000, reason="the rules do not bound a game: Matrona returns every played "
