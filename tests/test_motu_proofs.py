@@ -83,9 +83,8 @@ def test_a_refill_that_does_not_count_down_the_deck_is_refuted(tmp_path):
     assert set(verdicts.values()) == {VIOLATED}
 
 
-@pytest.mark.parametrize("reading", ["wrap", "to_box"])
-def test_paying_and_buying_fate_cards_keep_the_coconuts(reading):
-    game = rulespec.load("motu", {"fate_overflow": reading})
+def test_paying_and_buying_fate_cards_keep_the_coconuts():
+    game = rulespec.load("motu")
     verdicts = _coconut_steps(game, {"pay", "buy_fate"})
     assert len(verdicts) == 6 and set(verdicts.values()) == {PROVED}
 

@@ -25,9 +25,9 @@ the end-of-game measures (longest beach, element counts for the fate cards) are 
 the score sheet by a final ``tally`` step, so the scoring laws are arithmetic over fields.
 """
 
-from rulespec.spec import (PLAYERS, Game, Graph, all_of, any_of, count, derived, exists, forall,
-                           if_, implies, largest_component, lookup, min_, not_, option, ordinal,
-                           sum_of, to_int, view)
+from rulespec.spec import (PLAYERS, Game, Graph, SpecError, all_of, any_of, count, derived,
+                           exists, forall, if_, implies, largest_component, lookup, not_, option,
+                           ordinal, sum_of, to_int, view)
 from rulespec.spec.kit import Deck, Pile, Row
 
 SEED = "003_6720fac1c931cea7.txt"
@@ -333,8 +333,8 @@ Fate = game.enum("Fate", {
 }, source=src(FATE, "94-103"))
 # (first element, second element or None, plus, minus, price); the 'both' card: +10/+2/-8
 FATES = game.assume("fate_cards", {
-    "palms_8": ("palms", None, 8, 5, 5), "canoes_4": ("canoes", None, 4, 3, 2),
-    "fish_birds_10": ("fish", "birds", 10, 8, 6), "totems_6": ("totems", None, 6, 4, 4),
+    "palms_8": ("palms", None, 8, 5, 4), "canoes_4": ("canoes", None, 4, 3, 2),
+    "fish_birds_10": ("fish", "birds", 10, 8, 4), "totems_6": ("totems", None, 6, 4, 4),
     "beaches_6": ("beach_cards", None, 6, 4, 4), "coconuts_4": ("coconuts", None, 4, 3, 3),
     "volcanoes_6": ("volcanoes", None, 6, 4, 4), "fishers_5": ("fishers", None, 5, 3, 3),
     "hunters_5": ("hunters", None, 5, 3, 3), "birds_4": ("birds", None, 4, 3, 2)},
@@ -342,8 +342,9 @@ FATES = game.assume("fate_cards", {
            "+8/-5 for an element its table shows only as an icon (palm trees assumed), "
            "canoes +4/-3, two elements both +10 / one +2 / neither -8 (fish and birds "
            "assumed), totems +6/-4, beach cards +6/-4, coconuts not on cards +4/-3, "
-           "volcanoes +6/-4. Three cards (fishers, hunters, birds) and every price (2-6 "
-           "coconuts; two above the four row cards, see fate_overflow) are invented",
+           "volcanoes +6/-4. Three cards (fishers, hunters, birds) and every price are "
+           "invented; the prices are 2-4 coconuts, never above the row's four cards, because "
+           "L94 pays one counter per row card (カード1枚につき1カウンター)",
     origin=f"{SEED} L94-103 for the seven; NOT FOUND ({RESEARCH} §Final scoring: 'Fate "
            "card costs/points NOT FOUND'); INVENTED for the rest")
 FATE_PLUS = game.table("fate_plus", {Fate[k]: v[2] for k, v in FATES.items()},
@@ -352,6 +353,11 @@ FATE_MINUS = game.table("fate_minus", {Fate[k]: v[3] for k, v in FATES.items()},
                         source=src(FATE, "96-103") + " (fate_cards assumption)")
 FATE_PRICE = game.table("fate_price", {Fate[k]: v[4] for k, v in FATES.items()},
                         source="fate_cards assumption (prices NOT FOUND)")
+if max(v[4] for v in FATES.values()) > ROW:
+    # a catalogue (invented or swapped in) must not ask what L94 forbids: a second
+    # counter on a row card
+    raise SpecError(f"fate_cards: a price above the row's {ROW} cards cannot be paid one "
+                    f"counter per card (L94)")
 BOTH_ONE = 2
 game.constant("fate_both_one_element", BOTH_ONE,
               source=src(FATE, 99, "コンポーネントのうち1つを最も多く持っている場合は2ポイント"))
@@ -465,25 +471,6 @@ scoring_time = game.interpretation(
             "of a deck's last card triggers it 'now'.",
     default_reason="L45 says the steps are carried out in order, with the scoring last; L90 "
                    "names what triggers it")
-fate_overflow = game.interpretation(
-    "fate_overflow", question="How is a fate card paid whose price exceeds the number of "
-                              "row cards (one coconut per card, right to left)?",
-    options={
-        "wrap": option(src(FATE, 94, "利用可能なカウンターを列のカードの上に右から左に置き"),
-                       english="Put the counters on the row's cards from right to left, one "
-                               "per card, starting again at the right."),
-        "forbidden": option(src(FATE, 94, "カード1枚につき1カウンター"),
-                            english="One counter per card: a price above the number of row "
-                                    "cards cannot be paid."),
-        "to_box": option(src(FATE, 94, "その価格分のココナッツカウンターを支払う"),
-                         english="Pay the whole price: one counter on each row card, the "
-                                 "rest back to the box.")},
-    default="wrap", source=src(FATE, 94),
-    english="§4: you buy a fate card by paying its price in coconuts: put the counters on "
-            "the row's cards from right to left (one counter per card).",
-    default_reason="the price is paid in full and the text only says where counters go; "
-                   "continuing right to left keeps every coconut in play, as nothing else in "
-                   "the seed sends coconuts to the box")
 traveller_coconuts = game.interpretation(
     "traveller_coconuts", question="Do the traveller's printed coconuts count for the fate "
                                    "card 'coconuts not on cards' and for the final tie-break?",
@@ -594,9 +581,6 @@ placed = game.field("placed", range(0, ROUNDS + 1), shape=(PLAYERS,),
                     source=src(SCORING, 132), doc="island cards added so far")
 coconuts = game.field("coconuts", range(0, START_COCONUTS * MAXP + 1), shape=(PLAYERS,),
                       source=src(SETUP, 23), doc="each player's coconut counters")
-box_coconuts = game.field("box_coconuts", range(0, START_COCONUTS * MAXP + 1),
-                          source=src(FATE, 94) + " (the fate_overflow reading to_box)",
-                          doc="coconuts paid back to the box")
 taken = game.field("taken", Card, initial=Card.none, source=src(TAKE, "54-58"),
                    doc="the card taken this turn, until it is placed")
 village = game.field("village", Village, shape=(PLAYERS,), source=src(SETUP, 9))
@@ -885,9 +869,7 @@ def end_turn(rule, drawing=False):
 
 
 def fate_affordable(f, p):
-    price = FATE_PRICE[f]
-    return all_of(price <= coconuts[p],
-                  implies(fate_overflow.is_("forbidden"), price <= ROW))
+    return FATE_PRICE[f] <= coconuts[p]
 
 
 
@@ -1099,6 +1081,12 @@ def set_aside(rule):
     rule.set(phase, Phase.refill)
 
 
+def among_the_rightmost(k, n):
+    """Row slot ``k`` is one of the ``n`` rightmost cards: where a price of ``n`` puts its
+    counters, right to left, one per card (L94; no price exceeds the row)."""
+    return ROW - k <= n
+
+
 @game.action(params={"f": Fate}, text="buy fate card {f}", source=src(FATE, 94))
 def buy_fate(rule, f):
     """Step 4: pay the price, one coconut per row card from right to left."""
@@ -1108,19 +1096,10 @@ def buy_fate(rule, f):
                  source=src(SETUP, 19))
     rule.require(FATE_PRICE[f] <= coconuts[p], "you have the coconuts to pay its price",
                  source=src(FATE, 94, "その価格分のココナッツカウンターを支払う"))
-    rule.require(implies(fate_overflow.is_("forbidden"), FATE_PRICE[f] <= ROW),
-                 "one coconut per row card (fate_overflow = forbidden)",
-                 source=fate_overflow.options["forbidden"])
     price = rule.let(FATE_PRICE[f], name="price")
-    on_cards = rule.let(if_(fate_overflow.is_("to_box"), min_(price, ROW), price),
-                        name="on_cards")
     for k in ROW_SLOTS:
-        # the i-th coconut (i = 0, 1, ...) goes on slot ROW-1 - (i mod ROW): right to left
-        rule.add(row.riders["coconuts"][k],
-                 count(range(max(v[4] for v in FATES.values())),
-                       lambda i, k=k: all_of(i < on_cards, i % ROW == ROW - 1 - k)),
+        rule.add(row.riders["coconuts"][k], to_int(among_the_rightmost(k, price)),
                  source=src(FATE, 94, "列のカードの上に右から左に置き(カード1枚につき1カウンター)"))
-    rule.add(box_coconuts, price - on_cards, source=fate_overflow.options["to_box"])
     rule.add(coconuts[p], 0 - price)
     rule.set(fate_owner[f], p, source=src(FATE, 94, "運命カードを取り、目の前に置きます"))
     after_fate(rule)
@@ -1382,18 +1361,15 @@ game.invariant("the_mover_and_the_scorer_are_players",
                source=src(AIM, 33))
 game.conservation("coconuts_are_conserved",
                   sum_of(SEATED, lambda p: coconuts[p]) +
-                  sum_of(ROW_SLOTS, lambda k: row.rider("coconuts", k)) + box_coconuts,
+                  sum_of(ROW_SLOTS, lambda k: row.rider("coconuts", k)),
                   source=src(SETUP, 23) + "; " + src(TAKE, "56-58") + "; " + src(FATE, 94),
-                  doc="players' coconuts + coconuts on row cards (+ the box, fate_overflow = "
-                      "to_box) stay 5 per player: nothing is created (the traveller's printed "
+                  doc="players' coconuts + coconuts on row cards stay 5 per player: "
+                      "nothing is created or lost (the traveller's printed "
                       "coconuts are symbols, not counters: L117)")
 game.invariant("coconuts_lie_only_on_cards",
                forall(ROW_SLOTS, lambda k: implies(row[k] == Card.none,
                                                    row.rider("coconuts", k) == 0)),
                source=src(TAKE, 56) + "; " + src(FATE, 94))
-game.invariant("the_box_gets_coconuts_only_when_the_reading_says_so",
-               implies(not_(fate_overflow.is_("to_box")), box_coconuts == 0),
-               source=fate_overflow.source)
 game.invariant("the_row_holds_four_cards_after_every_refill",
                implies(phase.is_one_of(Phase.travellers, Phase.fates, Phase.take, Phase.pay,
                                        Phase.fate, Phase.traveller, Phase.scoring,
