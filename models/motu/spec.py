@@ -454,6 +454,43 @@ beach_cut = game.interpretation(
     default_reason="the rule's heading (L68, L78) states a property of the island, which a "
                    "card cutting an old beach would break; L80 explains it for the added "
                    "card. A review of Atua (ducksch-spielt.de) names the ambiguity")
+beach_end = game.interpretation(
+    "beach_end", question="What may an end of an added beach rest on?",
+    options={
+        "beach_or_table": option(src(ADD, 80, "陸や海に直接つなげることはできません"),
+                                 english="Its ends may not join land or sea directly: they "
+                                         "rest on the table or on another beach, a "
+                                         "T-junction included."),
+        "same_band": option(src(ADD, 68, "ビーチは連続してつながっている必要があります"),
+                            english="Beaches must run on continuously: an end may continue "
+                                    "a beach running the same way, not meet another "
+                                    "beach's side (no T-junction)."),
+        "table_only": option(src(ADD, 80, "ビーチの両端が島から突き出ている必要があります"),
+                             english="Both ends of the beach must stick out of the island: "
+                                     "they rest on the table, never on another beach.")},
+    default="beach_or_table", source=src(ADD, "68, 78-80"),
+    english="§2: beaches must be continuous; when adding a beach both its ends must stick "
+            "out of the island; they may not join land or sea directly.",
+    default_reason="L80's second sentence names what an end may not join, land and sea; an "
+                   "end resting on another beach keeps the sand continuous (L68), and "
+                   "nothing in the text tells a continuation from a T-junction")
+sea_rule = game.interpretation(
+    "sea_rule", question="Does the sea rule also forbid adding land next to the island's "
+                         "sea, or only adding sea next to land?",
+    options={
+        "both_ways": option(src(ADD, 82, "海は陸地につなげることはできません"),
+                            english="Sea may not be joined to land: no sea next to land, "
+                                    "whichever card brings the land."),
+        "added_sea_only": option(src(ADD, 84, "島に海を追加するとき、その水域を直接陸地につなげる"
+                                              "ことはできません"),
+                                 english="When you add sea, that water may not be joined "
+                                         "directly to land: only the added card's sea is "
+                                         "checked, so added land may meet old sea.")},
+    default="both_ways", source=src(ADD, "70, 82-84"),
+    english="§2: sea may not be joined to land; when adding sea, the water may not be joined "
+            "directly to land.",
+    default_reason="the rule's heading (L70, L82) states a property of the island, as for "
+                   "beaches (beach_cut); L84 explains it for the added sea")
 scoring_time = game.interpretation(
     "scoring_time", question="When does the intermediate scoring happen: when a deck's last "
                              "card is drawn, or after that player's optional steps 4-5?",
@@ -491,6 +528,57 @@ traveller_coconuts = game.interpretation(
             "fate card and the tie-break do not.",
     default_reason="L107 states in general that the traveller's symbols and coconuts count "
                    "towards your totals; L117 only forbids paying with them")
+traveller_majorities = game.interpretation(
+    "traveller_majorities", question="Do a revealed traveller's symbols count for the fate "
+                                     "cards' majorities?",
+    options={
+        "count": option(src(TRAVELLER, 107, "この旅人カードに描かれた要素(シンボルやココナッツ"
+                                            "カウンター)をポイントの合計数の計算に含める"),
+                        english="From then on the traveller's elements count in your "
+                                "totals: its symbols are among yours for every count."),
+        "island_only": option(src(FINAL, 157, "所有している各運命カードで指定された要素を最も多く"
+                                              "持っているか"),
+                              english="A fate card asks who has the most of its element: "
+                                      "what each island shows; L107's totals are the "
+                                      "harmony points' (the sources).")},
+    default="count", source=src(TRAVELLER, 107) + "; " + src(FINAL, 157),
+    english="The traveller's elements count towards your totals once it is revealed; the "
+            "fate cards ask who has the most of their element(s).",
+    default_reason="L107 adds the traveller's elements to your totals without naming the "
+                   "sources alone, as the traveller_coconuts point does for its coconuts")
+longest_beach = game.interpretation(
+    "longest_beach", question="Which beach cells make one beach for the longest-beach "
+                              "bonus?",
+    options={
+        "touching": option(src(FINAL, 158, "最も長いビーチ(構成する島カードの枚数が最も多い)"),
+                           english="The longest beach is the one made of the most island "
+                                   "cards: beach cells that touch make one beach."),
+        "joined_ends": option(src(ADD, 80, "ビーチの両端"),
+                              english="A beach is a band with two ends: bands join where an "
+                                      "end rests on another band; two bands lying side by "
+                                      "side are two beaches.")},
+    default="touching", source=src(FINAL, 158) + "; " + src(ADD, 80),
+    english="The longest beach is the one made of the most island cards; a beach has two "
+            "ends.",
+    default_reason="L158 measures a beach by the cards it is made of and says nothing of how "
+                   "bands join: touching sand is one beach on the table")
+beach_bonus_at_zero = game.interpretation(
+    "beach_bonus_at_zero", question="When nobody has a beach, do all players share the "
+                                    "longest-beach bonus?",
+    options={
+        "tied_at_zero": option(src(FINAL, 158, "同数の場合、それらのプレイヤー全員がこの追加の5"
+                                               "ポイントを獲得します"),
+                               english="If tied, all those players get the extra 5 points: "
+                                       "no beach at all is a tie too."),
+        "needs_a_beach": option(src(FINAL, 158, "ビーチが最も長いプレイヤーは、さらに5ハーモニー"
+                                                "ポイントを獲得します"),
+                                english="The player with the longest beach gets 5: a player "
+                                        "without a beach has no longest beach.")},
+    default="tied_at_zero", source=src(FINAL, 158),
+    english="The player with the longest beach gets 5 more harmony points; if tied, all of "
+            "them do.",
+    default_reason="the text ties the bonus to the longest length and shares it on a tie; it "
+                   "sets no minimum")
 beach_card = game.interpretation(
     "beach_card", question="What is a 'beach card' for the fate card 'most beach cards'?",
     options={
@@ -769,19 +857,21 @@ def placement_rules(p, card, q, r, c):
             sea_land.append(all_of(
                 implies(t == Terrain.sea, all_of(*[implies(g, u != Terrain.land)
                                                    for g, u in near])),
-                implies(t == Terrain.land, all_of(*[implies(g, u != Terrain.sea)
-                                                    for g, u in near]))))
-        for axis, along in ((Terrain.beach_h, [(d, g, u) for d, g, u in ortho if d[0] == 0]),
-                            (Terrain.beach_v, [(d, g, u) for d, g, u in ortho if d[1] == 0])):
+                # ... and no added land next to the island's sea (sea_rule = both_ways)
+                implies(all_of(t == Terrain.land, sea_rule.is_("both_ways")),
+                        all_of(*[implies(g, u != Terrain.sea) for g, u in near]))))
+        for axis, across, along in (
+                (Terrain.beach_h, Terrain.beach_v, [(d, g, u) for d, g, u in ortho if d[0] == 0]),
+                (Terrain.beach_v, Terrain.beach_h, [(d, g, u) for d, g, u in ortho if d[1] == 0])):
             if not along:
                 continue
             # the added card's beach may not end against land or sea (L80) ...
             ends.append(implies(t == axis, all_of(*[
-                implies(g, not_(u.is_one_of(Terrain.land, Terrain.sea))) for _, g, u in along])))
+                implies(g, end_may_rest_on(u, across)) for _, g, u in along])))
             # ... nor may an old beach end against the added card (beach_cut = forbidden)
             ends.append(implies(all_of(beach_cut.is_("forbidden"),
                                        any_of(*[all_of(g, u == axis) for _, g, u in along])),
-                                is_beach(t)))
+                                if_(beach_end.is_("same_band"), t == axis, is_beach(t))))
     return [
         ("the card covers at least one fully visible symbol completely", covers,
          src(ADD, "66, 72-74", "少なくとも1つのシンボルを完全に覆います")),
@@ -792,6 +882,15 @@ def placement_rules(p, card, q, r, c):
         ("beaches stay continuous: no beach ends against land or sea", all_of(*ends),
          src(ADD, "68, 78-80", "ビーチの両端が島から突き出ている必要があります")),
     ]
+
+
+def end_may_rest_on(u, across):
+    """An end of an added beach may rest on terrain ``u`` (``across``: a beach running the
+    other way, whose side the end would meet): never land or sea (L80), and under the
+    beach_end point maybe only the table, or no T-junction."""
+    return all_of(not_(u.is_one_of(Terrain.land, Terrain.sea)),
+                  implies(beach_end.is_("same_band"), u != across),
+                  implies(beach_end.is_("table_only"), u == Terrain.empty))
 
 
 def fits(p, card, q, r, c):
@@ -1191,21 +1290,54 @@ def beach_cards_of(p):
     return if_(beach_card.is_("printed_beach"), printed, visible)
 
 
+def _band_graph():
+    """Two nodes per cell, one for a band running left-right (node 2i), one for up-down
+    (2i + 1); a cell shows at most one. Neighbouring cells' bands join where the band of
+    one runs into the other (its end rests on it): not two parallel bands side by side."""
+    edges = []
+    for r, c in CELLS:
+        i = r * C + c
+        if c + 1 < C:  # left-right neighbours: joined unless both run up-down
+            j = i + 1
+            edges += [(2 * i, 2 * j), (2 * i, 2 * j + 1), (2 * i + 1, 2 * j)]
+        if r + 1 < R:  # up-down neighbours: joined unless both run left-right
+            j = i + C
+            edges += [(2 * i + 1, 2 * j + 1), (2 * i + 1, 2 * j), (2 * i, 2 * j + 1)]
+    return Graph.from_edges("beach bands", 2 * R * C, edges,
+                            [f"({r},{c}) {d}" for r, c in CELLS for d in ("-", "|")])
+
+
+BANDS = _band_graph()
+
+
+def longest_band_chain(p):
+    """The longest beach under longest_beach = joined_ends, in island cards."""
+    def cell(n):
+        return terrain[p, n // 2 // C, n // 2 % C], layer[p, n // 2 // C, n // 2 % C]
+    return largest_component(
+        BANDS, lambda n: cell(n)[0] == (Terrain.beach_v if n % 2 else Terrain.beach_h),
+        label=lambda n: cell(n)[1], labels=ROUNDS + 1,
+        text="the longest chain of beach bands, in island cards")
+
+
 @game.action(name="tally", text="count the island", source=src(FINAL, "154-159"))
 def tally(rule):
     """The final count: the longest beach in cards, and the elements the fate cards ask."""
     p = scorer
     rule.require(phase == Phase.tally, "the game has ended: count the islands",
                  source=src(END, 150))
-    rule.set(beach[p], largest_component(
-        GRID, lambda i: is_beach(terrain[p, i // C, i % C]),
-        label=lambda i: layer[p, i // C, i % C], labels=ROUNDS + 1,
-        text="the longest beach, in island cards"),
-        source=src(FINAL, 158, "最も長いビーチ(構成する島カードの枚数が最も多い)"))
+    rule.set(beach[p], if_(longest_beach.is_("joined_ends"), longest_band_chain(p),
+                           largest_component(
+                               GRID, lambda i: is_beach(terrain[p, i // C, i % C]),
+                               label=lambda i: layer[p, i // C, i % C], labels=ROUNDS + 1,
+                               text="the longest beach, in island cards")),
+             source=src(FINAL, 158, "最も長いビーチ(構成する島カードの枚数が最も多い)"))
     for name in ["fisher", "fish", "hunter", "bird", "canoe", "palm"]:
         e = {"fisher": "fishers", "hunter": "hunters", "bird": "birds", "canoe": "canoes",
              "palm": "palms"}.get(name, name)
-        rule.set(tallied[p, Element[e]], with_traveller(p, name), source=src(TRAVELLER, 107))
+        rule.set(tallied[p, Element[e]],
+                 if_(traveller_majorities.is_("count"), with_traveller(p, name),
+                     visible_count(p, Sym[name])), source=src(TRAVELLER, 107))
     rule.set(tallied[p, Element.totems], count(range(R * C), lambda i: symbol[
         p, i // C, i % C].is_one_of(*[Sym[t] for t in TOTEMS])),
         source=src(FATE, 100, "すべてのタイプの合計"))
@@ -1254,7 +1386,9 @@ def coconut_total(p):
 
 
 def beach_bonus(p):
-    return if_(forall(game.players(), lambda q: beach[p] >= beach[q]), BONUS, 0)
+    return if_(all_of(forall(game.players(), lambda q: beach[p] >= beach[q]),
+                      implies(beach_bonus_at_zero.is_("needs_a_beach"), beach[p] >= 1)),
+               BONUS, 0)
 
 
 def coconut_bonus(p):
@@ -1549,10 +1683,11 @@ def beaches_continuous(p):
     return all_of(ok(Terrain.beach_h, _pairs([(0, 1)])), ok(Terrain.beach_v, _pairs([(1, 0)])))
 
 
-game.invariant("no_visible_sea_touches_land", forall(SEATED, no_sea_by_land),
+game.invariant("no_visible_sea_touches_land",
+               implies(sea_rule.is_("both_ways"), forall(SEATED, no_sea_by_land)),
                source=src(ADD, "70, 82-84", "海は陸地に直接つなげることはできません"),
-               doc="every island keeps the sea rule (the diagonal_contact point decides "
-                   "whether corners count)")
+               doc="under sea_rule = both_ways every island keeps the sea rule (the "
+                   "diagonal_contact point decides whether corners count)")
 game.invariant("every_beach_is_continuous",
                implies(beach_cut.is_("forbidden"), forall(SEATED, beaches_continuous)),
                source=src(ADD, "68, 78-80", "ビーチは連続してつながっている必要があります"),
@@ -1605,8 +1740,12 @@ for _key, (_e1, _e2, _plus, _minus, _) in FATES.items():
                  "included, and loses them otherwise")
 game.law("the_longest_beach_bonus_goes_to_every_tied_player",
          all_of(forall(SEATED, lambda p: beach_bonus(p) == if_(
-                    exists(SEATED, lambda q: beach[q] > beach[p]), 0, BONUS)),
-                exists(SEATED, lambda p: beach_bonus(p) == BONUS)),
+                    any_of(exists(SEATED, lambda q: beach[q] > beach[p]),
+                           all_of(beach_bonus_at_zero.is_("needs_a_beach"), beach[p] == 0)),
+                    0, BONUS)),
+                implies(any_of(beach_bonus_at_zero.is_("tied_at_zero"),
+                               exists(SEATED, lambda p: beach[p] >= 1)),
+                        exists(SEATED, lambda p: beach_bonus(p) == BONUS))),
          source=src(FINAL, 158, "同数の場合、それらのプレイヤー全員がこの追加の5ポイントを獲得します"))
 game.law("the_most_coconuts_bonus_goes_to_every_tied_player",
          all_of(forall(SEATED, lambda p: coconut_bonus(p) == if_(
