@@ -13,13 +13,16 @@ and ``docs/games/motu.md`` for the scope, the assumptions and the readings.
 physical cards may lie at any position and angle; here each card is 2 x 3 cells, each cell
 land, beach or sea with at most one symbol, and a card goes on an 8 x 8 grid of cells per
 player, turned by quarter turns and moved by whole cells. A symbol covers its whole cell,
-so "completely covered" and "fully visible" are about cells.
+so "completely covered" and "fully visible" are about cells. **A declared limit**: the
+text distinguishes a partly covered symbol (hidden for scoring, L134, but not "completely
+covered" for the placement rule, L66) and a volcano partly covered with its star still free
+(L76 forbids covering only the star); on the grid neither can happen.
 
 Reading guide: numbers and component data, the state, setup (chance), a turn in the
 seed's order (take, place, refill, fate card, traveller), the intermediate scorings and the
 final count, scoring and the end, how it looks, and what must always hold.
 
-Modelling choices that keep proofs apart: taking, placing and refilling are separate
+For the prover: taking, placing and refilling are separate
 actions, so the coconut flow (take, buy a fate card) never meets the geometry (place);
 the end-of-game measures (longest beach, element counts for the fate cards) are written on
 the score sheet by a final ``tally`` step, so the scoring laws are arithmetic over fields.
@@ -90,7 +93,11 @@ GRID_SIZE = game.assume("island_grid", {"rows": R, "cols": C, "card_cells": [CAR
                    "per player, by quarter turns and whole-cell offsets, and a card may not "
                    "stick out of the grid: see docs/games/motu.md. 8 x 8 leaves a taken card "
                    "without a legal placement in about 1 turn in 150 of random play (7 x 7: 1 "
-                   "in 40)",
+                   "in 40). A declared limit: a symbol fills its cell, so a symbol is either "
+                   "fully visible or wholly covered; the text's partly covered symbol (hidden "
+                   "for scoring, L134, yet not 'completely covered' for L66) and a volcano "
+                   "partly covered with its star free (L76 forbids only the star) cannot "
+                   "arise",
             origin="INFERENCE (modelling abstraction); card proportions of a standard card")
 POSITION = game.assume("village_position", {"card_top_left": [3, 3], "village_cell": [4, 3]},
             reason="the village card starts the island (L9); it lies upright in the middle of "
@@ -1015,8 +1022,8 @@ def deal_row_rule(k):
                  text=f"deal {{card}} to row slot {k + 1}",
                  source=src(SETUP, 13, "島カードから4枚を表向きにして"))
     def deal_row(rule, card):
-        """Setup: the k-th of the four row cards (one action per slot, so that each
-        writes one slot: the proofs then need no case split on where the card goes)."""
+        """Setup: the k-th of the four row cards. For the prover: one action per slot, so
+        that each writes one slot and the proofs need no case split on where it goes."""
         rule.require(phase == Phase.row, "the row is being dealt", source=src(SETUP, 13))
         rule.require(all_of(row[k] == Card.none, *([row[k - 1] != Card.none] if k else [])),
                      "the slots before it are dealt", source=src(SETUP, 13))
@@ -1485,11 +1492,12 @@ SEATED = game.players()
 
 
 def triangle(k):
-    """Sources scored per player after k scorings: 1 + 2 + ... + k (a table: linear for
-    the solver, where k * (k + 1) // 2 is not)."""
+    """Sources scored per player after k scorings: 1 + 2 + ... + k (for the prover: a
+    table, linear for the solver, where k * (k + 1) // 2 is not)."""
     return lookup([n * (n + 1) // 2 for n in range(4)], k, name="scorings_in_all")
 
 
+# for the prover: a flow fact that makes the step proofs inductive
 game.invariant("the_mover_and_the_scorer_are_players",
                all_of(to_move < N, scorer < N, dealt < N),
                source=src(AIM, 33))
@@ -1509,8 +1517,10 @@ game.invariant("the_row_holds_four_cards_after_every_refill",
                                        Phase.fate, Phase.traveller, Phase.scoring,
                                        Phase.tally, Phase.over), row.full()),
                source=src(REFILL, 88) + " (deck_sizes: 4 + 9 per player <= 58 cards)")
+# for the prover: a flow fact that makes the step proofs inductive
 game.invariant("a_card_is_chosen_only_until_it_is_paid",
                implies(phase != Phase.pay, chosen == 0), source=src(TAKE, 56))
+# for the prover: a flow fact that makes the step proofs inductive
 game.invariant("a_card_is_in_hand_only_while_it_is_placed",
                (taken != Card.none) == (phase == Phase.place),
                source=src(ROUND, "47-49"))
@@ -1527,6 +1537,7 @@ game.invariant("each_source_is_scored_once_per_scoring_share",
                    triangle(scorings))),
                source=src(SCORING, "128-134"),
                doc="1, then 1 + 2, then all 6 sources per player; the scorer is part-way")
+# for the prover: a flow fact that makes the step proofs inductive
 game.invariant("the_scorer_has_a_source_left_to_choose",
                implies(phase == Phase.scoring, all_of(choices >= 1, choices <= scorings + 1)),
                source=src(SCORING, "128-130"),
@@ -1555,9 +1566,10 @@ game.invariant("every_player_takes_nine_cards",
 
 
 # --- the turn's counters ------------------------------------------------------------------
-# Facts of the turn order that tie the flow counters together. Each follows from the rules
-# (and is tested by play like every invariant); together they make the step proofs above
-# inductive: a state that breaks one of them is unreachable.
+# For the prover: facts of the turn order that tie the flow counters together. Each follows
+# from the rules (and is tested by play like every invariant); together they make the step
+# proofs above inductive: a state that breaks one of them is unreachable. A reader of the
+# rules can skip this section (the prover issue after issue 27 removes it).
 DECK_SIZES = [DECK_SHARE["A"], DECK_SHARE["B"], DECK_SHARE["C"]]
 DRAWING = (Phase.villages, Phase.row, Phase.travellers, Phase.fates,
            Phase.take, Phase.pay, Phase.place, Phase.refill)
@@ -1574,17 +1586,20 @@ def turns_taken():
     return sum_of(SEATED, cards_taken)
 
 
+# for the prover: a flow fact that makes the step proofs inductive
 game.invariant("a_scoring_is_due_for_each_deck_run_out_and_not_yet_scored",
                scorings + to_int(due) == deck_no,
                source=src(REFILL, 90, "デッキの最後のカードを引いた場合、今度は中間決算を計算します") +
                "; " + src(SCORING, "128-136"),
                doc="the scorings done plus the one due are the decks that ran out")
+# for the prover: a flow fact that makes the step proofs inductive
 game.invariant("no_scoring_is_due_before_a_card_is_drawn",
                all_of(implies(phase.is_one_of(*DRAWING), not_(due)),
                       implies(phase == Phase.scoring, due)),
                source=src(ROUND, "45-52") + "; " + src(REFILL, 90),
                doc="a deck runs out only at a draw, and its scoring is over before the next "
                    "player takes a card (step 6 of the same turn, or at once: scoring_time)")
+# for the prover: a flow fact that makes the step proofs inductive
 game.invariant("decks_run_out_in_order",
                all_of(*[all_of(implies(d < deck_no, deck_left[d] == 0),
                                implies(d == deck_no, all_of(
@@ -1597,12 +1612,14 @@ game.invariant("decks_run_out_in_order",
                doc="the row is refilled from the nearest deck: the decks before it are "
                    "empty, the ones after it untouched, and a deck just reached (a scoring "
                    "due) is still whole (deck_sizes: 4, 3, 2 cards per player)")
+# for the prover: a flow fact that makes the step proofs inductive
 game.invariant("the_game_ends_only_when_deck_c_has_run_out",
                all_of(implies(phase.is_one_of(*DRAWING), deck_no < 3),
                       implies(phase.is_one_of(Phase.tally, Phase.over), deck_no == 3)),
                source=src(END, 150, "最後の中間決算") + "; " + src(REFILL, 88),
                doc="a turn starts only while a deck has cards; the final count comes after "
                    "deck C's scoring")
+# for the prover: a flow fact that makes the step proofs inductive
 game.invariant("one_card_is_drawn_for_each_card_taken",
                turns_taken() + deck_left[0] + deck_left[1] + deck_left[2]
                == ROUNDS * N + to_int(phase == Phase.refill),
@@ -1612,11 +1629,12 @@ game.invariant("one_card_is_drawn_for_each_card_taken",
                    "+ 2), one more while the row waits for its refill")
 def _behind(p):
     """Cards seat ``p`` has taken, less those of the current round: every seat's count is
-    the same (the rounds completed)."""
+    the same (the rounds completed). For the prover: written linearly, not with // and %."""
     after = phase.is_one_of(*AFTER_PLACING)
     return cards_taken(p) - to_int(p < to_move) - to_int(all_of(p == to_move, after))
 
 
+# for the prover: a flow fact that makes the step proofs inductive
 game.invariant("players_take_cards_in_turn",
                all_of(forall(SEATED, lambda p: _behind(p) == _behind(0)),
                       N * _behind(0) + to_move + to_int(phase.is_one_of(*AFTER_PLACING))
@@ -1625,6 +1643,7 @@ game.invariant("players_take_cards_in_turn",
                doc="one card per turn, clockwise from seat 0: every seat has taken the same "
                    "number of cards in the rounds completed, plus one for the seats before "
                    "the player to move, and the player to move's own once taken")
+# for the prover: a flow fact that makes the step proofs inductive
 game.invariant("players_plus_one_fate_cards_are_turned_up",
                all_of(fates_shown <= N + 1, implies(phase == Phase.fates, fates_shown <= N),
                       implies(phase.is_one_of(Phase.villages, Phase.row, Phase.travellers),
@@ -1632,10 +1651,12 @@ game.invariant("players_plus_one_fate_cards_are_turned_up",
                source=src(SETUP, 19, "プレイヤーの数に1を加えた数だけ選択します"),
                doc="the setup turns up fate cards until there are players + 1 (after the "
                    "villages, the row and the travellers)")
+# for the prover: a flow fact that makes the step proofs inductive
 game.invariant("the_chosen_card_is_affordable",
                implies(phase == Phase.pay, coconuts[to_move] >= chosen),
                source=src(TAKE, 56, "カウンターが足りない場合は、このカードを取ることができず"),
                doc="a chosen card is paid one coconut per card to its left")
+# for the prover: a flow fact that makes the step proofs inductive
 game.invariant("the_row_lacks_one_card_until_its_refill",
                all_of(implies(phase.is_one_of(Phase.place, Phase.refill),
                               all_of(row[ROW - 2] != Card.none, row[ROW - 1] == Card.none)),
