@@ -66,7 +66,53 @@ CASES = {
     "let_without_a_name": (GOOD_ACTION.replace("rule.set(board[i], Mark.x)",
                                                "t = rule.let(turn + 1)\n    rule.set(turn, t)"),
                            "in action put: rule.let needs a name"),
+    # the constructs of issue 27: each misuse is one line at the line that misuses it
+    "citation_parts": ('book = game.text("seed.txt", cite="§{} L{}")\n'
+                       'where = book.at("only one part")\n' + GOOD_ACTION,
+                       "in text seed.txt: at() takes the place (2 part(s)"),
+    "citation_template": ('book = game.text("seed.txt", cite="L{line}")\n' + GOOD_ACTION,
+                          "cite= is a template with one {} per part"),
+    "point_without_because": ('pt = game.point("pt", "Which?", source=SRC, a=SRC, b=SRC, '
+                              'default="a", because=" ")\n' + GOOD_ACTION,
+                              "in interpretation pt: a point says why its default"),
+    "point_unknown_default": ('pt = game.point("pt", "Which?", source=SRC, a=SRC, b=SRC, '
+                              'default="c", because="r")\n' + GOOD_ACTION,
+                              "default 'c' is not one of the options"),
+    "phase_without_phases": (GOOD_ACTION.replace("source=SRC)\ndef", "source=SRC, "
+                                                 "phase=Mark.x)\ndef"),
+                             "in action put: phase= needs the phases declared first"),
+    "phase_not_a_member": ('ph = game.field("ph", Mark, source=SRC)\n'
+                           'game.phases(ph, source=SRC)\n'
+                           + GOOD_ACTION.replace("source=SRC)\ndef", "source=SRC, "
+                                                 "phase=turn)\ndef"),
+                           "is not a phase: use a member of Mark"),
+    "phases_on_an_int_field": ('game.phases(turn, source=SRC)\n' + GOOD_ACTION,
+                               "phases() takes the phase field"),
+    "ranking_without_players": ('from rulespec.spec import most\n'
+                                'leads = most(lambda q: turn, of=turn)\n' + GOOD_ACTION,
+                                "of= is not a player variable"),
+    "tie_break_reading_as_lower_wins": ('game.tie_break(lambda p: p, lower_wins=turn == 1, '
+                                        'source=SRC)\n' + GOOD_ACTION,
+                                        "lower_wins is True or False"),
+    "effects_without_possible": ('from rulespec.spec.kit import Effects\n'
+                                 'fx = Effects(game, "fx", Mark, order="printed", source=SRC)\n'
+                                 + GOOD_ACTION.replace("    rule.set(board[i], Mark.x)",
+                                                       "    fx.carry_out(rule, Mark.x)"),
+                                 "say when each effect can be carried out first"),
+    "effects_possible_incomplete": ('from rulespec.spec.kit import Effects\n'
+                                    'fx = Effects(game, "fx", Mark, order="any", source=SRC)\n'
+                                    'fx.possible_when({Mark.x: True})\n' + GOOD_ACTION,
+                                    "possible_when() says nothing of empty"),
 }
+
+#: where each case above goes wrong: its error names this line
+MARKERS = {"citation_parts": "book.at(", "citation_template": "L{line}",
+           "point_without_because": "game.point(", "point_unknown_default": "game.point(",
+           "phase_without_phases": "phase=Mark.x", "phase_not_a_member": "phase=turn",
+           "phases_on_an_int_field": "game.phases(", "ranking_without_players": "most(",
+           "tie_break_reading_as_lower_wins": "game.tie_break(",
+           "effects_without_possible": "fx.carry_out(",
+           "effects_possible_incomplete": "fx.possible_when("}
 
 
 def _line_of(text: str, needle: str) -> int:
@@ -133,4 +179,10 @@ def test_an_uncapped_count_is_bounded_below_only():
 
 def test_a_let_without_a_name_points_at_its_line(tmp_path):
     got, want = _error_line(tmp_path, "let_without_a_name", "rule.let(turn + 1)")
+    assert got == want
+
+
+@pytest.mark.parametrize("case", sorted(MARKERS))
+def test_a_misused_construct_points_at_its_line(case, tmp_path):
+    got, want = _error_line(tmp_path, case, MARKERS[case])
     assert got == want

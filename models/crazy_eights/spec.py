@@ -63,13 +63,16 @@ code_penalty = game.table("code_penalty", {
     c: 50 if k // 4 == EIGHT else 10 if k // 4 >= 9 else k + 2 for k, c in enumerate(Card)},
     source=f"{CC}: ScoreUp: 50 for an 8, 10 for rank >= 9, else (card + 2) -- the card's "
            "index, not its rank")
-penalty_reading = game.interpretation(
-    "penalty", question="What does a card left in hand cost?",
-    options={"face_value": f"{HEADER}: -{{face value}} for cards other than 8s and court cards "
-                           "(10 for the ten and court cards, as kMaxPenality adds them)",
-             "openspiel_code": f"{CC}: ScoreUp subtracts (card + 2), the card's index in the "
-                               "deck, for ranks 2..T other than 8"},
-    default="face_value", source=f"{HEADER}; {CC} ScoreUp")
+cc, header = game.text(CC, cite="", quote="{}"), game.text(HEADER, cite="", quote="{}")
+penalty_reading = game.point(
+    "penalty", "What does a card left in hand cost?",
+    source=header.at("the penalties").also(cc.at("ScoreUp")),
+    face_value=header.at("-{face value} for cards other than 8s and court cards (10 for the "
+                         "ten and court cards, as kMaxPenality adds them)"),
+    openspiel_code=cc.at("ScoreUp subtracts (card + 2), the card's index in the deck, for "
+                         "ranks 2..T other than 8"),
+    default="face_value", because="the header states the rule in words and its "
+    "kMaxPenality (544) adds up face values; the code's (card + 2) reads as a slip")
 
 # --- state -------------------------------------------------------------------------------
 phase = game.field("phase", Phase, flow=True, source=f"{CC}: phase_")
@@ -97,6 +100,11 @@ plays = game.field("plays", range(0, MAX_TURNS + 1), flow=True, source=f"{CC}: n
 players = game.num_players
 next_player = (to_move + 1) % players
 hand_cards = if_(players == 2, 7, 5) * players
+game.phases(phase, {Phase.choose_dealer: "the dealer is not chosen yet",
+                    Phase.deal: "the hands are being dealt",
+                    Phase.turn_up: "a card is being turned up",
+                    Phase.play: "it is your turn",
+                    Phase.draw: "the player to move is drawing"}, source=CC)
 
 
 # --- the deal (chance) ---------------------------------------------------------------------
@@ -104,19 +112,17 @@ game.chance_node(phase.is_one_of(Phase.choose_dealer, Phase.deal, Phase.turn_up,
                  source=f"{CC}: CurrentPlayer is kChancePlayerId in the deal phase")
 
 
-@game.chance(params={"p": game.players()}, text="dealer {p}",
+@game.chance(params={"p": game.players()}, text="dealer {p}", phase=Phase.choose_dealer,
              source=f"{CC}: ApplyDealAction, history empty: decide the dealer (uniform)")
 def choose_dealer(rule, p):
-    rule.require(phase == Phase.choose_dealer, "the dealer is not chosen yet", source=CC)
     rule.set(dealer, p)
     rule.set(to_move, (p + 1) % players, source=f"{CC}: dealing starts left of the dealer")
     rule.set(phase, Phase.deal)
 
 
-@game.chance(params={"card": Card}, text="deal {card}",
+@game.chance(params={"card": Card}, text="deal {card}", phase=Phase.deal,
              source=f"{CC}: ApplyDealAction: each player is dealt 5 cards (7 for 2 players)")
 def deal(rule, card):
-    rule.require(phase == Phase.deal, "the hands are being dealt", source=CC)
     deck.draw(rule, card, into=hand, of=to_move, source=f"{CC}: ChanceOutcomes: by copies left")
     count = rule.let(dealt + 1, name="count")
     rule.set(dealt, count)
@@ -126,10 +132,9 @@ def deal(rule, card):
         rule.set(phase, Phase.turn_up, source=f"{CC}: then the dealer turns a card up")
 
 
-@game.chance(params={"card": Card}, text="turn up {card}",
+@game.chance(params={"card": Card}, text="turn up {card}", phase=Phase.turn_up,
              source=f"{CC}: ApplyDealAction with redraw_: the first card turned face up")
 def turn_up(rule, card):
-    rule.require(phase == Phase.turn_up, "a card is being turned up", source=CC)
     rule.require(deck.has(card), "the card is in the deck", source=CC)
     rule.set_weight(deck.count(card))
     with rule.when(rank(card) != EIGHT, source=f"{CC}: 'which cannot be Eights': put back"):
@@ -141,10 +146,9 @@ def turn_up(rule, card):
         rule.set(to_move, next_player, source=f"{CC}: the player after the dealer starts")
 
 
-@game.chance(params={"card": Card}, text="draw {card}",
+@game.chance(params={"card": Card}, text="draw {card}", phase=Phase.draw,
              source=f"{CC}: ApplyDealAction: a player draws without a previous +2")
 def draw_card(rule, card):
-    rule.require(phase == Phase.draw, "the player to move is drawing", source=CC)
     deck.draw(rule, card, into=hand, of=to_move)
     rule.set(phase, Phase.play)
     rule.set(draws, if_(deck.size() == 0, MAX_DRAW, draws + 1),
@@ -154,78 +158,72 @@ def draw_card(rule, card):
 
 
 # --- a turn ------------------------------------------------------------------------------
-def playing():
-    return all_of(phase == Phase.play, not_(nominating))
-
-
 def matches(card):
     """An eight, or the suit to follow, or the top card's rank (SearchLegalCards)."""
     return any_of(rank(card) == EIGHT, suit_of[card] == last_suit,
                   rank(card) == rank(last_card))
 
 
-@game.action(params={"card": Card}, text="play {card}",
-             source=f"{CC}: PlayLegalActions / ApplyPlayAction: play a card from your hand")
-def play(rule, card):
-    rule.require(playing(), "it is your turn to play", source=CC)
-    rule.require(hand.has(card, of=to_move), "you hold the card", source=f"{CC}: hands_")
-    rule.require(matches(card), "an eight, or the suit to follow, or the top card's rank",
-                 source=f"{CC}: SearchLegalCards")
-    rule.set(passes, 0, source=f"{CC}: any action but a pass resets num_passes_")
-    rule.add(plays, 1)
-    rule.set(can_pass, False)
-    rule.set(draws, 0)
-    hand.take(rule, card, of=to_move)
-    discard.put(rule, card)
-    with rule.when(any_of(hand.size(of=to_move) == 0, plays >= MAX_TURNS),
-                   source=f"{CC}: all cards played, or num_plays >= max_turns: ScoreUp"):
-        rule.set(phase, Phase.over)
-    rule.set(last_card, card)
-    rule.set(last_suit, suit_of[card])
-    with rule.when(rank(card) == EIGHT, source=f"{CC}: an eight: nominate a suit"):
-        rule.set(nominating, True)
-    with rule.otherwise():
+NO_SUIT_DUE = f"{CC}: nominate_suits_: after an eight only the suits are legal"
+with game.phase(Phase.play):  # a player's actions: play, draw, pass, name a suit
+    @game.action(params={"card": Card}, text="play {card}",
+                 source=f"{CC}: PlayLegalActions / ApplyPlayAction: play a card from your hand")
+    def play(rule, card):
+        rule.require(not_(nominating), "no suit is to be named", source=NO_SUIT_DUE)
+        rule.require(hand.has(card, of=to_move), "you hold the card", source=f"{CC}: hands_")
+        rule.require(matches(card), "an eight, or the suit to follow, or the top card's rank",
+                     source=f"{CC}: SearchLegalCards")
+        rule.set(passes, 0, source=f"{CC}: any action but a pass resets num_passes_")
+        rule.add(plays, 1)
+        rule.set(can_pass, False)
+        rule.set(draws, 0)
+        hand.take(rule, card, of=to_move)
+        discard.put(rule, card)
+        with rule.when(any_of(hand.size(of=to_move) == 0, plays >= MAX_TURNS),
+                       source=f"{CC}: all cards played, or num_plays >= max_turns: ScoreUp"):
+            rule.set(phase, Phase.over)
+        rule.set(last_card, card)
+        rule.set(last_suit, suit_of[card])
+        with rule.when(rank(card) == EIGHT, source=f"{CC}: an eight: nominate a suit"):
+            rule.set(nominating, True)
+        with rule.otherwise():
+            rule.set(to_move, next_player)
+
+    @game.action(text="draw", source=f"{CC}: kDraw: draw a card from the dealer's deck")
+    def draw(rule):
+        rule.require(not_(nominating), "no suit is to be named", source=NO_SUIT_DUE)
+        rule.require(deck.size() > 0, "the deck is not empty", source=f"{CC}: num_cards_left_")
+        rule.require(draws != MAX_DRAW, "you have drawn fewer than 5 cards this turn",
+                     source=f"{CC}: num_draws_before_play_ != max_draw_cards_")
+        rule.set(passes, 0, source=f"{CC}: any action but a pass resets num_passes_")
+        rule.set(phase, Phase.draw)
+
+    @game.action(name="pass_turn", text="pass", source=f"{CC}: kPass")
+    def pass_turn(rule):
+        rule.require(not_(nominating), "no suit is to be named", source=NO_SUIT_DUE)
+        rule.require(any_of(can_pass, deck.size() == 0),
+                     "you have drawn 5 cards this turn, or the deck is empty",
+                     source=f"{CC}: can_pass_action_ || !num_cards_left_")
+        rule.set(passes, if_(deck.size() == 0, passes + 1, 0),
+                 source=f"{CC}: passes count only once the deck is empty")
+        with rule.when(passes == players + 1,
+                       source=f"{CC}: num_passes_ == num_players_ + 1 ends the game"):
+            rule.set(phase, Phase.over)
+        with rule.otherwise():
+            with rule.when(draws == MAX_DRAW):
+                rule.set(draws, 0)
+            rule.set(to_move, next_player)
+            with rule.when(deck.size() > 0):
+                rule.set(can_pass, False)
+
+    @game.action(params={"suit": Suit}, text="nominate {suit}",
+                 source=f"{CC}: kNominateSuitActionBase: after an eight, name the suit to follow")
+    def nominate(rule, suit):
+        rule.require(nominating, "you have just played an eight", source=f"{CC}: nominate_suits_")
+        rule.set(passes, 0)
+        rule.set(last_suit, suit)
         rule.set(to_move, next_player)
-
-
-@game.action(text="draw", source=f"{CC}: kDraw: draw a card from the dealer's deck")
-def draw(rule):
-    rule.require(playing(), "it is your turn to play", source=CC)
-    rule.require(deck.size() > 0, "the deck is not empty", source=f"{CC}: num_cards_left_")
-    rule.require(draws != MAX_DRAW, "you have drawn fewer than 5 cards this turn",
-                 source=f"{CC}: num_draws_before_play_ != max_draw_cards_")
-    rule.set(passes, 0, source=f"{CC}: any action but a pass resets num_passes_")
-    rule.set(phase, Phase.draw)
-
-
-@game.action(name="pass_turn", text="pass", source=f"{CC}: kPass")
-def pass_turn(rule):
-    rule.require(playing(), "it is your turn to play", source=CC)
-    rule.require(any_of(can_pass, deck.size() == 0),
-                 "you have drawn 5 cards this turn, or the deck is empty",
-                 source=f"{CC}: can_pass_action_ || !num_cards_left_")
-    rule.set(passes, if_(deck.size() == 0, passes + 1, 0),
-             source=f"{CC}: passes count only once the deck is empty")
-    with rule.when(passes == players + 1,
-                   source=f"{CC}: num_passes_ == num_players_ + 1 ends the game"):
-        rule.set(phase, Phase.over)
-    with rule.otherwise():
-        with rule.when(draws == MAX_DRAW):
-            rule.set(draws, 0)
-        rule.set(to_move, next_player)
-        with rule.when(deck.size() > 0):
-            rule.set(can_pass, False)
-
-
-@game.action(params={"suit": Suit}, text="nominate {suit}",
-             source=f"{CC}: kNominateSuitActionBase: after an eight, name the suit to follow")
-def nominate(rule, suit):
-    rule.require(phase == Phase.play, "it is your turn", source=CC)
-    rule.require(nominating, "you have just played an eight", source=f"{CC}: nominate_suits_")
-    rule.set(passes, 0)
-    rule.set(last_suit, suit)
-    rule.set(to_move, next_player)
-    rule.set(nominating, False)
+        rule.set(nominating, False)
 
 
 # --- flow, the end and scoring -------------------------------------------------------------

@@ -10,11 +10,14 @@ from ..ir import (Graph, SpecError, Table, abs_, all_of, any_of, called, compone
                   max_, min_, not_, ordinal, sum_of, to_int)
 from . import view
 from .builder import PLAYERS, Game, Option, RuleBuilder, option
+from .cite import Citation, Text
+from .rank import count_most, fewest, highest, lowest, most, rank
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
                        Invariant, Param, Precondition, Rule, Ruleset, Scoring, TieBreak)
 
 __all__ = [
-    "PLAYERS", "Action", "Assumption", "Conservation", "Constant", "Game", "GameSpec", "Graph",
+    "PLAYERS", "Action", "Assumption", "Citation", "Conservation", "Constant", "Game", "GameSpec",
+    "Graph", "Text", "count_most", "fewest", "highest", "lowest", "most", "rank",
     "Interpretation", "Invariant", "Option", "Param", "option", "view", "Precondition", "Rule",
     "RuleBuilder", "Ruleset", "Scoring", "SpecError", "Table", "TieBreak", "abs_", "all_of",
     "called",

@@ -6,20 +6,22 @@ A decorated rule function runs once, on symbolic parameters, to record its guard
 
 from __future__ import annotations
 
-import contextlib
 import itertools
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-import attrs
-
-from ..ir.assumed import Assumed, tag, tags_of, with_tags
+from ..ir.assumed import tags_of
 from ..ir.errors import SpecError
-from ..ir.location import Location, caller_location, with_target
-from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Labels, Named, Table,
-                        Type, bound_name, bound_var, const, domain_of, int_span, lift)
-from ..ir.statements import Assign, ForEach, If, Let
+from ..ir.location import Location, caller_location
+from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Labels, Table, Type, const,
+                        domain_of, int_span, lift)
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
-                       Invariant, Param, Precondition, Rule, Ruleset, Scoring, TieBreak)
+                       Invariant, Param, Rule, Ruleset, TieBreak)
+from .flow import Flow
+from .phases import Phases
+from .readings import Option, Readings, option
+from .rules import RuleBuilder, _in_element
+
+__all__ = ["PLAYERS", "AtLeast", "Game", "Option", "RuleBuilder", "option"]
 
 
 class AtLeast:
@@ -44,150 +46,7 @@ class _Players:
 PLAYERS = _Players()
 
 
-@attrs.frozen
-class Option:
-    """An interpretation option's source, with an English rendering of its quote."""
-
-    source: str
-    english: str | None = None
-
-
-def option(source: str, *, english: str | None = None) -> Option:
-    """An option of :meth:`Game.interpretation` with its source passage in English."""
-    return Option(source, english)
-
-
-class RuleBuilder:
-    """What a rule function receives: record guards and effects, in order."""
-
-    def __init__(self, element: str, allow_require: bool = True) -> None:
-        self._element = element
-        self._allow_require = allow_require
-        self.preconditions: list[Precondition] = []
-        self._blocks: list[list] = [[]]
-        self.weight: Expr | None = None
-        #: assumption labels the rule rests on by its shape (``rests_on``)
-        self.rests: set = set()
-
-    @property
-    def effects(self) -> tuple:
-        return tuple(self._blocks[0])
-
-    def require(self, cond: Any, text: str, *, source: str | None = None) -> None:
-        """A precondition: the action is legal only if ``cond`` holds. ``text`` says the rule."""
-        where = caller_location()
-        if not self._allow_require:
-            raise SpecError("require() is only allowed in actions", element=self._element,
-                            where=where)
-        if len(self._blocks) > 1:
-            raise SpecError("require() must be at the top of the rule, not inside when/for_each",
-                            element=self._element, where=where)
-        c = lift(cond)
-        if c.type != BOOL:
-            raise SpecError(f"precondition {text!r} must be a bool, got {c.type}",
-                            element=self._element, where=where)
-        self.preconditions.append(Precondition(text, c, source, where))
-
-    def rests_on(self, *values: Any) -> None:
-        """This rule rests on assumptions no value of it shows (a parameter's range, a
-        modelling choice written as its shape): ``values`` that ``game.assume`` returned."""
-        where = caller_location()
-        tags = tags_of(values)
-        if not tags:
-            raise SpecError("rests_on() takes values game.assume returned", element=self._element,
-                            where=where)
-        self.rests |= tags
-
-    def set(self, target: Any, value: Any, *, source: str | None = None) -> None:
-        """Assign ``value`` to the field cell ``target``."""
-        where = caller_location()
-        t = lift(target)
-        if t.op != "field":
-            raise SpecError(f"can only set a field, not {t!r}", element=self._element, where=where)
-        v = lift(value)
-        if v.type != t.type:
-            raise SpecError(f"cannot set {t.args[0].name} ({t.type}) to a {v.type}",
-                            element=self._element, where=where)
-        self._blocks[-1].append(Assign(t, v, where, source))
-
-    def let(self, value: Any, *, name: str | None = None) -> Expr:
-        """Evaluate ``value`` now and name it for the rest of this block (like a local).
-        ``name`` is required: the report's English reads the value by it."""
-        where = caller_location()
-        from ..ir.nodes import _counter
-        if not isinstance(name, str) or not name.strip():
-            raise SpecError("rule.let needs a name the report can read the value by: "
-                            "rule.let(value, name=\"...\")", element=self._element, where=where)
-        v = lift(value)
-        var = Expr("var", (f"{name}{next(_counter)}", None), v.type, None, None, name)
-        self._blocks[-1].append(Let(var, v, where))
-        return var
-
-    def add(self, target: Any, delta: Any, *, source: str | None = None) -> None:
-        """``target += delta``."""
-        self.set(target, lift(target) + delta, source=source)
-
-    @contextlib.contextmanager
-    def when(self, cond: Any, *, source: str | None = None,
-             name: str | None = None) -> Iterator[None]:
-        """Effects inside the block happen only if ``cond`` holds. ``name`` says the rule in
-        a few words (the report and the dead-rule checker call the branch so; without
-        it, by its condition)."""
-        where = caller_location()
-        if name is not None and not (isinstance(name, str) and name.strip()):
-            raise SpecError(f"a when's name is a non-empty string, got {name!r}",
-                            element=self._element, where=where)
-        c = lift(cond)
-        if c.type != BOOL:
-            raise SpecError(f"when() needs a bool, got {c.type}", element=self._element,
-                            where=where)
-        self._blocks.append([])
-        try:
-            yield
-        finally:
-            body = self._blocks.pop()
-        self._blocks[-1].append(If(c, tuple(body), (), where, source, name))
-
-    @contextlib.contextmanager
-    def otherwise(self) -> Iterator[None]:
-        """Effects for when the immediately preceding ``when`` did not hold."""
-        where = caller_location()
-        block = self._blocks[-1]
-        if not block or not isinstance(block[-1], If) or block[-1].otherwise:
-            raise SpecError("otherwise() must follow a when() block", element=self._element,
-                            where=where)
-        self._blocks.append([])
-        try:
-            yield
-        finally:
-            body = self._blocks.pop()
-        last = block[-1]
-        block[-1] = If(last.cond, last.then, tuple(body), last.where, last.source, last.name)
-
-    @contextlib.contextmanager
-    def for_each(self, dom: Any, *, source: str | None = None,
-                 name: str | None = None) -> Iterator[Expr]:
-        """Repeat the block for each value of a finite domain (yields the loop variable,
-        which the report calls by the name after ``as``, or ``name``)."""
-        where = caller_location()
-        d = domain_of(dom)
-        var = bound_var(d, name or with_target())
-        self._blocks.append([])
-        try:
-            yield var
-        finally:
-            body = self._blocks.pop()
-        self._blocks[-1].append(ForEach(var, d, tuple(body), where, source))
-
-    def set_weight(self, weight: Any) -> None:
-        """For a chance outcome: its relative weight (default 1)."""
-        w = lift(weight)
-        if w.type != INT:
-            raise SpecError(f"a chance weight must be an int, got {w.type}", element=self._element)
-        self.weight = w
-
-
-class Game:
+class Game(Readings, Flow, Phases):
     """A game being written. Call ``build()`` last (the registration step)."""
 
     def __init__(self, name: str, *, title: str, players: int | tuple[int, int],
@@ -410,100 +269,6 @@ class Game:
         self.tables.append(t)
         return t
 
-    def constant(self, name: str, value: int, *, source: str) -> Any:
-        """A number printed in the rules. Returns the number carrying its name
-        (:class:`~rulespec.ir.nodes.Named`): plain Python arithmetic on it gives ints (sizes,
-        ranges), and a rule that uses it records where the literal comes from, so
-        ``rulespec mutate`` can change it by one wherever the rules use it."""
-        where = caller_location()
-        self._claim("constant", name, where)
-        self._need_source("constant", name, source, where)
-        self.constants.append(Constant(name, value, source, where))
-        if isinstance(value, int) and not isinstance(value, bool):
-            return Named(value, name)
-        return lift(value)
-
-    def assume(self, name: str, value: Any, *, reason: str, origin: str | None = None,
-               shown: Any = None) -> Any:
-        """A value the sources do not give: say why this one, and where it comes from.
-
-        Returns the value with every int and string in it tagged by the assumption (and
-        the entry of it: a dict's key, a list's index), so that the rules built from it
-        carry where they come from (:mod:`rulespec.ir.assumed`); a bool comes back as a
-        constant expression. Use the returned value in the rules, not a copy of it; a
-        value computed from it in a way Python does not trace (``len``, a comparison, a
-        string method) is labelled with :func:`~rulespec.ir.assumed.derived`. ``shown``:
-        what ``rulespec info`` and the report show instead of ``value`` (a card's effects
-        in words rather than the tuple the rules read)."""
-        where = caller_location()
-        self._claim("assumption", name, where)
-        if not reason.strip():
-            raise SpecError("an assumption needs a reason", element=f"assumption {name}",
-                            where=where)
-        entries = (tuple(map(str, value)) if isinstance(value, dict) else
-                   tuple(map(str, range(len(value)))) if isinstance(value, (list, tuple))
-                   else None)
-        self.assumptions.append(Assumption(name, value if shown is None else shown, reason,
-                                           origin, where, entries))
-        if isinstance(value, bool):  # a bool cannot carry the tag: a tagged constant does
-            return with_tags(lift(value), [Assumed(name)])
-        return tag(value, name)
-
-    def interpretation(self, name: str, *, question: str, options: dict[str, Any],
-                       default: str, source: str, english: str | None = None,
-                       default_reason: str | None = None) -> Interpretation:
-        """Declare a point where the text allows more than one reading.
-
-        ``options`` maps each option to its source, or to ``option(source, english=...)``
-        to store an English rendering of a quoted passage next to it; ``english`` does
-        the same for ``source``; ``default_reason`` says why the default is the default.
-        """
-        where = caller_location()
-        self._claim("interpretation", name, where)
-        self._need_source("interpretation", name, source, where)
-        if len(options) < 2:
-            raise SpecError("an interpretation point needs at least two options",
-                            element=f"interpretation {name}", where=where)
-        if default not in options:
-            raise SpecError(f"default {default!r} is not one of the options {list(options)}",
-                            element=f"interpretation {name}", where=where)
-        sources = {k: v.source if isinstance(v, Option) else v for k, v in options.items()}
-        english_of = {k: v.english for k, v in options.items()
-                      if isinstance(v, Option) and v.english}
-        for opt, src in sources.items():
-            self._need_source("interpretation option", f"{name}={opt}", src, where)
-        e = Enum(f"{name}_option", list(options), source=source, where=where)
-        point = Interpretation(name, question, sources, default, source, where, e,  # type: ignore[arg-type]
-                               None, english, english_of, default_reason)
-        node = Expr("interp", (point,), e.type)
-        object.__setattr__(point, "node", node)
-        self.interpretations.append(point)
-        return point
-
-    def ruleset(self, name: str, *, options: dict[str, str], source: str,
-                doc: str = "") -> Ruleset:
-        """A named bundle of interpretation options (an edition, an online version) with
-        its source; points it does not name keep their default. Declare the points first."""
-        where = caller_location()
-        self._claim("ruleset", name, where)
-        self._need_source("ruleset", name, source, where)
-        element = f"ruleset {name}"
-        if not isinstance(options, dict) or not options:
-            raise SpecError("a ruleset needs options {point: option} (at least one)",
-                            element=element, where=where)
-        points = {p.name: p for p in self.interpretations}
-        for k, v in options.items():
-            if k not in points:
-                known = ", ".join(points) or "none declared yet"
-                raise SpecError(f"no interpretation point {k!r} (points: {known})",
-                                element=element, where=where)
-            if v not in points[k].options:
-                raise SpecError(f"point {k} has no option {v!r} (options: "
-                                f"{', '.join(points[k].options)})", element=element, where=where)
-        rs = Ruleset(name, dict(options), source, where, doc)
-        self.rulesets.append(rs)
-        return rs
-
     # --- how it looks -------------------------------------------------------------------
     def view(self, *parts: Any, legend: Mapping[str, str] | None = None) -> None:
         """Declare how the state looks to a person: parts built with
@@ -545,23 +310,25 @@ class Game:
 
     def action(self, name: str | None = None, *, source: str,
                params: dict[str, Any] | None = None, text: str | None = None,
-               doc: str = "") -> Callable[[Callable], Callable]:
-        """Decorate ``def verb(rule, **params)``: a player's move with guards and effects."""
-        return self._rule(name, source, params or {}, text, doc, chance=False)
+               doc: str = "", phase: Any = None) -> Callable[[Callable], Callable]:
+        """Decorate ``def verb(rule, **params)``: a player's move with guards and effects.
+        ``phase``: the phase (or phases) it belongs to, see :meth:`phases`."""
+        return self._rule(name, source, params or {}, text, doc, chance=False, phase=phase)
 
     def chance(self, name: str | None = None, *, source: str,
                params: dict[str, Any] | None = None, text: str | None = None,
-               doc: str = "") -> Callable[[Callable], Callable]:
+               doc: str = "", phase: Any = None) -> Callable[[Callable], Callable]:
         """Decorate ``def outcome(rule, **params)``: a random event's outcomes at chance nodes.
 
         ``rule.require`` limits which outcomes are possible; ``rule.set_weight`` gives each
         a relative weight (default 1: uniform).
         """
-        return self._rule(name, source, params or {}, text, doc, chance=True)
+        return self._rule(name, source, params or {}, text, doc, chance=True, phase=phase)
 
     def _rule(self, name: str | None, source: str, params: dict[str, Any], text: str | None,
-              doc: str, chance: bool) -> Callable[[Callable], Callable]:
+              doc: str, chance: bool, phase: Any = None) -> Callable[[Callable], Callable]:
         where = caller_location()
+        block = self._phase_block  # a ``with game.phase(...)`` around the decorator
 
         def deco(fn: Callable) -> Callable:
             aname = name or fn.__name__
@@ -576,6 +343,10 @@ class Game:
                                     element=f"action {aname}", where=where) from None
                 ps.append(Param(pname, d, Expr("param", (pname, d), d.type)))
             rb = RuleBuilder(f"action {aname}")
+            guard = self._phase_guard(phase if phase is not None else block,
+                                      f"action {aname}", where)
+            if guard is not None:
+                rb.require(guard[0], guard[1], source=guard[2])
             with _in_element(f"action {aname}"):
                 fn(rb, **{p.name: p.node for p in ps})
             if not rb.effects and not chance:
@@ -591,149 +362,6 @@ class Game:
                                        doc or (fn.__doc__ or "").strip(), frozenset(rb.rests)))
             return fn
         return deco
-
-    def current_player(self, expr: Any, *, source: str) -> None:
-        """Whose turn it is (an int expression), when the state is not a chance node."""
-        self._current_player = self._flow_rule("current_player", expr, INT, source)
-
-    def chance_node(self, expr: Any, *, source: str) -> None:
-        """When the next step is a random event rather than a player's choice."""
-        self._chance_node = self._flow_rule("chance_node", expr, BOOL, source)
-
-    def terminal(self, expr: Any, *, source: str) -> None:
-        """When the game is over."""
-        self._terminal = self._flow_rule("terminal", expr, BOOL, source)
-
-    def _flow_rule(self, what: str, expr: Any, want: Type, source: str) -> Rule:
-        where = caller_location()
-        self._need_source("rule", what, source, where)
-        e = lift(expr)
-        if e.type != want:
-            raise SpecError(f"must be {want}, got {e.type}", element=f"rule {what}", where=where)
-        return Rule(e, source, where)
-
-    def score(self, fn: Callable[[Expr], Any], *, source: str) -> None:
-        """Each player's score: ``fn(p)`` for the player variable ``p``."""
-        where = caller_location()
-        self._need_source("rule", "score", source, where)
-        var = Expr("var", ("p", self.players()), INT, None, None, bound_name(fn) or "p")
-        with _in_element("rule score"):
-            e = lift(fn(var))
-        if e.type != INT:
-            raise SpecError(f"a score must be an int, got {e.type}", element="rule score",
-                            where=where)
-        self._scoring = Scoring(var, e, source, where)
-
-    def tie_break(self, fn: Callable[[Expr], Any], *, source: str,
-                  lower_wins: bool = False) -> None:
-        """Among players tied on score, compare ``fn(p)``; applied in declaration order."""
-        where = caller_location()
-        self._need_source("rule", "tie_break", source, where)
-        var = Expr("var", ("p", self.players()), INT, None, None, bound_name(fn) or "p")
-        e = lift(fn(var))
-        if e.type != INT:
-            raise SpecError(f"a tie-break key must be an int, got {e.type}",
-                            element="rule tie_break", where=where)
-        self.tie_breaks.append(TieBreak(var, e, lower_wins, source, where))
-
-    def shared_ties(self, *, source: str) -> None:
-        """Players still tied after every tie-break share the victory."""
-        where = caller_location()
-        self._need_source("rule", "shared_ties", source, where)
-        self._shared_ties = Rule(const(True), source, where)
-
-    def invariant(self, name: str, cond: Any, *, source: str, doc: str = "") -> None:
-        """Something true in every reachable state."""
-        where = caller_location()
-        self._claim("invariant", name, where)
-        self._need_source("invariant", name, source, where)
-        c = lift(cond)
-        if c.type != BOOL:
-            raise SpecError(f"an invariant must be a bool, got {c.type}",
-                            element=f"invariant {name}", where=where)
-        _not_constant(c, "an invariant", f"invariant {name}", where)
-        self.invariants.append(Invariant(name, c, source, where, doc))
-
-    def law(self, name: str, cond: Any, *, source: str, doc: str = "") -> None:
-        """Something true in every state within the declared bounds, reachable or not.
-
-        Use it for pure rules over all inputs: a prize table against every possible set of
-        totals, a tie-break against every possible score line.
-        """
-        where = caller_location()
-        self._claim("law", name, where)
-        self._need_source("law", name, source, where)
-        c = lift(cond)
-        if c.type != BOOL:
-            raise SpecError(f"a law must be a bool, got {c.type}", element=f"law {name}",
-                            where=where)
-        _not_constant(c, "a law", f"law {name}", where)
-        self.invariants.append(Invariant(name, c, source, where, doc, law=True))
-
-    def conservation(self, name: str, total: Any, *, source: str, doc: str = "") -> None:
-        """A total (e.g. supply + board + players) that stays at its initial value."""
-        where = caller_location()
-        self._claim("conservation", name, where)
-        self._need_source("conservation", name, source, where)
-        t = lift(total)
-        if t.type != INT:
-            raise SpecError(f"a conserved total must be an int, got {t.type}",
-                            element=f"conservation {name}", where=where)
-        self.conservations.append(Conservation(name, t, source, where, doc))
-
-    def max_steps(self, n: int, *, source: str, bmc_depth: int | None = None) -> None:
-        """Every game ends within ``n`` steps (chance steps included).
-
-        ``bmc_depth`` is how many steps bounded model checking explores by default
-        (default: ``n``, at most 9).
-        """
-        where = caller_location()
-        self._need_source("rule", "max_steps", source, where)
-        if not isinstance(n, int) or n <= 0:
-            raise SpecError("max_steps must be a positive int", element="rule max_steps",
-                            where=where)
-        self._max_steps = (n, source)
-        self._bmc_depth = bmc_depth if bmc_depth is not None else min(n, 9)
-
-    def horizon(self, n: int, *, reason: str, bmc_depth: int | None = None) -> None:
-        """For a game whose rules do not bound its length: play and check stop a game at
-        ``n`` steps and report it *truncated* (no winner, not a termination failure); the
-        termination property is SKIPPED with ``reason``. Use instead of :meth:`max_steps`.
-        """
-        where = caller_location()
-        if not isinstance(n, int) or isinstance(n, bool) or n <= 0 or not reason.strip():
-            raise SpecError("horizon needs a positive int and a reason (why the rules do not "
-                            "bound the game)", element="rule horizon", where=where)
-        self._horizon = (n, reason)
-        self._bmc_depth = bmc_depth if bmc_depth is not None else min(n, 9)
-
-    def waive(self, property_name: str, *, reason: str) -> None:
-        """Opt out of a generic property: it is reported SKIPPED, with ``reason``."""
-        where = caller_location()
-        if not property_name.isidentifier() or not reason.strip():
-            raise SpecError("waive needs a property name and a reason",
-                            element=f"waiver {property_name}", where=where)
-        self._waivers[property_name] = reason
-
-    def left_to_play(self, property_name: str, *, reason: str) -> None:
-        """Leave an invariant or a conservation law to play: ``rulespec prove`` does not
-        try it (it is reported SKIPPED, with ``reason``) and no proof assumes it; ``rulespec
-        check`` and the scenarios still test it. For a property whose step proofs are
-        beyond the solver (large geometry), so that the rest of the proof finishes."""
-        where = caller_location()
-        if not property_name.isidentifier() or not reason.strip():
-            raise SpecError("left_to_play needs a property name and a reason",
-                            element=f"left to play {property_name}", where=where)
-        self._left_to_play[property_name] = reason
-
-    def check_examples(self, n: int, *, reason: str) -> None:
-        """The default number of Hypothesis examples for ``rulespec check`` (100 if unset):
-        long games afford fewer per minute. Say why."""
-        where = caller_location()
-        if not isinstance(n, int) or n <= 0 or not reason.strip():
-            raise SpecError("check_examples needs a positive int and a reason",
-                            element="rule check_examples", where=where)
-        self._check_examples = n
 
     # --- registration -------------------------------------------------------------------
     def build(self) -> GameSpec:
@@ -780,26 +408,6 @@ class Game:
             rulesets=tuple(self.rulesets), setup_rests_on=self._setup_rests)
         validate(spec)
         return spec
-
-
-@contextlib.contextmanager
-def _in_element(element: str) -> Iterator[None]:
-    """Name the element being built in any SpecError raised without one."""
-    try:
-        yield
-    except SpecError as err:
-        if err.element is None:
-            raise SpecError(err.problem, element=element, where=err.where) from None
-        raise
-
-
-def _not_constant(cond: Expr, what: str, element: str, where: Location | None) -> None:
-    """An invariant or law written as a constant (``True``) states nothing about the game
-    (and ``False`` can never hold): almost surely a slip, e.g. a Python comparison that was
-    evaluated at load instead of built as an expression."""
-    if cond.op == "const":
-        raise SpecError(f"{what} must be a condition on the state, not the constant "
-                        f"{cond.args[0]!r}", element=element, where=where)
 
 
 def _template_names(text: str) -> set[str]:

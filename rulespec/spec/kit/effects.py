@@ -1,11 +1,18 @@
 """A queue of pending effects: "do all of this card's effects you can".
 
-Playing a card queues its effects (one flag per effect kind); while any is pending, the
-player resolves them one at a time with a ``resolve`` action, and may skip the rest only
-when none of them can be carried out. Whether they must be resolved in printed order
-(the order of the effect enum) or in any order is an interpretation point the spec
-declares and hands to the kit; in printed order, an effect that cannot be carried out is
-passed over (and dropped) when a later one is resolved.
+Playing a card queues its effects (one flag per effect kind, or a count with
+``counted=n``); while any is pending, the player carries them out one at a time, and may
+skip the rest only when none of them can be carried out ("as far as possible"), or, where a
+reading allows it, as soon as one cannot. Whether they must be carried out in printed order
+(the order of the effect enum) or in any order is an interpretation point the spec declares
+and hands to the kit; in printed order, an effect that cannot be carried out is passed over
+(and dropped) when a later one is carried out.
+
+Two ways to use it: ``declare(possible=, resolve=)`` makes one generic ``resolve_<name>
+(effect)`` action and ``skip_<name>``; or each effect keeps its own action (a buy chooses a
+row slot, a raise a board slot) and starts it with ``fx.carry_out(rule, Effect.buy)``, with
+``fx.possible_when({...})`` saying when each can be carried out and ``@fx.skip(...)`` the
+skip.
 
 >>> from rulespec.spec import Game
 >>> g = Game("demo", title="demo", players=2, source="t")
@@ -19,9 +26,11 @@ passed over (and dropped) when a later one is resolved.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, Callable
 
 from ...ir.errors import SpecError
+from ...ir.location import caller_location
 from ...ir.nodes import (Enum, Expr, all_of, any_of, exists, forall, implies, lift, not_,
                          ordinal)
 from ..builder import Game, RuleBuilder
@@ -29,22 +38,43 @@ from ..elements import Interpretation
 
 
 class Effects:
-    """Pending effects of kind ``effects`` (one bool per kind), resolved by actions the kit
-    declares with :meth:`declare`; ``order`` is an interpretation point with the options
-    ``printed`` and ``any``."""
+    """Pending effects of kind ``effects`` (one bool per kind; ``counted=n``: how many of
+    each, up to ``n``), carried out by actions the kit declares with :meth:`declare` or by
+    the spec's own actions through :meth:`carry_out`; ``order`` is an interpretation point
+    with the options ``printed`` and ``any``, or one of those words for a game that fixes
+    it."""
 
-    def __init__(self, game: Game, name: str, effects: Enum, *, order: Interpretation,
-                 source: str) -> None:
-        if not {"printed", "any"} <= set(order.options):
-            raise SpecError("the order point needs the options 'printed' and 'any'",
-                            element=f"effects {name}")
+    def __init__(self, game: Game, name: str, effects: Enum, *, order: Any,
+                 source: str, counted: int | None = None, flow: bool = False,
+                 doc: str | None = None, order_source: str | None = None) -> None:
+        where = caller_location()
+        if isinstance(order, str) and order in ("printed", "any"):
+            printed: Any = lift(order == "printed")
+        elif isinstance(order, Interpretation) and {"printed", "any"} <= set(order.options):
+            printed = order.is_("printed")
+        else:
+            raise SpecError("order is an interpretation point with the options 'printed' and "
+                            "'any' (or one of those words)", element=f"effects {name}",
+                            where=where)
+        if counted is not None and not (isinstance(counted, int) and counted >= 1
+                                        and not isinstance(counted, bool)):
+            raise SpecError(f"counted= is how many of one effect may wait at once (an int "
+                            f">= 1), got {counted!r}", element=f"effects {name}", where=where)
         self.game, self.name, self.effects, self.order = game, name, effects, order
-        self.pending = game.field(name, bool, shape=(effects,), source=source,
-                                  doc=f"the {name} still to resolve")
+        self._printed, self.counted = printed, counted
+        kind: Any = bool if counted is None else range(0, counted + 1)
+        self.pending = game.field(name, kind, shape=(effects,), source=source, flow=flow,
+                                  doc=doc or f"the {name} still to resolve")
+        self._possible: dict[int, Any] | None = None
+        self._pause: tuple[Expr, str, str | None] | None = None
+        #: what the printed-order guard and lapse cite (the point's source by default; a
+        #: spec adds the assumption it rests on)
+        self._order_source = order_source or (order.source if isinstance(order, Interpretation)
+                                              else source)
 
     def active(self) -> Expr:
         """Some effect is pending (other actions should wait: require ``not_(active())``)."""
-        return any_of(*(self.pending[m] for m in self.effects))
+        return any_of(*(self.waiting(m) for m in self.effects))
 
     def queue(self, rule: RuleBuilder, *members: Any, when: Any = True,
               source: str | None = None) -> None:
@@ -52,6 +82,157 @@ class Effects:
         for m in members:
             c = lift(when)
             rule.set(self.pending[m], c if c.op != "const" else True, source=source)
+
+    # --- the spec's own actions carry the effects out ---------------------------------------
+    def waiting(self, effect: Any = None) -> Expr:
+        """``effect`` waits (without one: some effect waits)."""
+        if effect is None:
+            return self.active()
+        cell = self.pending[effect]
+        return cell if self.counted is None else cell > 0
+
+    def none_waiting(self) -> Expr:
+        """No effect waits: what "the turn may end only when every effect is done" reads."""
+        return not_(self.active())
+
+    def add(self, rule: RuleBuilder, effect: Any, n: Any = 1, *,
+            source: str | None = None) -> None:
+        """Queue ``n`` more of ``effect`` (a member or an expression: ``icon_effect[icon]``;
+        ``n`` may be an expression, a card table's count). Without ``counted`` the effect
+        just waits."""
+        if self.counted is None:
+            rule.set(self.pending[effect], True, source=source)
+        else:
+            rule.add(self.pending[effect], n, source=source)
+
+    def require_done(self, rule: RuleBuilder, *, source: str,
+                     text: str = "no effect is waiting") -> None:
+        """The rule applies only once every queued effect is carried out or skipped."""
+        rule.require(self.none_waiting(), text, source=source)
+
+    def possible_when(self, conditions: dict[Any, Any]) -> None:
+        """When each effect can be carried out now: ``{Effect.buy: cond, ...}`` (a member or
+        its name; a condition, or a function of nothing returning one, read when first
+        needed). Every member needs one; ``False`` for a member that is never an effect."""
+        where = caller_location()
+        got: dict[int, Any] = {}
+        for key, cond in conditions.items():
+            member = self.effects[key] if isinstance(key, str) else key
+            if not (isinstance(member, Expr) and member.op == "const"
+                    and member.type.enum is self.effects):
+                raise SpecError(f"{key!r} is not a member of {self.effects.name}",
+                                element=f"effects {self.name}", where=where)
+            got[member.args[0]] = cond
+        missing = [m for i, m in enumerate(self.effects.members) if i not in got]
+        if missing:
+            raise SpecError(f"possible_when() says nothing of {', '.join(missing)} (give "
+                            "False for a member that is never an effect)",
+                            element=f"effects {self.name}", where=where)
+        self._possible = got
+
+    def paused_while(self, cond: Any, text: str, *, source: str) -> None:
+        """No effect is carried out or skipped while ``cond`` holds (an effect being chosen
+        in several steps, a scout keeping locations): ``text`` is the refusal."""
+        self._pause = (lift(cond), text, source)
+
+    def can(self, effect: Any) -> Expr:
+        """``effect`` (a member or an expression) can be carried out now."""
+        conds = self._conditions(caller_location())
+        e = lift(effect)
+        if e.op == "const":
+            return conds[e.args[0]]
+        return any_of(*(all_of(e == self.effects[m], conds[i])
+                        for i, m in enumerate(self.effects.members)
+                        if not _never(conds[i])))
+
+    def carry_out(self, rule: RuleBuilder, effect: Any, *, source: str | None = None) -> None:
+        """Start the rule that carries out one waiting ``effect``: it is legal only while
+        the effect waits (and, in printed order, once every effect printed before it is
+        done or impossible); from here on it counts as done, and in printed order the
+        impossible ones before it lapse. It does not test :meth:`possible_when`'s condition
+        (some choice can be made): the action's own preconditions say whether *this* choice
+        can."""
+        where = caller_location()
+        conds = self._conditions(where)
+        e = lift(effect)
+        rule.require(self.waiting(e), "the effect is waiting", source=source)
+        if self._pause is not None:
+            rule.require(not_(self._pause[0]), self._pause[1], source=self._pause[2])
+        known = e.args[0] if e.op == "const" else None  # a member: its place is known
+        earlier = [i for i, _ in enumerate(self.effects.members)
+                   if not _never(conds[i]) and (known is None or i < known)]
+        fixed = self._printed.op == "const"
+        if earlier and not (fixed and not self._printed.args[0]):
+            blocked = all_of(*(implies(ordinal(e) > i, any_of(
+                not_(self.waiting(self.effects[self.effects.members[i]])), not_(conds[i])))
+                for i in earlier))
+            rule.require(blocked if fixed else implies(self._printed, blocked),
+                         "in printed order: the effects printed before it are done or "
+                         "impossible", source=self._order_source)
+        if self.counted is None:
+            rule.set(self.pending[e], False, source=source)
+        else:
+            rule.add(self.pending[e], -1, source=source)
+        if earlier and not (fixed and not self._printed.args[0]):
+            with contextlib.ExitStack() as stack:
+                if not fixed:
+                    stack.enter_context(rule.when(self._printed, source=self._order_source))
+                for i in earlier:
+                    m = self.effects[self.effects.members[i]]
+                    lapse = False if self.counted is None else 0
+                    if known is not None:
+                        rule.set(self.pending[m], lapse, source=self._order_source)
+                    else:
+                        with rule.when(ordinal(e) > i):
+                            rule.set(self.pending[m], lapse, source=self._order_source)
+
+    def skip(self, name: str = "skip", *, source: str, text: str = "skip the remaining effects",
+             as_far_as_possible: Any = True, because: str | None = None) -> Any:
+        """Decorate ``def f(rule)``: the action that drops every waiting effect. It is
+        legal while some effect waits and none of them can be carried out; where
+        ``as_far_as_possible`` is false (a reading: "use just the effects that can be"),
+        also as soon as one waiting effect cannot (``because`` cites that precondition,
+        the reading's source say; default ``source``). ``f`` adds the rule's own guards and
+        what follows (the waiting effects are already dropped when it runs)."""
+        where = caller_location()
+        conds = self._conditions(where)
+        kinds = [(self.effects[m], conds[i]) for i, m in enumerate(self.effects.members)
+                 if not _never(conds[i])]
+        far = lift(as_far_as_possible)
+
+        def deco(fn: Callable[[RuleBuilder], None]) -> Callable:
+            @self.game.action(name, text=text, source=source)
+            def skip_rule(rule: RuleBuilder) -> None:
+                rule.require(self.active(), "an effect is waiting", source=source)
+                if self._pause is not None:
+                    rule.require(not_(self._pause[0]), self._pause[1], source=self._pause[2])
+                none_can = not_(any_of(*(all_of(self.waiting(m), c) for m, c in kinds)))
+                one_fails = any_of(*(all_of(self.waiting(m), not_(c)) for m, c in kinds))
+                rule.require(none_can if far.op == "const" and far.args[0] else
+                             any_of(none_can, all_of(not_(far), one_fails)),
+                             "no waiting effect can be carried out" + (
+                                 "" if far.op == "const" and far.args[0] else
+                                 " (or, where the player may stop once one fails, one "
+                                 "cannot)"), source=because or source)
+                for m in self.effects:
+                    rule.set(self.pending[m], False if self.counted is None else 0)
+                fn(rule)
+            return fn
+        return deco
+
+    def _conditions(self, where: Any) -> dict[int, Expr]:
+        if self._possible is None:
+            raise SpecError("say when each effect can be carried out first: "
+                            "fx.possible_when({Effect.x: condition, ...})",
+                            element=f"effects {self.name}", where=where)
+        out = {}
+        for i, cond in self._possible.items():
+            c = lift(cond() if callable(cond) else cond)
+            if c.type.kind != "bool":
+                raise SpecError(f"possible_when: {self.effects.members[i]} needs a condition, "
+                                f"got {c.type}", element=f"effects {self.name}", where=where)
+            out[i] = c
+        return out
 
     def declare(self, *, possible: dict[str, Any], resolve: dict[str, Callable[[RuleBuilder],
                 None]], source: str, text: str = "resolve {effect}") -> None:
@@ -65,7 +246,7 @@ class Effects:
         if missing:
             raise SpecError(f"no possible/resolve for {sorted(missing)}",
                             element=f"effects {self.name}")
-        pending, effects, printed = self.pending, self.effects, self.order.is_("printed")
+        pending, effects, printed = self.pending, self.effects, self._printed
 
         def can(e: Expr) -> Expr:
             return any_of(*(all_of(e == effects[m], lift(possible[m])) for m in effects.members))
@@ -81,7 +262,7 @@ class Effects:
             rule.require(can(effect), "the effect can be carried out", source=source)
             rule.require(implies(printed, earlier_blocked(effect)),
                          "in printed order: every earlier pending effect is impossible",
-                         source=self.order.source)
+                         source=self._order_source)
             rule.set(pending[effect], False, source=source)
             with rule.when(printed):
                 with rule.for_each(effects) as x:
@@ -100,3 +281,8 @@ class Effects:
                          source=source)
             with rule.for_each(effects) as x:
                 rule.set(pending[x], False, source=source)
+
+
+def _never(cond: Expr) -> bool:
+    """A member that is never an effect (``possible_when`` gave it ``False``)."""
+    return cond.op == "const" and cond.args[0] is False

@@ -1,0 +1,157 @@
+"""The effects kit with the spec's own actions: counted effects, printed or any order,
+"as far as possible" or stopping once one fails, a pause, and a turn that ends only when
+no effect waits."""
+
+import json
+
+import pytest
+
+import rulespec
+from rulespec import IllegalAction
+from rulespec.spec import Game, not_
+from rulespec.spec.kit import Effects
+
+SRC = "fixture: a card with effects"
+
+
+def _spec(first: str = "gain"):
+    """Playing the card queues two gains and a pay (printed in the order ``first``, the
+    other); a gain is always possible, a pay needs a coin."""
+    game = Game("effects", title="Effects", players=1, source=SRC)
+    names = ["gain", "pay"] if first == "gain" else ["pay", "gain"]
+    Effect = game.enum("Effect", [*names, "none"], source=SRC)
+    order = game.point("order", "Printed order?", source=SRC, printed=SRC, any=SRC,
+                       default="printed", because="fixture")
+    partial = game.point("partial", "Stop once one fails?", source=f"{SRC} §partial",
+                         far=SRC, stop=SRC,
+                         default="far", because="fixture")
+    coins = game.field("coins", range(0, 4), initial=0, source=SRC)
+    played = game.field("played", bool, flow=True, source=SRC)
+    choosing = game.field("choosing", bool, flow=True, source=SRC)
+    over = game.field("over", bool, flow=True, source=SRC)
+    fx = Effects(game, "pending", Effect, order=order, counted=2, flow=True, source=SRC,
+                 order_source=f"{SRC}; assumption printed")
+    fx.possible_when({Effect.gain: lambda: coins < 3, Effect.pay: coins >= 1,
+                      Effect.none: False})
+    fx.paused_while(choosing, "no choice is being made", source=SRC)
+
+    @game.action(text="play", source=SRC)
+    def play(rule):
+        rule.require(not_(played), "the card is not played yet", source=SRC)
+        rule.set(played, True)
+        fx.add(rule, Effect.gain, 2, source=SRC)
+        fx.add(rule, Effect.pay, source=SRC)
+
+    @game.action(text="gain", source=SRC)
+    def gain(rule):
+        fx.carry_out(rule, Effect.gain, source=SRC)
+        rule.require(coins < 3, "you have room for a coin", source=SRC)
+        rule.add(coins, 1)
+
+    @game.action(text="pay", source=SRC)
+    def pay(rule):
+        fx.carry_out(rule, Effect.pay, source=SRC)
+        rule.require(coins >= 1, "you have a coin", source=SRC)
+        rule.add(coins, -1)
+
+    @fx.skip(text="skip", source=SRC, as_far_as_possible=partial.is_("far"),
+             because=partial.source)
+    def skip(rule):
+        rule.require(played, "the card is played", source=SRC)
+
+    @game.action(text="end turn", source=SRC)
+    def end_turn(rule):
+        rule.require(played, "the card is played", source=SRC)
+        fx.require_done(rule, source=SRC)
+        rule.set(over, True)
+
+    game.current_player(0, source=SRC)
+    game.terminal(over, source=SRC)
+    game.max_steps(6, source=SRC)
+    game.score(lambda p: coins, source=SRC)
+    return game.build()
+
+
+def _after(model, *texts, coins=None):
+    s = model.initial_state()
+    if coins is not None:
+        doc = json.loads(s.to_json())
+        doc["fields"]["coins"] = coins
+        s = model.state_from_json(doc)
+    for t in texts:
+        s = model.apply(s, model.action_from_str(s, t))
+    return s
+
+
+def _legal(model, s):
+    return [str(a) for a in model.legal_actions(s)]
+
+
+def test_in_printed_order_an_effect_waits_for_those_printed_before_it():
+    printed = rulespec.Model(_spec())
+    s = _after(printed, "play", coins=1)
+    assert _legal(printed, s) == ["gain"]          # the pay is printed after the gains
+    with pytest.raises(IllegalAction, match="in printed order: the effects printed before"):
+        printed.apply(s, printed.action_from_str(s, "pay"))
+    s = _after(printed, "play", "gain", "gain", coins=1)
+    assert _legal(printed, s) == ["pay"] and s["pending"] == [0, 1, 0]
+    assert _legal(printed, printed.apply(s, printed.action_from_str(s, "pay"))) == ["end turn"]
+
+
+def test_in_any_order_every_waiting_possible_effect_is_open():
+    anyorder = rulespec.Model(_spec(), {"order": "any"})
+    assert _legal(anyorder, _after(anyorder, "play", coins=1)) == ["gain", "pay"]
+
+
+def test_in_printed_order_an_impossible_earlier_effect_lapses():
+    model = rulespec.Model(_spec(first="pay"))
+    s = _after(model, "play")                     # no coin: the pay, printed first, cannot
+    assert _legal(model, s) == ["gain"]
+    s = model.apply(s, model.action_from_str(s, "gain"))
+    assert s["pending"] == [0, 1, 0]              # the pay lapsed, one gain is left
+
+
+def test_a_turn_ends_only_when_no_effect_waits():
+    model = rulespec.Model(_spec())
+    s = _after(model, "play")
+    with pytest.raises(IllegalAction, match="requires: no effect is waiting"):
+        model.apply(s, model.action_from_str(s, "end turn"))
+
+
+def test_as_far_as_possible_the_rest_is_skipped_only_when_none_can_be_done():
+    far = rulespec.Model(_spec(), {"order": "any"})
+    stop = rulespec.Model(_spec(), {"order": "any", "partial": "stop"})
+    # no coin: the gains can be done, the pay cannot
+    assert "skip" not in _legal(far, _after(far, "play"))
+    assert "skip" in _legal(stop, _after(stop, "play"))
+    s = _after(far, "play", coins=3)               # three coins: no gain possible, a pay is
+    assert _legal(far, s) == ["pay"]
+    s = far.apply(s, far.action_from_str(s, "pay"))
+    s = far.apply(s, far.action_from_str(s, "gain"))  # coins 3 again: the last gain cannot
+    assert s["pending"] == [1, 0, 0] and _legal(far, s) == ["skip"]
+    done = far.apply(s, far.action_from_str(s, "skip"))
+    assert done["pending"] == [0, 0, 0] and _legal(far, done) == ["end turn"]
+
+
+def test_no_effect_is_carried_out_while_paused():
+    model = rulespec.Model(_spec())
+    s = _after(model, "play")
+    doc = json.loads(s.to_json())
+    doc["fields"]["choosing"] = True
+    paused = model.state_from_json(doc)
+    assert _legal(model, paused) == []
+    with pytest.raises(IllegalAction, match="no choice is being made"):
+        model.apply(paused, model.action_from_str(paused, "gain"))
+
+
+def test_the_guards_cite_the_order_and_the_reading_they_rest_on():
+    spec = _spec()
+    pay = next(a for a in spec.actions if a.name == "pay")
+    assert [(p.text, p.source) for p in pay.preconditions] == [
+        ("the effect is waiting", SRC), ("no choice is being made", SRC),
+        ("in printed order: the effects printed before it are done or impossible",
+         f"{SRC}; assumption printed"), ("you have a coin", SRC)]
+    skip = next(a for a in spec.actions if a.name == "skip")
+    assert skip.preconditions[2].source == spec.interpretation("partial").source
+    gain = next(a for a in spec.actions if a.name == "gain")
+    assert "in printed order" not in " ".join(p.text for p in gain.preconditions)  # first
