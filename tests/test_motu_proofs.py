@@ -39,10 +39,9 @@ def test_every_scoring_law_is_proved():
 
 def test_a_fate_card_that_ignores_ties_is_refuted(tmp_path):
     # misreading: a tie for the most does not count (L94 says it does)
-    game = _planted(tmp_path, "return forall(game.players(), lambda q: tallied[p, e] >= "
-                              "tallied[q, e])",
-                    "return forall(game.players(), lambda q: (q == p) | "
-                    "(tallied[p, e] > tallied[q, e]))")
+    game = _planted(tmp_path, "return most(lambda q: tallied[q, e], of=p, over=game.players())",
+                    "return most(lambda q: tallied[q, e], of=p, over=game.players(), "
+                    "ties=False)")
     results = _laws(game, {"fate_canoes_4_adds_or_subtracts_its_value"})
     assert results["fate_canoes_4_adds_or_subtracts_its_value"].status == VIOLATED
 

@@ -28,27 +28,23 @@ the end-of-game measures (longest beach, element counts for the fate cards) are 
 the score sheet by a final ``tally`` step, so the scoring laws are arithmetic over fields.
 """
 
-from rulespec.spec import (PLAYERS, Game, Graph, SpecError, all_of, any_of, count, derived,
-                           exists, forall, if_, implies, largest_component, lookup, not_, option,
-                           ordinal, sum_of, to_int, view)
+from rulespec.spec import (PLAYERS, Game, Graph, SpecError, Text, all_of, any_of, count,
+                           derived, exists, forall, if_, implies, largest_component, lookup, most,
+                           not_, option, ordinal, sum_of, to_int, view)
 from rulespec.spec.kit import Deck, Pile, Row
 
-SEED = "003_6720fac1c931cea7.txt"
-RESEARCH = "research/components.md"
-NOTES = "research/motu.md"
+# The seed, cited by section heading and line (`SETUP.at(13, "quote")`), and the research
+# note the component assumptions come from, cited by section
+book = Text("003_6720fac1c931cea7.txt", cite="§{} L{}")
+research = Text("research/components.md", cite="§{}", quote="'{}'")
+SETUP, AIM, ROUND = (book.part(s) for s in ("セットアップ", "ゲームの目的", "ラウンドをプレイする"))
+TAKE, ADD, REFILL = (book.part(s) for s in ("1 - 島カードの選択", "2 - 自分の島にカードを追加",
+                                            "3 - 島カードの列を補充する"))
+FATE, TRAVELLER, SCORING = (book.part(s) for s in ("4 – 運命カードを購入する",
+                                                   "5 - 旅人カードをプレイする", "6 - 中間決算"))
+END, FINAL = (book.part(s) for s in ("ゲーム終了", "スコアの計算"))
 
-
-def src(section: str, line: int | str, quote: str | None = None) -> str:
-    """A citation of the seed: section heading, line(s) and an optional short quote."""
-    return f"{SEED} §{section} L{line}" + (f": 「{quote}」" if quote else "")
-
-
-SETUP, AIM, ROUND = "セットアップ", "ゲームの目的", "ラウンドをプレイする"
-TAKE, ADD, REFILL = "1 - 島カードの選択", "2 - 自分の島にカードを追加", "3 - 島カードの列を補充する"
-FATE, TRAVELLER, SCORING = "4 – 運命カードを購入する", "5 - 旅人カードをプレイする", "6 - 中間決算"
-END, FINAL = "ゲーム終了", "スコアの計算"
-
-game = Game("motu", title="MOTU", players=(2, 4), source=src(ROUND, "43-52"),
+game = Game("motu", title="MOTU", players=(2, 4), source=ROUND.at("43-52"),
             summary="Take island cards from a row paid with coconuts, overlap them into your "
                     "own island (cover a symbol, keep beaches continuous, keep sea off "
                     "land), and score six harmony sources over three scorings, plus fate "
@@ -58,21 +54,21 @@ game = Game("motu", title="MOTU", players=(2, 4), source=src(ROUND, "43-52"),
 # Numbers printed in the rules
 # =====================================================================================
 ROW = 4
-game.constant("row_cards", ROW, source=src(SETUP, 13, "島カードから4枚を表向きにして"))
+game.constant("row_cards", ROW, source=SETUP.at(13, "島カードから4枚を表向きにして"))
 ISLAND_CARDS = 58
-game.constant("island_cards", ISLAND_CARDS, source=src(SETUP, 11, "58枚の島カードをシャッフル"))
+game.constant("island_cards", ISLAND_CARDS, source=SETUP.at(11, "58枚の島カードをシャッフル"))
 START_COCONUTS = 5
 game.constant("coconuts_each", START_COCONUTS,
-              source=src(SETUP, 23, "各プレイヤーにココナッツカウンターを5つ与えます"))
+              source=SETUP.at(23, "各プレイヤーにココナッツカウンターを5つ与えます"))
 ROUNDS = 9
-game.constant("rounds", ROUNDS, source=src(AIM, 33, "MOTUのゲームは9ラウンドでプレイされます"))
+game.constant("rounds", ROUNDS, source=AIM.at(33, "MOTUのゲームは9ラウンドでプレイされます"))
 BONUS = 5
-game.constant("longest_beach_bonus", BONUS, source=src(FINAL, 158, "さらに5ハーモニーポイント"))
-game.constant("most_coconuts_bonus", BONUS, source=src(FINAL, 159, "さらに5ハーモニーポイント"))
+game.constant("longest_beach_bonus", BONUS, source=FINAL.at(158, "さらに5ハーモニーポイント"))
+game.constant("most_coconuts_bonus", BONUS, source=FINAL.at(159, "さらに5ハーモニーポイント"))
 PAIR_POINTS = {"fishers": 2, "hunters": 3, "canoes": 4}
-game.constant("points_per_fisher", 2, source=src(SCORING, 139, "漁師ごとに2ポイント"))
-game.constant("points_per_hunter", 3, source=src(SCORING, 140, "猟師ごとに3ポイント"))
-game.constant("points_per_canoe", 4, source=src(SCORING, 141, "カヌーごとに4ポイント"))
+game.constant("points_per_fisher", 2, source=SCORING.at(139, "漁師ごとに2ポイント"))
+game.constant("points_per_hunter", 3, source=SCORING.at(140, "猟師ごとに3ポイント"))
+game.constant("points_per_canoe", 4, source=SCORING.at(141, "カヌーごとに4ポイント"))
 
 # =====================================================================================
 # Players and the island grid (the abstraction; docs/games/motu.md)
@@ -84,7 +80,7 @@ game.assume("player_counts", [2, 3, 4],
                    "(Ghost Dog box, Atua). Solo rules are at the end of the booklet and not in "
                    "the seed (L29), so 1 player is not modelled; 5-6 are left out to keep the "
                    "state small",
-            origin=f"{RESEARCH} §3 MOTU Identity (undecent.fr, bodoge, ludorium.at)")
+            origin=research.at("3 MOTU Identity") + " (undecent.fr, bodoge, ludorium.at)")
 R, C = 8, 8
 CARD_H, CARD_W = 3, 2
 GRID_SIZE = game.assume("island_grid", {"rows": R, "cols": C, "card_cells": [CARD_H, CARD_W]},
@@ -109,7 +105,7 @@ FIRST_PLAYER = game.assume(
     "first_player", 0,
     reason="the seed's start player is whoever most recently set foot on an island (L33), "
            "which no state records; seat 0 starts and play goes clockwise (seat order)",
-    origin=src(AIM, 33))
+    origin=AIM.at(33))
 
 # =====================================================================================
 # Vocabulary
@@ -120,7 +116,7 @@ Terrain = game.enum("Terrain", {
     "sea": "sea",
     "beach_h": "beach whose band runs left-right on the grid (its ends: left and right)",
     "beach_v": "beach whose band runs up-down on the grid (its ends: above and below)",
-}, source=src(ADD, "64-84", "ビーチ…海…陸地"))
+}, source=ADD.at("64-84", "ビーチ…海…陸地"))
 Sym = game.enum("Sym", {
     "none": "no symbol",
     "fisher": "a fisher", "fish": "a fish", "hunter": "a hunter", "bird": "a bird",
@@ -129,11 +125,11 @@ Sym = game.enum("Sym", {
     "turtle": "a turtle totem", "shark": "a shark totem",
     "volcano": "a volcano (with a star: never covered)",
     "village": "the village (with a star: never covered)",
-}, source=src(SCORING, "139-144"))
+}, source=SCORING.at("139-144"))
 TOTEMS = game.assume("totem_kinds", ["lizard", "mask", "moon", "turtle", "shark"],
             reason="the seed counts 'different totem kinds' (L143) without naming them; the "
                    "2020 review names salamander, tribal masks and moon; five kinds assumed",
-            origin=f"{RESEARCH} §Harmony sources (undecent.fr 2020)")
+            origin=research.at("Harmony sources") + " (undecent.fr 2020)")
 STARS = ["volcano", "village"]
 Source = game.enum("Source", {
     "fishers": "fisher/fish: 2 per fisher, 0 if fishers outnumber fish",
@@ -142,7 +138,7 @@ Source = game.enum("Source", {
     "coconuts": "1 per coconut, the traveller's included",
     "totems": "by the number of different totem kinds",
     "volcanoes": "each volcano's ruler distance from the village, 0-5 points",
-}, source=src(SCORING, "138-144"))
+}, source=SCORING.at("138-144"))
 Phase = game.enum("Phase", {
     "villages": "each player gets a random village card (chance)",
     "row": "four island cards are turned face up in the row (chance)",
@@ -157,7 +153,7 @@ Phase = game.enum("Phase", {
     "scoring": "an intermediate scoring: each player chooses sources in turn",
     "tally": "the final count: each player measures the island in turn",
     "over": "the game is over",
-}, source=src(ROUND, "45-52"))
+}, source=ROUND.at("45-52"))
 
 # --- the cards ---------------------------------------------------------------------------
 # An upright card is 3 rows x 2 columns. Terrain letters: L land, S sea, B beach whose band
@@ -225,9 +221,9 @@ VILLAGES = game.assume("village_cards", VILLAGES,
 
 Card = game.enum("Card", {"none": "no card (an empty slot)",
                           **{k: f"island card {k}: {t} {s}" for k, (t, s) in CATALOGUE.items()}},
-                 source=src(SETUP, 11, "58枚の島カード"))
+                 source=SETUP.at(11, "58枚の島カード"))
 Village = game.enum("Village", {k: f"village card {k}: {t} {s}" for k, (t, s) in VILLAGES.items()},
-                    source=src(SETUP, 9, "6枚の村カードから1枚"))
+                    source=SETUP.at(9, "6枚の村カードから1枚"))
 
 
 def _cells(text: str) -> list[str]:
@@ -298,7 +294,7 @@ RULER = game.assume(
            "given. Assumed by squared cell distance (row^2 + column^2 between the cells): "
            "next to the village 0, then rising to 5 at 3.6-4 cells and falling again "
            "('far, but not too far')",
-    origin=f"NOT FOUND; shape from {RESEARCH} §Harmony sources (spiele-archiv.de: 'weit, "
+    origin="NOT FOUND; shape from " + research.at("Harmony sources") + " (spiele-archiv.de: 'weit, "
            "aber nicht zu weit'); INVENTED numbers")
 
 
@@ -318,7 +314,7 @@ DECK_SHARE = game.assume(
            "per player (for 6 players 24 + 18 + 12 + the row's 4 = 58, every card). The "
            "property 'the player right of the first player draws each deck's last card' "
            "(L90) checks the inference",
-    origin=f"INFERENCE ({RESEARCH} §Turn: 'deck sizes A = 4xN, B = 3xN, C = 2xN')")
+    origin="INFERENCE (" + research.at("Turn", "deck sizes A = 4xN, B = 3xN, C = 2xN") + ")")
 
 # --- fate cards (L94-103) ----------------------------------------------------------------
 Element = game.enum("Element", {
@@ -327,7 +323,7 @@ Element = game.enum("Element", {
     "beach_cards": "beach cards (see the point beach_card)",
     "coconuts": "coconut counters not on cards (see the point traveller_coconuts)",
     "volcanoes": "volcanoes",
-}, source=src(FATE, "94-103"))
+}, source=FATE.at("94-103"))
 Fate = game.enum("Fate", {
     "palms_8": "most palm trees: +8, else -5", "canoes_4": "most canoes: +4, else -3",
     "fish_birds_10": "most fish and most birds: both +10, one +2, neither -8",
@@ -337,7 +333,7 @@ Fate = game.enum("Fate", {
     "volcanoes_6": "most volcanoes: +6, else -4",
     "fishers_5": "most fishers: +5, else -3", "hunters_5": "most hunters: +5, else -3",
     "birds_4": "most birds: +4, else -3",
-}, source=src(FATE, "94-103"))
+}, source=FATE.at("94-103"))
 # (first element, second element or None, plus, minus, price); the 'both' card: +10/+2/-8
 FATES = game.assume("fate_cards", {
     "palms_8": ("palms", None, 8, 5, 4), "canoes_4": ("canoes", None, 4, 3, 2),
@@ -352,12 +348,12 @@ FATES = game.assume("fate_cards", {
            "volcanoes +6/-4. Three cards (fishers, hunters, birds) and every price are "
            "invented; the prices are 2-4 coconuts, never above the row's four cards, because "
            "L94 pays one counter per row card (カード1枚につき1カウンター)",
-    origin=f"{SEED} L94-103 for the seven; NOT FOUND ({RESEARCH} §Final scoring: 'Fate "
+    origin=f"{book.name} L94-103 for the seven; NOT FOUND ({research.at('Final scoring')}: 'Fate "
            "card costs/points NOT FOUND'); INVENTED for the rest")
 FATE_PLUS = game.table("fate_plus", {Fate[k]: v[2] for k, v in FATES.items()},
-                       source=src(FATE, "96-103") + " (fate_cards assumption)")
+                       source=FATE.at("96-103") + " (fate_cards assumption)")
 FATE_MINUS = game.table("fate_minus", {Fate[k]: v[3] for k, v in FATES.items()},
-                        source=src(FATE, "96-103") + " (fate_cards assumption)")
+                        source=FATE.at("96-103") + " (fate_cards assumption)")
 FATE_PRICE = game.table("fate_price", {Fate[k]: v[4] for k, v in FATES.items()},
                         source="fate_cards assumption (prices NOT FOUND)")
 if max(v[4] for v in FATES.values()) > ROW:
@@ -367,7 +363,7 @@ if max(v[4] for v in FATES.values()) > ROW:
                     f"counter per card (L94)")
 BOTH_ONE = 2
 game.constant("fate_both_one_element", BOTH_ONE,
-              source=src(FATE, 99, "コンポーネントのうち1つを最も多く持っている場合は2ポイント"))
+              source=FATE.at(99, "コンポーネントのうち1つを最も多く持っている場合は2ポイント"))
 
 # --- travellers (L105-118) -------------------------------------------------------------
 Traveller = game.enum("Traveller", {
@@ -378,7 +374,7 @@ Traveller = game.enum("Traveller", {
     "T4": "3 fish; 2 per fish in the row",
     "T5": "bird + fisher; 3 per bird in the row (assumed)",
     "T6": "canoe + 1 coconut; 4 per canoe in the row (assumed)",
-}, source=src(TRAVELLER, "113-118"))
+}, source=TRAVELLER.at("113-118"))
 # (symbols added, coconuts added, what is counted in the row, points per element)
 TRAVELLERS = game.assume("traveller_cards", {
     "T1": ({"canoe": 1, "fish": 1}, 0, "beach_cards", 3),
@@ -390,14 +386,15 @@ TRAVELLERS = game.assume("traveller_cards", {
     reason="six travellers (L17); the seed describes four (L115-118). T5 and T6 are "
            "invented in the same pattern (two symbols or a symbol and coconuts; points per "
            "element of one kind in the row)",
-    origin=f"{SEED} L115-118 for T1-T4; NOT FOUND for the other two ({RESEARCH}); INVENTED")
+    origin=f"{book.name} L115-118 for T1-T4; NOT FOUND for the other two ({research.name}); "
+           "INVENTED")
 
 
 def _traveller_table(name: str, fn):
     values = {Traveller.none: 0}
     for key, data in TRAVELLERS.items():
         values[Traveller[key]] = fn(data)
-    return game.table(name, values, source=src(TRAVELLER, "115-118") +
+    return game.table(name, values, source=TRAVELLER.at("115-118") +
                       " (traveller_cards assumption)")
 
 
@@ -416,15 +413,15 @@ no_placement = game.interpretation(
     "no_placement", question="What happens to a taken card that has no legal placement?",
     options={
         "choose_another": option(
-            src(TAKE, 56, "このカードを取ることができず、別のカードを選ばなければなりません") +
+            TAKE.at(56, "このカードを取ることができず、別のカードを選ばなければなりません") +
             " (by analogy)", english="A card you cannot add cannot be taken: choose another "
             "(as for a card you cannot pay for). If no card you can afford fits, you take "
             "one and set it aside."),
-        "set_aside": option(src(ADD, 62, "島カードは…上に置く必要があります") +
+        "set_aside": option(ADD.at(62, "島カードは…上に置く必要があります") +
                             " (silent on failure)",
                             english="Any affordable card may be taken; one that fits nowhere "
                                     "is set aside and the island gets no card this turn.")},
-    default="choose_another", source=src(ADD, "62-84"),
+    default="choose_another", source=ADD.at("62-84"),
     english="§2: the card must be put on your island, keeping the three placement rules; "
             "the text says nothing about a card that cannot be placed.",
     default_reason="the seed's one rule for a card you cannot handle (L56, coconuts) is to "
@@ -433,13 +430,13 @@ no_placement = game.interpretation(
 diagonal = game.interpretation(
     "diagonal_contact", question="Does sea touch land where two cells meet only at a corner?",
     options={
-        "orthogonal": option(src(ADD, 84, "その水域を直接陸地につなげることはできません"),
+        "orthogonal": option(ADD.at(84, "その水域を直接陸地につなげることはできません"),
                              english="Sea may not be joined directly to land: only cells "
                                      "sharing an edge touch."),
-        "diagonal_too": option(src(ADD, 84, "ビーチで陸地から分離する必要があります"),
+        "diagonal_too": option(ADD.at(84, "ビーチで陸地から分離する必要があります"),
                                english="Sea must be separated from land by beach: a corner "
                                        "contact is not separated.")},
-    default="orthogonal", source=src(ADD, "70, 82-84"),
+    default="orthogonal", source=ADD.at("70, 82-84"),
     english="§2: when adding sea, the water may not be joined directly to land; it must be "
             "separated from land by beach.",
     default_reason="'directly joined' (直接つなげる) reads as sharing an edge; a corner is a "
@@ -448,14 +445,14 @@ beach_cut = game.interpretation(
     "beach_cut", question="May a later card cut an existing beach (leave it ending against "
                           "land or sea)?",
     options={
-        "forbidden": option(src(ADD, 68, "ビーチは連続してつながっている必要があります"),
+        "forbidden": option(ADD.at(68, "ビーチは連続してつながっている必要があります"),
                             english="Beaches must be continuous: no beach of the island may "
                                     "end against land or sea, old ones included."),
-        "allowed": option(src(ADD, 80, "島にビーチを追加する場合、ビーチの両端が島から突き出て"
+        "allowed": option(ADD.at(80, "島にビーチを追加する場合、ビーチの両端が島から突き出て"
                                        "いる必要があります"),
                           english="When you add a beach, both its ends must stick out of the "
                                   "island: only the added card's beaches are checked.")},
-    default="forbidden", source=src(ADD, "68, 78-80"),
+    default="forbidden", source=ADD.at("68, 78-80"),
     english="§2: beaches must be continuous; when adding a beach both its ends must stick "
             "out of the island and may not join land or sea directly.",
     default_reason="the rule's heading (L68, L78) states a property of the island, which a "
@@ -464,18 +461,18 @@ beach_cut = game.interpretation(
 beach_end = game.interpretation(
     "beach_end", question="What may an end of an added beach rest on?",
     options={
-        "beach_or_table": option(src(ADD, 80, "陸や海に直接つなげることはできません"),
+        "beach_or_table": option(ADD.at(80, "陸や海に直接つなげることはできません"),
                                  english="Its ends may not join land or sea directly: they "
                                          "rest on the table or on another beach, a "
                                          "T-junction included."),
-        "same_band": option(src(ADD, 68, "ビーチは連続してつながっている必要があります"),
+        "same_band": option(ADD.at(68, "ビーチは連続してつながっている必要があります"),
                             english="Beaches must run on continuously: an end may continue "
                                     "a beach running the same way, not meet another "
                                     "beach's side (no T-junction)."),
-        "table_only": option(src(ADD, 80, "ビーチの両端が島から突き出ている必要があります"),
+        "table_only": option(ADD.at(80, "ビーチの両端が島から突き出ている必要があります"),
                              english="Both ends of the beach must stick out of the island: "
                                      "they rest on the table, never on another beach.")},
-    default="beach_or_table", source=src(ADD, "68, 78-80"),
+    default="beach_or_table", source=ADD.at("68, 78-80"),
     english="§2: beaches must be continuous; when adding a beach both its ends must stick "
             "out of the island; they may not join land or sea directly.",
     default_reason="L80's second sentence names what an end may not join, land and sea; an "
@@ -485,15 +482,15 @@ sea_rule = game.interpretation(
     "sea_rule", question="Does the sea rule also forbid adding land next to the island's "
                          "sea, or only adding sea next to land?",
     options={
-        "both_ways": option(src(ADD, 82, "海は陸地につなげることはできません"),
+        "both_ways": option(ADD.at(82, "海は陸地につなげることはできません"),
                             english="Sea may not be joined to land: no sea next to land, "
                                     "whichever card brings the land."),
-        "added_sea_only": option(src(ADD, 84, "島に海を追加するとき、その水域を直接陸地につなげる"
+        "added_sea_only": option(ADD.at(84, "島に海を追加するとき、その水域を直接陸地につなげる"
                                               "ことはできません"),
                                  english="When you add sea, that water may not be joined "
                                          "directly to land: only the added card's sea is "
                                          "checked, so added land may meet old sea.")},
-    default="both_ways", source=src(ADD, "70, 82-84"),
+    default="both_ways", source=ADD.at("70, 82-84"),
     english="§2: sea may not be joined to land; when adding sea, the water may not be joined "
             "directly to land.",
     default_reason="the rule's heading (L70, L82) states a property of the island, as for "
@@ -502,15 +499,15 @@ scoring_time = game.interpretation(
     "scoring_time", question="When does the intermediate scoring happen: when a deck's last "
                              "card is drawn, or after that player's optional steps 4-5?",
     options={
-        "end_of_turn": option(src(ROUND, "45-52", "6. 中間決算を計算(ラウンド4、7、9のみ)"),
+        "end_of_turn": option(ROUND.at("45-52", "6. 中間決算を計算(ラウンド4、7、9のみ)"),
                               english="The turn has six steps in order; the intermediate "
                                       "scoring is step 6, after buying a fate card and "
                                       "playing the traveller."),
-        "at_draw": option(src(REFILL, 90, "デッキの最後のカードを引いた場合、今度は中間決算を"
+        "at_draw": option(REFILL.at(90, "デッキの最後のカードを引いた場合、今度は中間決算を"
                                           "計算します"),
                           english="If you drew a deck's last card, the intermediate scoring "
                                   "is computed now.")},
-    default="end_of_turn", source=src(ROUND, "45-52") + "; " + src(REFILL, 90),
+    default="end_of_turn", source=ROUND.at("45-52") + "; " + REFILL.at(90),
     english="The turn lists the scoring as its sixth step; the refill step says the drawing "
             "of a deck's last card triggers it 'now'.",
     default_reason="L45 says the steps are carried out in order, with the scoring last; L90 "
@@ -519,18 +516,18 @@ traveller_coconuts = game.interpretation(
     "traveller_coconuts", question="Do the traveller's printed coconuts count for the fate "
                                    "card 'coconuts not on cards' and for the final tie-break?",
     options={
-        "count": option(src(TRAVELLER, 107, "この旅人カードに描かれた要素(シンボルやココナッツ"
+        "count": option(TRAVELLER.at(107, "この旅人カードに描かれた要素(シンボルやココナッツ"
                                             "カウンター)をポイントの合計数の計算に含める"),
                         english="The traveller's elements (symbols and coconut counters) "
                                 "count towards your totals."),
-        "ignore": option(src(FATE, 102, "ココナッツカウンター(カード上に配置されていないもの)") +
-                         "; " + src(FINAL, 163, "ココナッツカウンターが最も多いプレイヤー"),
+        "ignore": option(FATE.at(102, "ココナッツカウンター(カード上に配置されていないもの)") +
+                         "; " + FINAL.at(163, "ココナッツカウンターが最も多いプレイヤー"),
                          english="The fate card counts counters not placed on cards and the "
                                  "tie-break counts coconut counters: the printed coconuts "
                                  "count only where the text says so (the source L142, the "
                                  "bonus L159).")},
-    default="count", source=src(TRAVELLER, 107) + "; " + src(FATE, 102) + "; " +
-    src(FINAL, 163),
+    default="count", source=TRAVELLER.at(107) + "; " + FATE.at(102) + "; " +
+    FINAL.at(163),
     english="The coconut source and the coconut bonus name the traveller's coconuts; the "
             "fate card and the tie-break do not.",
     default_reason="L107 states in general that the traveller's symbols and coconuts count "
@@ -539,16 +536,16 @@ traveller_majorities = game.interpretation(
     "traveller_majorities", question="Do a revealed traveller's symbols count for the fate "
                                      "cards' majorities?",
     options={
-        "count": option(src(TRAVELLER, 107, "この旅人カードに描かれた要素(シンボルやココナッツ"
+        "count": option(TRAVELLER.at(107, "この旅人カードに描かれた要素(シンボルやココナッツ"
                                             "カウンター)をポイントの合計数の計算に含める"),
                         english="From then on the traveller's elements count in your "
                                 "totals: its symbols are among yours for every count."),
-        "island_only": option(src(FINAL, 157, "所有している各運命カードで指定された要素を最も多く"
+        "island_only": option(FINAL.at(157, "所有している各運命カードで指定された要素を最も多く"
                                               "持っているか"),
                               english="A fate card asks who has the most of its element: "
                                       "what each island shows; L107's totals are the "
                                       "harmony points' (the sources).")},
-    default="count", source=src(TRAVELLER, 107) + "; " + src(FINAL, 157),
+    default="count", source=TRAVELLER.at(107) + "; " + FINAL.at(157),
     english="The traveller's elements count towards your totals once it is revealed; the "
             "fate cards ask who has the most of their element(s).",
     default_reason="L107 adds the traveller's elements to your totals without naming the "
@@ -557,14 +554,14 @@ longest_beach = game.interpretation(
     "longest_beach", question="Which beach cells make one beach for the longest-beach "
                               "bonus?",
     options={
-        "touching": option(src(FINAL, 158, "最も長いビーチ(構成する島カードの枚数が最も多い)"),
+        "touching": option(FINAL.at(158, "最も長いビーチ(構成する島カードの枚数が最も多い)"),
                            english="The longest beach is the one made of the most island "
                                    "cards: beach cells that touch make one beach."),
-        "joined_ends": option(src(ADD, 80, "ビーチの両端"),
+        "joined_ends": option(ADD.at(80, "ビーチの両端"),
                               english="A beach is a band with two ends: bands join where an "
                                       "end rests on another band; two bands lying side by "
                                       "side are two beaches.")},
-    default="touching", source=src(FINAL, 158) + "; " + src(ADD, 80),
+    default="touching", source=FINAL.at(158) + "; " + ADD.at(80),
     english="The longest beach is the one made of the most island cards; a beach has two "
             "ends.",
     default_reason="L158 measures a beach by the cards it is made of and says nothing of how "
@@ -573,15 +570,15 @@ beach_bonus_at_zero = game.interpretation(
     "beach_bonus_at_zero", question="When nobody has a beach, do all players share the "
                                     "longest-beach bonus?",
     options={
-        "tied_at_zero": option(src(FINAL, 158, "同数の場合、それらのプレイヤー全員がこの追加の5"
+        "tied_at_zero": option(FINAL.at(158, "同数の場合、それらのプレイヤー全員がこの追加の5"
                                                "ポイントを獲得します"),
                                english="If tied, all those players get the extra 5 points: "
                                        "no beach at all is a tie too."),
-        "needs_a_beach": option(src(FINAL, 158, "ビーチが最も長いプレイヤーは、さらに5ハーモニー"
+        "needs_a_beach": option(FINAL.at(158, "ビーチが最も長いプレイヤーは、さらに5ハーモニー"
                                                 "ポイントを獲得します"),
                                 english="The player with the longest beach gets 5: a player "
                                         "without a beach has no longest beach.")},
-    default="tied_at_zero", source=src(FINAL, 158),
+    default="tied_at_zero", source=FINAL.at(158),
     english="The player with the longest beach gets 5 more harmony points; if tied, all of "
             "them do.",
     default_reason="the text ties the bonus to the longest length and shares it on a tie; it "
@@ -589,13 +586,13 @@ beach_bonus_at_zero = game.interpretation(
 beach_card = game.interpretation(
     "beach_card", question="What is a 'beach card' for the fate card 'most beach cards'?",
     options={
-        "visible_beach": option(src(SCORING, 134, "シンボルは完全に見えている場合にのみカウント"),
+        "visible_beach": option(SCORING.at(134, "シンボルは完全に見えている場合にのみカウント"),
                                 english="A card of your island that shows beach (only what is "
                                         "visible counts)."),
-        "printed_beach": option(src(FATE, 101, "ビーチカードが最も多い場合"),
+        "printed_beach": option(FATE.at(101, "ビーチカードが最も多い場合"),
                                 english="Any card of your island printed with beach, covered "
                                         "or not.")},
-    default="visible_beach", source=src(FATE, 101) + "; " + src(FINAL, 158),
+    default="visible_beach", source=FATE.at(101) + "; " + FINAL.at(158),
     english="The fate card counts beach cards; the longest beach counts the island cards "
             "that make it.",
     default_reason="only visible things count in the seed's scoring (L134), and the longest "
@@ -604,13 +601,13 @@ traveller_scoring = game.interpretation(
     "traveller_scoring", question="Does the traveller score per element in the row, or per "
                                   "two elements (German edition Atua)?",
     options={
-        "per_element": option(src(TRAVELLER, 115, "中央の列にあるビーチカードごとに3ポイント"),
+        "per_element": option(TRAVELLER.at(115, "中央の列にあるビーチカードごとに3ポイント"),
                               english="3 points per beach card in the central row."),
-        "per_two": option(src(TRAVELLER, 111, "ドイツ語版Atuaでは、右下隅のハーモニーポイントが、"
+        "per_two": option(TRAVELLER.at(111, "ドイツ語版Atuaでは、右下隅のハーモニーポイントが、"
                                               "要素2つごとにポイントを得るように修正されました"),
                           english="In the German edition Atua the points are per two "
                                   "elements.")},
-    default="per_element", source=src(TRAVELLER, "107-118"),
+    default="per_element", source=TRAVELLER.at("107-118"),
     english="Each traveller scores at once from the row; the German edition changed the "
             "rate to per two elements.",
     default_reason="the Japanese text (of the original edition) gives per element; the "
@@ -618,13 +615,13 @@ traveller_scoring = game.interpretation(
 components = game.interpretation(
     "components", question="Are travellers and fate cards in play?",
     options={
-        "full": option(src(SETUP, "17-19"), english="Deal the travellers and turn up the "
+        "full": option(SETUP.at("17-19"), english="Deal the travellers and turn up the "
                                                     "fate cards."),
-        "first_game": option(src(SETUP, 21, "MOTUを初めてプレイする際は、旅人カードと運命カード"
+        "first_game": option(SETUP.at(21, "MOTUを初めてプレイする際は、旅人カードと運命カード"
                                             "は使用しないことをお勧めします"),
                              english="In your first game, leave out the travellers and the "
                                      "fate cards.")},
-    default="full", source=src(SETUP, "17-21"),
+    default="full", source=SETUP.at("17-21"),
     english="Travellers and fate cards are part of the setup; the first game is recommended "
             "without them.",
     default_reason="the full game is the rule; the first game is a recommendation (a "
@@ -632,65 +629,79 @@ components = game.interpretation(
 FULL = components.is_("full")
 
 game.ruleset("first_game", options={"components": "first_game"},
-             source=src(SETUP, 21, "MOTUを初めてプレイする際は、旅人カードと運命カードは使用しない"
+             source=SETUP.at(21, "MOTUを初めてプレイする際は、旅人カードと運命カードは使用しない"
                                    "ことをお勧めします"),
              doc="The recommended first game: no travellers and no fate cards; every other "
                  "point keeps its default.")
 game.ruleset("atua", options={"traveller_scoring": "per_two"},
-             source=src(TRAVELLER, "111-118", "ドイツ語版Atuaでは…要素2つごとに"),
+             source=TRAVELLER.at("111-118", "ドイツ語版Atuaでは…要素2つごとに"),
              doc="The German edition Atua (Schmidt): travellers score per two elements of the "
                  "row. The seed reports no other difference of that edition.")
 
 # =====================================================================================
 # State
 # =====================================================================================
-phase = game.field("phase", Phase, flow=True, source=src(ROUND, "45-52"))
+phase = game.field("phase", Phase, flow=True, source=ROUND.at("45-52"))
+game.phases(phase, {
+    Phase.villages: ("villages are being dealt", SETUP.at(9)),
+    Phase.row: ("the row is being dealt", SETUP.at(13)),
+    Phase.travellers: ("travellers are being dealt", SETUP.at(17)),
+    Phase.fates: ("fate cards are being turned up", SETUP.at(19)),
+    Phase.take: ("it is your turn to take a card", TAKE.at(56)),
+    Phase.pay: ("you have chosen a card", TAKE.at(56)),
+    Phase.place: ("you have a card to add", ADD.at(62)),
+    Phase.refill: ("the row is being refilled", REFILL.at(88)),
+    Phase.fate: ("you may buy a fate card now", FATE.at(92)),
+    Phase.traveller: ("you may play your traveller now", TRAVELLER.at(105)),
+    Phase.scoring: ("an intermediate scoring is under way", SCORING.at(122)),
+    Phase.tally: ("the game has ended: count the islands", END.at(150)),
+}, source=ROUND.at("45-52"))
 to_move = game.field("to_move", range(0, MAXP), flow=True,
-                     source=src(AIM, 33, "ゲームは時計回りに進行し"))
-dealt = game.field("dealt", range(0, MAXP + 2), flow=True, source=src(SETUP, "9-19"),
+                     source=AIM.at(33, "ゲームは時計回りに進行し"))
+dealt = game.field("dealt", range(0, MAXP + 2), flow=True, source=SETUP.at("9-19"),
                    doc="cards dealt so far in the current setup step")
-scorer = game.field("scorer", range(0, MAXP), flow=True, source=src(SCORING, "122-130"),
+scorer = game.field("scorer", range(0, MAXP), flow=True, source=SCORING.at("122-130"),
                     doc="the player choosing sources (scoring) or counting (tally)")
-choices = game.field("choices", range(0, 4), flow=True, source=src(SCORING, "128-130"),
+choices = game.field("choices", range(0, 4), flow=True, source=SCORING.at("128-130"),
                      doc="sources the scorer still scores in this scoring")
-scorings = game.field("scorings", range(0, 4), flow=True, source=src(SCORING, "128-130"),
+scorings = game.field("scorings", range(0, 4), flow=True, source=SCORING.at("128-130"),
                       doc="intermediate scorings done (the third is the last)")
-chosen = game.field("chosen", range(0, ROW), flow=True, source=src(TAKE, 56),
+chosen = game.field("chosen", range(0, ROW), flow=True, source=TAKE.at(56),
                     doc="the row slot chosen this turn (0 = the first card)")
-due = game.field("due", bool, flow=True, source=src(REFILL, 90),
+due = game.field("due", bool, flow=True, source=REFILL.at(90),
                  doc="a deck ran out: a scoring is due")
-deck_no = game.field("deck_no", range(0, 4), flow=True, source=src(SETUP, 15),
+deck_no = game.field("deck_no", range(0, 4), flow=True, source=SETUP.at(15),
                      doc="the deck the row is refilled from: 0 = A, 1 = B, 2 = C, 3 = all empty")
 deck_left = game.field("deck_left", range(0, 4 * MAXP + 1), shape=(3,),
-                       source=src(SETUP, 15) + " (deck_sizes assumption)",
+                       source=SETUP.at(15) + " (deck_sizes assumption)",
                        doc="cards left in decks A, B, C")
 
 terrain = game.field("terrain", Terrain, shape=(PLAYERS, R, C), initial=Terrain.empty,
-                     source=src(ADD, "62-84") + "; assumption island_grid", doc="the visible terrain of each cell")
+                     source=ADD.at("62-84") + "; assumption island_grid", doc="the visible terrain of each cell")
 symbol = game.field("symbol", Sym, shape=(PLAYERS, R, C), initial=Sym.none,
-                    source=src(SCORING, 134) + "; assumption island_grid", doc="the visible symbol of each cell")
+                    source=SCORING.at(134) + "; assumption island_grid", doc="the visible symbol of each cell")
 layer = game.field("layer", range(0, ROUNDS + 1), shape=(PLAYERS, R, C),
-                   source=src(FINAL, 158, "構成する島カードの枚数") + "; assumption island_grid",
+                   source=FINAL.at(158, "構成する島カードの枚数") + "; assumption island_grid",
                    doc="which card shows at the cell: 0 the village, k the k-th card added")
 placed = game.field("placed", range(0, ROUNDS + 1), shape=(PLAYERS,),
-                    source=src(SCORING, 132), doc="island cards added so far")
+                    source=SCORING.at(132), doc="island cards added so far")
 coconuts = game.field("coconuts", range(0, START_COCONUTS * MAXP + 1), shape=(PLAYERS,),
-                      source=src(SETUP, 23), doc="each player's coconut counters")
-taken = game.field("taken", Card, initial=Card.none, source=src(TAKE, "54-58"),
+                      source=SETUP.at(23), doc="each player's coconut counters")
+taken = game.field("taken", Card, initial=Card.none, source=TAKE.at("54-58"),
                    doc="the card taken this turn, until it is placed")
-village = game.field("village", Village, shape=(PLAYERS,), source=src(SETUP, 9))
-village_used = game.field("village_used", bool, shape=(Village,), source=src(SETUP, 9))
+village = game.field("village", Village, shape=(PLAYERS,), source=SETUP.at(9))
+village_used = game.field("village_used", bool, shape=(Village,), source=SETUP.at(9))
 
 deck = Deck(game, "deck", Card, copies={Card.none: 0, **{Card[k]: 1 for k in CATALOGUE}},
-            flags=True, source=src(SETUP, "11-15"),
+            flags=True, source=SETUP.at("11-15"),
             doc="the island cards not yet drawn (decks A, B, C and the box), face down")
 row = Row(game, "row", ROW, Card, empty=Card.none,
-          riders={"coconuts": START_COCONUTS * MAXP}, source=src(SETUP, 13),
+          riders={"coconuts": START_COCONUTS * MAXP}, source=SETUP.at(13),
           doc="the four face-up island cards, first (free) to last")
-island = Pile(game, "island", Card, flags=True, per_player=True, source=src(ADD, 62),
+island = Pile(game, "island", Card, flags=True, per_player=True, source=ADD.at(62),
               doc="the island cards each player has added")
 aside = Pile(game, "aside", Card, flags=True, per_player=True, counted=True,
-             source=src(ADD, "62-84") + " (the no_placement point)",
+             source=ADD.at("62-84") + " (the no_placement point)",
              doc="cards each player took that fit nowhere")
 
 
@@ -703,28 +714,28 @@ class _Taken:
 
 
 deck.conserve("island_cards_are_conserved", row, island, aside, _Taken,
-              source=src(SETUP, "11-15"))
+              source=SETUP.at("11-15"))
 
-revealed = game.field("revealed", bool, shape=(PLAYERS,), source=src(TRAVELLER, 107))
-traveller = game.field("traveller", Traveller, shape=(PLAYERS,), source=src(SETUP, 17),
+revealed = game.field("revealed", bool, shape=(PLAYERS,), source=TRAVELLER.at(107))
+traveller = game.field("traveller", Traveller, shape=(PLAYERS,), source=SETUP.at(17),
                        visible=lambda observer, p: (observer == p) | revealed[p],
                        doc="each player's traveller: face down (seen by its owner) until "
                            "revealed")
-traveller_used = game.field("traveller_used", bool, shape=(Traveller,), source=src(SETUP, 17))
+traveller_used = game.field("traveller_used", bool, shape=(Traveller,), source=SETUP.at(17))
 fate_owner = game.field("fate_owner", range(-2, MAXP), shape=(Fate,), initial=-2,
-                        source=src(SETUP, 19),
+                        source=SETUP.at(19),
                         doc="-2 in the box, -1 face up on the table, else its owner")
-fates_shown = game.field("fates_shown", range(0, MAXP + 2), flow=True, source=src(SETUP, 19))
+fates_shown = game.field("fates_shown", range(0, MAXP + 2), flow=True, source=SETUP.at(19))
 
-sheet = game.field("sheet", game.at_least(0), shape=(PLAYERS, Source), source=src(SCORING, 134),
+sheet = game.field("sheet", game.at_least(0), shape=(PLAYERS, Source), source=SCORING.at(134),
                    doc="the score sheet: points written for each source")
-scored = game.field("scored", bool, shape=(PLAYERS, Source), source=src(SCORING, 134))
+scored = game.field("scored", bool, shape=(PLAYERS, Source), source=SCORING.at(134))
 traveller_points = game.field("traveller_points", game.at_least(0), shape=(PLAYERS,),
-                              source=src(TRAVELLER, 107, "スコアシートの旅人の行に記入"))
-beach = game.field("beach", range(0, ROUNDS + 2), shape=(PLAYERS,), source=src(FINAL, 158),
+                              source=TRAVELLER.at(107, "スコアシートの旅人の行に記入"))
+beach = game.field("beach", range(0, ROUNDS + 2), shape=(PLAYERS,), source=FINAL.at(158),
                    doc="the longest beach in island cards (written by the final count)")
 tallied = game.field("tallied", game.at_least(0), shape=(PLAYERS, Element),
-                     source=src(FINAL, 157), doc="each player's elements for the fate cards "
+                     source=FINAL.at(157), doc="each player's elements for the fate cards "
                                                 "(written by the final count)")
 
 N = game.num_players
@@ -881,13 +892,13 @@ def placement_rules(p, card, q, r, c):
                                 if_(beach_end.is_("same_band"), t == axis, is_beach(t))))
     return [
         ("the card covers at least one fully visible symbol completely", covers,
-         src(ADD, "66, 72-74", "少なくとも1つのシンボルを完全に覆います")),
+         ADD.at("66, 72-74", "少なくとも1つのシンボルを完全に覆います")),
         ("the card covers no star (village, volcano)", no_star,
-         src(ADD, 76, "村と火山の真ん中にある星シンボルは覆うことができません")),
+         ADD.at(76, "村と火山の真ん中にある星シンボルは覆うことができません")),
         ("no sea touches land", all_of(*sea_land),
-         src(ADD, "70, 82-84", "海は陸地に直接つなげることはできません")),
+         ADD.at("70, 82-84", "海は陸地に直接つなげることはできません")),
         ("beaches stay continuous: no beach ends against land or sea", all_of(*ends),
-         src(ADD, "68, 78-80", "ビーチの両端が島から突き出ている必要があります")),
+         ADD.at("68, 78-80", "ビーチの両端が島から突き出ている必要があります")),
     ]
 
 
@@ -922,37 +933,37 @@ def can_place(p, card):
 # The turn's flow (helpers that write statements into the rules below)
 # =====================================================================================
 def after_row_dealt(rule):
-    with rule.when(FULL, source=src(SETUP, "17-21")):
+    with rule.when(FULL, source=SETUP.at("17-21")):
         rule.set(phase, Phase.travellers)
     with rule.otherwise():
         rule.set(phase, Phase.take)
 
 
 def start_scoring(rule):
-    rule.set(phase, Phase.scoring, source=src(SCORING, 122))
+    rule.set(phase, Phase.scoring, source=SCORING.at(122))
     rule.set(scorer, 0)
-    rule.set(choices, scorings + 1, source=src(SCORING, "128-130"))
+    rule.set(choices, scorings + 1, source=SCORING.at("128-130"))
 
 
 def after_refill(rule, drawing=False):
     """Steps 4 and 5 are optional; a step with nothing to choose is skipped. ``drawing``:
     called by the draw itself (see end_turn)."""
     can_buy = exists(Fate, lambda f: all_of(fate_owner[f] == -1, fate_affordable(f, to_move)))
-    with rule.when(all_of(FULL, can_buy), source=src(FATE, 92)):
+    with rule.when(all_of(FULL, can_buy), source=FATE.at(92)):
         rule.set(phase, Phase.fate)
     with rule.otherwise():
         after_fate(rule, drawing)
 
 
 def after_fate(rule, drawing=False):
-    with rule.when(all_of(FULL, not_(revealed[to_move])), source=src(TRAVELLER, 105)):
+    with rule.when(all_of(FULL, not_(revealed[to_move])), source=TRAVELLER.at(105)):
         rule.set(phase, Phase.traveller)
     with rule.otherwise():
         end_turn(rule, drawing)
 
 
 def next_player(rule):
-    rule.set(to_move, (to_move + 1) % N, source=src(AIM, 33, "時計回り"))
+    rule.set(to_move, (to_move + 1) % N, source=AIM.at(33, "時計回り"))
     rule.set(phase, Phase.take)
 
 
@@ -961,13 +972,13 @@ def end_turn(rule, drawing=False):
     last scoring, the final count. A turn that ends in its draw never ends the game (the
     draw of deck C's last card makes a scoring due first), so the draw has no final-count
     branch: it could never run (a dead rule)."""
-    with rule.when(all_of(due, scoring_time.is_("end_of_turn")), source=src(ROUND, 52)):
+    with rule.when(all_of(due, scoring_time.is_("end_of_turn")), source=ROUND.at(52)):
         start_scoring(rule)
     with rule.otherwise():
         if drawing:
             next_player(rule)
             return
-        with rule.when(deck_no == 3, source=src(END, 150)):
+        with rule.when(deck_no == 3, source=END.at(150)):
             rule.set(phase, Phase.tally)
             rule.set(scorer, 0)
         with rule.otherwise():
@@ -984,25 +995,24 @@ def fate_affordable(f, p):
 # =====================================================================================
 game.chance_node(phase.is_one_of(Phase.villages, Phase.row, Phase.travellers, Phase.fates,
                                  Phase.refill),
-                 source=src(SETUP, "9-19") + "; " + src(REFILL, 88))
+                 source=SETUP.at("9-19") + "; " + REFILL.at(88))
 
 
-@game.setup(source=src(SETUP, "9-23"))
+@game.setup(source=SETUP.at("9-23"))
 def start(rule):
     with rule.for_each(game.players()) as p:
-        rule.set(coconuts[p], START_COCONUTS, source=src(SETUP, 23))
-    rule.set(deck_left[0], DECK_SHARE["A"] * N, source=src(SETUP, 15))
-    rule.set(deck_left[1], DECK_SHARE["B"] * N, source=src(SETUP, 15))
-    rule.set(deck_left[2], DECK_SHARE["C"] * N, source=src(SETUP, 15))
+        rule.set(coconuts[p], START_COCONUTS, source=SETUP.at(23))
+    rule.set(deck_left[0], DECK_SHARE["A"] * N, source=SETUP.at(15))
+    rule.set(deck_left[1], DECK_SHARE["B"] * N, source=SETUP.at(15))
+    rule.set(deck_left[2], DECK_SHARE["C"] * N, source=SETUP.at(15))
     rule.set(to_move, FIRST_PLAYER)
 
 
-@game.chance(params={"v": Village}, text="village {v} to the next player",
-             source=src(SETUP, 9, "各プレイヤーは6枚の村カードから1枚をランダムに選んで受け取り"))
+@game.chance(phase=Phase.villages, params={"v": Village}, text="village {v} to the next player",
+             source=SETUP.at(9, "各プレイヤーは6枚の村カードから1枚をランダムに選んで受け取り"))
 def deal_village(rule, v):
-    rule.require(phase == Phase.villages, "villages are being dealt", source=src(SETUP, 9))
     rule.require(not_(village_used[v]), "the village card is still in the box",
-                 source=src(SETUP, 9))
+                 source=SETUP.at(9))
     rule.set(village_used[v], True)
     rule.set(village[dealt], v)
     for i in range(CARD_H):
@@ -1010,7 +1020,7 @@ def deal_village(rule, v):
             k = i * CARD_W + j
             rule.set(terrain[dealt, VILLAGE_TOP + i, VILLAGE_LEFT + j], VILLAGE_TERRAIN[k][v])
             rule.set(symbol[dealt, VILLAGE_TOP + i, VILLAGE_LEFT + j], VILLAGE_SYMBOL[k][v])
-    with rule.when(dealt + 1 == N, source=src(SETUP, 13)):
+    with rule.when(dealt + 1 == N, source=SETUP.at(13)):
         rule.set(dealt, 0)
         rule.set(phase, Phase.row)
     with rule.otherwise():
@@ -1018,17 +1028,16 @@ def deal_village(rule, v):
 
 
 def deal_row_rule(k):
-    @game.chance(params={"card": Card}, name=f"deal_row_{k + 1}",
+    @game.chance(phase=Phase.row, params={"card": Card}, name=f"deal_row_{k + 1}",
                  text=f"deal {{card}} to row slot {k + 1}",
-                 source=src(SETUP, 13, "島カードから4枚を表向きにして"))
+                 source=SETUP.at(13, "島カードから4枚を表向きにして"))
     def deal_row(rule, card):
         """Setup: the k-th of the four row cards. For the prover: one action per slot, so
         that each writes one slot and the proofs need no case split on where it goes."""
-        rule.require(phase == Phase.row, "the row is being dealt", source=src(SETUP, 13))
         rule.require(all_of(row[k] == Card.none, *([row[k - 1] != Card.none] if k else [])),
-                     "the slots before it are dealt", source=src(SETUP, 13))
-        deck.draw(rule, card, source=src(SETUP, 11, "58枚の島カードをシャッフル"))
-        rule.set(row[k], card, source=src(SETUP, 13))
+                     "the slots before it are dealt", source=SETUP.at(13))
+        deck.draw(rule, card, source=SETUP.at(11, "58枚の島カードをシャッフル"))
+        rule.set(row[k], card, source=SETUP.at(13))
         if k + 1 == ROW:
             after_row_dealt(rule)
     return deal_row
@@ -1038,32 +1047,31 @@ for _k in ROW_SLOTS:
     deal_row_rule(_k)
 
 
-@game.chance(params={"card": Card}, text="draw {card}",
-             source=src(REFILL, 88, "列に最も近いデッキ…から別のカードを引き"))
+@game.chance(phase=Phase.refill, params={"card": Card}, text="draw {card}",
+             source=REFILL.at(88, "列に最も近いデッキ…から別のカードを引き"))
 def draw(rule, card):
     """Step 3: the card goes on the right of the row (the others slid left when the
     chosen card was taken: the_row_lacks_one_card_until_its_refill)."""
-    rule.require(phase == Phase.refill, "the row is being refilled", source=src(REFILL, 88))
-    deck.draw(rule, card, source=src(SETUP, 11, "58枚の島カードをシャッフル"))
-    rule.set(row[ROW - 1], card, source=src(REFILL, 88, "列の右側に配置します"))
-    rule.add(deck_left[deck_no], -1, source=src(REFILL, 88))
+    deck.draw(rule, card, source=SETUP.at(11, "58枚の島カードをシャッフル"))
+    rule.set(row[ROW - 1], card, source=REFILL.at(88, "列の右側に配置します"))
+    rule.add(deck_left[deck_no], -1, source=REFILL.at(88))
     with rule.when(deck_left[deck_no] == 0,
-                   source=src(REFILL, 90, "デッキの最後のカードを引いた場合")):
-        rule.add(deck_no, 1, source=src(SCORING, 136, "デッキ列の次のデッキ"))
+                   source=REFILL.at(90, "デッキの最後のカードを引いた場合")):
+        rule.add(deck_no, 1, source=SCORING.at(136, "デッキ列の次のデッキ"))
         rule.set(due, True)
     with rule.when(all_of(due, scoring_time.is_("at_draw")),
-                   source=src(REFILL, 90, "今度は中間決算を計算します")):
+                   source=REFILL.at(90, "今度は中間決算を計算します")):
         start_scoring(rule)
     with rule.otherwise():
         after_refill(rule, drawing=True)
 
 
-@game.chance(params={"t": Traveller}, text="traveller {t} to the next player",
-             source=src(SETUP, 17, "6枚の旅人カードをシャッフルし、各プレイヤーに1枚ずつ、裏向きに配ります"))
+@game.chance(phase=Phase.travellers, params={"t": Traveller},
+             text="traveller {t} to the next player",
+             source=SETUP.at(17, "6枚の旅人カードをシャッフルし、各プレイヤーに1枚ずつ、裏向きに配ります"))
 def deal_traveller(rule, t):
-    rule.require(phase == Phase.travellers, "travellers are being dealt", source=src(SETUP, 17))
     rule.require(all_of(t != Traveller.none, not_(traveller_used[t])),
-                 "the traveller is still in the box", source=src(SETUP, 17))
+                 "the traveller is still in the box", source=SETUP.at(17))
     rule.set(traveller_used[t], True)
     rule.set(traveller[dealt], t)
     with rule.when(dealt + 1 == N):
@@ -1073,11 +1081,10 @@ def deal_traveller(rule, t):
         rule.add(dealt, 1)
 
 
-@game.chance(params={"f": Fate}, text="fate card {f} face up",
-             source=src(SETUP, 19, "プレイヤーの数に1を加えた数だけ選択します"))
+@game.chance(phase=Phase.fates, params={"f": Fate}, text="fate card {f} face up",
+             source=SETUP.at(19, "プレイヤーの数に1を加えた数だけ選択します"))
 def show_fate(rule, f):
-    rule.require(phase == Phase.fates, "fate cards are being turned up", source=src(SETUP, 19))
-    rule.require(fate_owner[f] == -2, "the fate card is still in the box", source=src(SETUP, 19))
+    rule.require(fate_owner[f] == -2, "the fate card is still in the box", source=SETUP.at(19))
     rule.set(fate_owner[f], -1)
     rule.add(fates_shown, 1)
     with rule.when(fates_shown == N + 1):
@@ -1091,33 +1098,31 @@ def affordable(p, k):
     return coconuts[p] >= k
 
 
-@game.action(params={"slot": range(1, ROW + 1)}, text="choose card {slot}",
-             source=src(TAKE, 56, "列にある4枚の島カードから1枚のカードを選択する必要があります"))
+@game.action(phase=Phase.take, params={"slot": range(1, ROW + 1)}, text="choose card {slot}",
+             source=TAKE.at(56, "列にある4枚の島カードから1枚のカードを選択する必要があります"))
 def choose(rule, slot):
     """Step 1: choose a row card you can pay for (and, reading choose_another, add)."""
     k = slot - 1
     p = to_move
-    rule.require(phase == Phase.take, "it is your turn to take a card", source=src(TAKE, 56))
     rule.require(affordable(p, k), "you have a coconut for each card to its left",
-                 source=src(TAKE, 56, "カウンターが足りない場合は、このカードを取ることができず"))
+                 source=TAKE.at(56, "カウンターが足りない場合は、このカードを取ることができず"))
     rule.require(implies(no_placement.is_("choose_another"), can_place(p, row[k])),
                  "the card can be added to your island", source=no_placement.source)
     rule.set(chosen, k)
     rule.set(phase, Phase.pay)
 
 
-@game.action(params={"slot": range(1, ROW + 1)}, name="choose_unplaceable",
+@game.action(phase=Phase.take, params={"slot": range(1, ROW + 1)}, name="choose_unplaceable",
              text="choose card {slot} (no card fits)", source=no_placement.source)
 def choose_unplaceable(rule, slot):
     """Reading choose_another: when no card you can pay for fits, choose any of them (it
     will be set aside)."""
     k = slot - 1
     p = to_move
-    rule.require(phase == Phase.take, "it is your turn to take a card", source=src(TAKE, 56))
     rule.require(no_placement.is_("choose_another"), "the reading is choose_another",
                  source=no_placement.source)
     rule.require(affordable(p, k), "you have a coconut for each card to its left",
-                 source=src(TAKE, 56))
+                 source=TAKE.at(56))
     rule.require(not_(exists(ROW_SLOTS, lambda j: all_of(affordable(p, j),
                                                          can_place(p, row[j])))),
                  "no card you can pay for can be added to your island",
@@ -1126,21 +1131,21 @@ def choose_unplaceable(rule, slot):
     rule.set(phase, Phase.pay)
 
 
-@game.action(name="pay", text="pay for the card and take it", source=src(TAKE, "56-58"))
+@game.action(phase=Phase.pay, name="pay", text="pay for the card and take it",
+             source=TAKE.at("56-58"))
 def pay(rule):
     """Step 1, paid: one coconut on each card left of the chosen one; take it and the
     coconuts on it. Apart from the choice so that no geometry enters the coconut flow."""
     k = chosen
     p = to_move
-    rule.require(phase == Phase.pay, "you have chosen a card", source=src(TAKE, 56))
-    with rule.for_each(ROW_SLOTS, source=src(TAKE, 56, "左側にある各カードの上にココナッツ"
+    with rule.for_each(ROW_SLOTS, source=TAKE.at(56, "左側にある各カードの上にココナッツ"
                                                       "カウンターを1つずつ置く")) as j:
         with rule.when(j < k):
             row.add_rider(rule, "coconuts", j, 1)
     rule.add(coconuts[p], 0 - k)
-    got = row.take(rule, k, source=src(REFILL, 88, "他のカードをすべて左に移動"))
+    got = row.take(rule, k, source=REFILL.at(88, "他のカードをすべて左に移動"))
     rule.add(coconuts[p], got["coconuts"],
-             source=src(TAKE, 58, "獲得したカードの上にココナッツカウンターが置いてある場合、"
+             source=TAKE.at(58, "獲得したカードの上にココナッツカウンターが置いてある場合、"
                                   "これらのカウンターも獲得します"))
     rule.set(taken, got["card"])
     rule.set(chosen, 0)
@@ -1151,18 +1156,17 @@ def place_rule(q):
     cells, h, w = footprint(q)
     deg = q * 90
 
-    @game.action(name=f"place_{QUARTERS[q]}", params={"r": range(R - h + 1),
+    @game.action(phase=Phase.place, name=f"place_{QUARTERS[q]}", params={"r": range(R - h + 1),
                                                      "c": range(C - w + 1)},
-                 text=f"place at ({{r}},{{c}}) turned {deg}", source=src(ADD, "60-84"))
+                 text=f"place at ({{r}},{{c}}) turned {deg}", source=ADD.at("60-84"))
     def place(rule, r, c):
         """Step 2: the taken card, turned q quarter turns, its top-left cell at (r, c)."""
         p = to_move
-        rule.require(phase == Phase.place, "you have a card to add", source=src(ADD, 62))
         for text, cond, source in placement_rules(p, taken, q, r, c):
             rule.require(cond, text, source=source)
         for k, dr, dc in cells:
             rule.set(terrain[p, r + dr, c + dc], new_terrain(taken, q, k),
-                     source=src(ADD, 62, "他の島カード1枚または複数枚の上に置く"))
+                     source=ADD.at(62, "他の島カード1枚または複数枚の上に置く"))
             rule.set(symbol[p, r + dr, c + dc], CARD_SYMBOL[k][taken])
             rule.set(layer[p, r + dr, c + dc], placed[p] + 1)
         island.put(rule, taken, of=p)
@@ -1176,10 +1180,9 @@ for _q in range(4):
     place_rule(_q)
 
 
-@game.action(text="set the card aside", source=no_placement.source)
+@game.action(phase=Phase.place, text="set the card aside", source=no_placement.source)
 def set_aside(rule):
     """A taken card that fits nowhere (the no_placement point)."""
-    rule.require(phase == Phase.place, "you have a card to add", source=src(ADD, 62))
     rule.require(not_(can_place(to_move, taken)), "the card has no legal placement",
                  source=no_placement.source)
     aside.put(rule, taken, of=to_move)
@@ -1193,27 +1196,26 @@ def among_the_rightmost(k, n):
     return ROW - k <= n
 
 
-@game.action(params={"f": Fate}, text="buy fate card {f}", source=src(FATE, 94))
+@game.action(phase=Phase.fate, params={"f": Fate}, text="buy fate card {f}", source=FATE.at(94))
 def buy_fate(rule, f):
     """Step 4: pay the price, one coconut per row card from right to left."""
     p = to_move
-    rule.require(phase == Phase.fate, "you may buy a fate card now", source=src(FATE, 92))
     rule.require(fate_owner[f] == -1, "the fate card lies face up on the table",
-                 source=src(SETUP, 19))
+                 source=SETUP.at(19))
     rule.require(FATE_PRICE[f] <= coconuts[p], "you have the coconuts to pay its price",
-                 source=src(FATE, 94, "その価格分のココナッツカウンターを支払う"))
+                 source=FATE.at(94, "その価格分のココナッツカウンターを支払う"))
     price = rule.let(FATE_PRICE[f], name="price")
     for k in ROW_SLOTS:
         rule.add(row.riders["coconuts"][k], to_int(among_the_rightmost(k, price)),
-                 source=src(FATE, 94, "列のカードの上に右から左に置き(カード1枚につき1カウンター)"))
+                 source=FATE.at(94, "列のカードの上に右から左に置き(カード1枚につき1カウンター)"))
     rule.add(coconuts[p], 0 - price)
-    rule.set(fate_owner[f], p, source=src(FATE, 94, "運命カードを取り、目の前に置きます"))
+    rule.set(fate_owner[f], p, source=FATE.at(94, "運命カードを取り、目の前に置きます"))
     after_fate(rule)
 
 
-@game.action(name="skip_fate", text="buy no fate card", source=src(FATE, 92, "オプション"))
+@game.action(phase=Phase.fate, name="skip_fate", text="buy no fate card",
+             source=FATE.at(92, "オプション"))
 def skip_fate(rule):
-    rule.require(phase == Phase.fate, "you may buy a fate card now", source=src(FATE, 92))
     after_fate(rule)
 
 
@@ -1236,42 +1238,37 @@ def traveller_score(t):
     return per * TRAVELLER_RATE[t]
 
 
-@game.action(name="reveal_traveller", text="reveal the traveller",
-             source=src(TRAVELLER, 107, "自分の旅人カードをめくって、表向きにします"))
+@game.action(phase=Phase.traveller, name="reveal_traveller", text="reveal the traveller",
+             source=TRAVELLER.at(107, "自分の旅人カードをめくって、表向きにします"))
 def reveal_traveller(rule):
     """Step 5: turn the traveller up; it scores at once from the row."""
     p = to_move
-    rule.require(phase == Phase.traveller, "you may play your traveller now",
-                 source=src(TRAVELLER, 105))
     rule.require(not_(revealed[p]), "the traveller is still face down",
-                 source=src(TRAVELLER, 107))
+                 source=TRAVELLER.at(107))
     rule.set(revealed[p], True)
     rule.set(traveller_points[p], traveller_score(traveller[p]),
-             source=src(TRAVELLER, 107, "ハーモニーポイントをただちに獲得し"))
+             source=TRAVELLER.at(107, "ハーモニーポイントをただちに獲得し"))
     end_turn(rule)
 
 
-@game.action(name="keep_traveller", text="keep the traveller face down",
-             source=src(TRAVELLER, 105, "オプション"))
+@game.action(phase=Phase.traveller, name="keep_traveller", text="keep the traveller face down",
+             source=TRAVELLER.at(105, "オプション"))
 def keep_traveller(rule):
-    rule.require(phase == Phase.traveller, "you may play your traveller now",
-                 source=src(TRAVELLER, 105))
     end_turn(rule)
 
 
 # =====================================================================================
 # Intermediate scorings and the final count
 # =====================================================================================
-@game.action(params={"s": Source}, text="score {s}", source=src(SCORING, "122-134"))
+@game.action(phase=Phase.scoring, params={"s": Source}, text="score {s}",
+             source=SCORING.at("122-134"))
 def score_source(rule, s):
     """The scorer scores one source not scored before (1 after A, 2 after B, 3 after C)."""
     p = scorer
-    rule.require(phase == Phase.scoring, "an intermediate scoring is under way",
-                 source=src(SCORING, 122))
     rule.require(not_(scored[p, s]), "the source has not been scored before",
-                 source=src(SCORING, 134, "同じソースを2回計算することはできません"))
+                 source=SCORING.at(134, "同じソースを2回計算することはできません"))
     rule.set(sheet[p, s], source_points(p, s),
-             source=src(SCORING, 134, "スコアシートの選択したソースの行にそのポイントを記入"))
+             source=SCORING.at(134, "スコアシートの選択したソースの行にそのポイントを記入"))
     rule.set(scored[p, s], True)
     rule.add(choices, -1)
     with rule.when(choices == 0):
@@ -1279,7 +1276,7 @@ def score_source(rule, s):
             rule.add(scorer, 1)
             rule.set(choices, scorings + 1)
         with rule.otherwise():
-            rule.add(scorings, 1, source=src(SCORING, 136))
+            rule.add(scorings, 1, source=SCORING.at(136))
             rule.set(due, False)
             rule.set(scorer, 0)
             with rule.when(scoring_time.is_("at_draw")):
@@ -1327,44 +1324,42 @@ def longest_band_chain(p):
         text="the longest chain of beach bands, in island cards")
 
 
-@game.action(name="tally", text="count the island", source=src(FINAL, "154-159"))
+@game.action(phase=Phase.tally, name="tally", text="count the island", source=FINAL.at("154-159"))
 def tally(rule):
     """The final count: the longest beach in cards, and the elements the fate cards ask."""
     p = scorer
-    rule.require(phase == Phase.tally, "the game has ended: count the islands",
-                 source=src(END, 150))
     rule.set(beach[p], if_(longest_beach.is_("joined_ends"), longest_band_chain(p),
                            largest_component(
                                GRID, lambda i: is_beach(terrain[p, i // C, i % C]),
                                label=lambda i: layer[p, i // C, i % C], labels=ROUNDS + 1,
                                text="the longest beach, in island cards")),
-             source=src(FINAL, 158, "最も長いビーチ(構成する島カードの枚数が最も多い)"))
+             source=FINAL.at(158, "最も長いビーチ(構成する島カードの枚数が最も多い)"))
     for name in ["fisher", "fish", "hunter", "bird", "canoe", "palm"]:
         e = {"fisher": "fishers", "hunter": "hunters", "bird": "birds", "canoe": "canoes",
              "palm": "palms"}.get(name, name)
         rule.set(tallied[p, Element[e]],
                  if_(traveller_majorities.is_("count"), with_traveller(p, name),
-                     visible_count(p, Sym[name])), source=src(TRAVELLER, 107))
+                     visible_count(p, Sym[name])), source=TRAVELLER.at(107))
     rule.set(tallied[p, Element.totems], count(range(R * C), lambda i: symbol[
         p, i // C, i % C].is_one_of(*[Sym[t] for t in TOTEMS])),
-        source=src(FATE, 100, "すべてのタイプの合計"))
-    rule.set(tallied[p, Element.volcanoes], visible_count(p, Sym.volcano), source=src(FATE, 103))
-    rule.set(tallied[p, Element.beach_cards], beach_cards_of(p), source=src(FATE, 101))
+        source=FATE.at(100, "すべてのタイプの合計"))
+    rule.set(tallied[p, Element.volcanoes], visible_count(p, Sym.volcano), source=FATE.at(103))
+    rule.set(tallied[p, Element.beach_cards], beach_cards_of(p), source=FATE.at(101))
     rule.set(tallied[p, Element.coconuts],
              coconuts[p] + if_(traveller_coconuts.is_("count"), traveller_coconut_count(p), 0),
-             source=src(FATE, 102))
+             source=FATE.at(102))
     with rule.when(scorer + 1 < N):
         rule.add(scorer, 1)
     with rule.otherwise():
-        rule.set(phase, Phase.over, source=src(END, 150, "その後ゲームが終了し"))
+        rule.set(phase, Phase.over, source=END.at(150, "その後ゲームが終了し"))
 
 
 # =====================================================================================
 # Scoring, the end and the winner
 # =====================================================================================
-def most(p, e):
+def has_most(p, e):
     """Player ``p`` has the most of element ``e``, ties included (L94, L157)."""
-    return forall(game.players(), lambda q: tallied[p, e] >= tallied[q, e])
+    return most(lambda q: tallied[q, e], of=p, over=game.players())
 
 
 def fate_value(f, p):
@@ -1372,9 +1367,9 @@ def fate_value(f, p):
     parts = []
     for key, (e1, e2, plus, minus, _) in FATES.items():
         if e2 is None:
-            v = if_(most(p, Element[e1]), plus, 0 - minus)
+            v = if_(has_most(p, Element[e1]), plus, 0 - minus)
         else:
-            a, b = most(p, Element[e1]), most(p, Element[e2])
+            a, b = has_most(p, Element[e1]), has_most(p, Element[e2])
             v = if_(all_of(a, b), plus, if_(any_of(a, b), BOTH_ONE, 0 - minus))
         parts.append((Fate[key], v))
     out = parts[-1][1]
@@ -1393,13 +1388,13 @@ def coconut_total(p):
 
 
 def beach_bonus(p):
-    return if_(all_of(forall(game.players(), lambda q: beach[p] >= beach[q]),
+    return if_(all_of(most(beach, of=p, over=game.players()),
                       implies(beach_bonus_at_zero.is_("needs_a_beach"), beach[p] >= 1)),
                BONUS, 0)
 
 
 def coconut_bonus(p):
-    return if_(forall(game.players(), lambda q: coconut_total(p) >= coconut_total(q)), BONUS, 0)
+    return if_(most(coconut_total, of=p, over=game.players()), BONUS, 0)
 
 
 def final_score(p):
@@ -1412,15 +1407,15 @@ def tie_coconuts(p):
 
 
 game.current_player(if_(phase.is_one_of(Phase.scoring, Phase.tally), scorer, to_move),
-                    source=src(AIM, 33) + "; " + src(SCORING, 126))
-game.terminal(phase == Phase.over, source=src(END, 150))
-game.score(final_score, source=src(FINAL, "154-159"))
-game.tie_break(tie_coconuts, source=src(FINAL, 163, "ココナッツカウンターが最も多いプレイヤーが勝ちます"))
-game.shared_ties(source=src(FINAL, 163, "それらのプレイヤー全員が勝利を分け合います"))
+                    source=AIM.at(33) + "; " + SCORING.at(126))
+game.terminal(phase == Phase.over, source=END.at(150))
+game.score(final_score, source=FINAL.at("154-159"))
+game.tie_break(tie_coconuts, source=FINAL.at(163, "ココナッツカウンターが最も多いプレイヤーが勝ちます"))
+game.shared_ties(source=FINAL.at(163, "それらのプレイヤー全員が勝利を分け合います"))
 # setup 3N + 5; a turn at most 6 steps (choose, pay, place, draw, fate, traveller) over 9N turns;
 # scorings 1 + 2 + 3 choices per player; the final count one step per player
 game.max_steps(3 * MAXP + 5 + 6 * ROUNDS * MAXP + 6 * MAXP + MAXP,
-               source=src(AIM, 33, "9ラウンド") + "; " + src(SCORING, "128-130"), bmc_depth=3)
+               source=AIM.at(33, "9ラウンド") + "; " + SCORING.at("128-130"), bmc_depth=3)
 game.check_examples(20, reason="a 4-player game is about 200 steps, each placement "
                                "weighing 120 positions: 20 examples take about a minute")
 
@@ -1500,34 +1495,34 @@ def triangle(k):
 # for the prover: a flow fact that makes the step proofs inductive
 game.invariant("the_mover_and_the_scorer_are_players",
                all_of(to_move < N, scorer < N, dealt < N),
-               source=src(AIM, 33))
+               source=AIM.at(33))
 game.conservation("coconuts_are_conserved",
                   sum_of(SEATED, lambda p: coconuts[p]) +
                   sum_of(ROW_SLOTS, lambda k: row.rider("coconuts", k)),
-                  source=src(SETUP, 23) + "; " + src(TAKE, "56-58") + "; " + src(FATE, 94),
+                  source=SETUP.at(23) + "; " + TAKE.at("56-58") + "; " + FATE.at(94),
                   doc="players' coconuts + coconuts on row cards stay 5 per player: "
                       "nothing is created or lost (the traveller's printed "
                       "coconuts are symbols, not counters: L117)")
 game.invariant("coconuts_lie_only_on_cards",
                forall(ROW_SLOTS, lambda k: implies(row[k] == Card.none,
                                                    row.rider("coconuts", k) == 0)),
-               source=src(TAKE, 56) + "; " + src(FATE, 94))
+               source=TAKE.at(56) + "; " + FATE.at(94))
 game.invariant("the_row_holds_four_cards_after_every_refill",
                implies(phase.is_one_of(Phase.travellers, Phase.fates, Phase.take, Phase.pay,
                                        Phase.fate, Phase.traveller, Phase.scoring,
                                        Phase.tally, Phase.over), row.full()),
-               source=src(REFILL, 88) + " (deck_sizes: 4 + 9 per player <= 58 cards)")
+               source=REFILL.at(88) + " (deck_sizes: 4 + 9 per player <= 58 cards)")
 # for the prover: a flow fact that makes the step proofs inductive
 game.invariant("a_card_is_chosen_only_until_it_is_paid",
-               implies(phase != Phase.pay, chosen == 0), source=src(TAKE, 56))
+               implies(phase != Phase.pay, chosen == 0), source=TAKE.at(56))
 # for the prover: a flow fact that makes the step proofs inductive
 game.invariant("a_card_is_in_hand_only_while_it_is_placed",
                (taken != Card.none) == (phase == Phase.place),
-               source=src(ROUND, "47-49"))
+               source=ROUND.at("47-49"))
 game.invariant("the_village_star_stays_visible",
                forall(SEATED, lambda p: implies(any_of(phase != Phase.villages, p < dealt),
                                                 symbol[p, CENTRE[0], CENTRE[1]] == Sym.village)),
-               source=src(ADD, 76, "村と火山の真ん中にある星シンボルは覆うことができません"))
+               source=ADD.at(76, "村と火山の真ん中にある星シンボルは覆うことができません"))
 game.invariant("each_source_is_scored_once_per_scoring_share",
                forall(SEATED, lambda p: count(Source, lambda s: scored[p, s]) == if_(
                    phase == Phase.scoring,
@@ -1535,32 +1530,32 @@ game.invariant("each_source_is_scored_once_per_scoring_share",
                        if_(p == scorer, triangle(scorings) + scorings + 1 - choices,
                            triangle(scorings))),
                    triangle(scorings))),
-               source=src(SCORING, "128-134"),
+               source=SCORING.at("128-134"),
                doc="1, then 1 + 2, then all 6 sources per player; the scorer is part-way")
 # for the prover: a flow fact that makes the step proofs inductive
 game.invariant("the_scorer_has_a_source_left_to_choose",
                implies(phase == Phase.scoring, all_of(choices >= 1, choices <= scorings + 1)),
-               source=src(SCORING, "128-130"),
+               source=SCORING.at("128-130"),
                doc="during a scoring the scorer still chooses 1 to (scorings done + 1) "
                    "sources: 1 after deck A, 2 after B, 3 after C")
 game.invariant("only_scored_sources_have_points",
                forall(SEATED, lambda p: forall(Source, lambda s: implies(
                    not_(scored[p, s]), sheet[p, s] == 0))),
-               source=src(SCORING, 134))
+               source=SCORING.at(134))
 game.invariant("fate_cards_are_bought_only_in_the_full_game",
                implies(not_(FULL), forall(Fate, lambda f: fate_owner[f] == -2)),
-               source=src(SETUP, 21))
+               source=SETUP.at(21))
 
 game.invariant("the_player_right_of_the_first_draws_each_decks_last_card",
                implies(due, to_move == (FIRST_PLAYER + N - 1) % N),
-               source=src(REFILL, 90, "常にファーストプレイヤーの右側に座っているプレイヤーが、"
+               source=REFILL.at(90, "常にファーストプレイヤーの右側に座っているプレイヤーが、"
                                       "各山で最後のカードを引きます"),
                doc="checks the deck_sizes assumption (4, 3 and 2 cards per player): with "
                    "play clockwise from seat 0, the seat before it draws every last card")
 game.invariant("every_player_takes_nine_cards",
                implies(phase == Phase.over,
                        forall(SEATED, lambda p: placed[p] + aside.size(of=p) == ROUNDS)),
-               source=src(SCORING, 132, "最終的な合計を計算するまでに9枚のカードを配置する"),
+               source=SCORING.at(132, "最終的な合計を計算するまでに9枚のカードを配置する"),
                doc="nine cards per player by the end: added to the island, or set aside "
                    "when none fits (the no_placement point)")
 
@@ -1589,14 +1584,14 @@ def turns_taken():
 # for the prover: a flow fact that makes the step proofs inductive
 game.invariant("a_scoring_is_due_for_each_deck_run_out_and_not_yet_scored",
                scorings + to_int(due) == deck_no,
-               source=src(REFILL, 90, "デッキの最後のカードを引いた場合、今度は中間決算を計算します") +
-               "; " + src(SCORING, "128-136"),
+               source=REFILL.at(90, "デッキの最後のカードを引いた場合、今度は中間決算を計算します") +
+               "; " + SCORING.at("128-136"),
                doc="the scorings done plus the one due are the decks that ran out")
 # for the prover: a flow fact that makes the step proofs inductive
 game.invariant("no_scoring_is_due_before_a_card_is_drawn",
                all_of(implies(phase.is_one_of(*DRAWING), not_(due)),
                       implies(phase == Phase.scoring, due)),
-               source=src(ROUND, "45-52") + "; " + src(REFILL, 90),
+               source=ROUND.at("45-52") + "; " + REFILL.at(90),
                doc="a deck runs out only at a draw, and its scoring is over before the next "
                    "player takes a card (step 6 of the same turn, or at once: scoring_time)")
 # for the prover: a flow fact that makes the step proofs inductive
@@ -1607,8 +1602,8 @@ game.invariant("decks_run_out_in_order",
                                    implies(due, deck_left[d] == share * N))),
                                implies(d > deck_no, deck_left[d] == share * N))
                         for d, share in enumerate(DECK_SIZES)]),
-               source=src(SETUP, 15) + "; " + src(REFILL, 88, "列に最も近いデッキ") + "; " +
-               src(SCORING, 136, "デッキ列の次のデッキ"),
+               source=SETUP.at(15) + "; " + REFILL.at(88, "列に最も近いデッキ") + "; " +
+               SCORING.at(136, "デッキ列の次のデッキ"),
                doc="the row is refilled from the nearest deck: the decks before it are "
                    "empty, the ones after it untouched, and a deck just reached (a scoring "
                    "due) is still whole (deck_sizes: 4, 3, 2 cards per player)")
@@ -1616,15 +1611,15 @@ game.invariant("decks_run_out_in_order",
 game.invariant("the_game_ends_only_when_deck_c_has_run_out",
                all_of(implies(phase.is_one_of(*DRAWING), deck_no < 3),
                       implies(phase.is_one_of(Phase.tally, Phase.over), deck_no == 3)),
-               source=src(END, 150, "最後の中間決算") + "; " + src(REFILL, 88),
+               source=END.at(150, "最後の中間決算") + "; " + REFILL.at(88),
                doc="a turn starts only while a deck has cards; the final count comes after "
                    "deck C's scoring")
 # for the prover: a flow fact that makes the step proofs inductive
 game.invariant("one_card_is_drawn_for_each_card_taken",
                turns_taken() + deck_left[0] + deck_left[1] + deck_left[2]
                == ROUNDS * N + to_int(phase == Phase.refill),
-               source=src(REFILL, 88, "列に最も近いデッキから別のカードを引き") + "; " +
-               src(SCORING, 132, "9枚のカードを配置する"),
+               source=REFILL.at(88, "列に最も近いデッキから別のカードを引き") + "; " +
+               SCORING.at(132, "9枚のカードを配置する"),
                doc="cards added or set aside + cards left in the decks = 9 per player (4 + 3 "
                    "+ 2), one more while the row waits for its refill")
 def _behind(p):
@@ -1639,7 +1634,7 @@ game.invariant("players_take_cards_in_turn",
                all_of(forall(SEATED, lambda p: _behind(p) == _behind(0)),
                       N * _behind(0) + to_move + to_int(phase.is_one_of(*AFTER_PLACING))
                       == turns_taken()),
-               source=src(AIM, 33, "ゲームは時計回りに進行し") + "; " + src(ROUND, "43-52"),
+               source=AIM.at(33, "ゲームは時計回りに進行し") + "; " + ROUND.at("43-52"),
                doc="one card per turn, clockwise from seat 0: every seat has taken the same "
                    "number of cards in the rounds completed, plus one for the seats before "
                    "the player to move, and the player to move's own once taken")
@@ -1648,13 +1643,13 @@ game.invariant("players_plus_one_fate_cards_are_turned_up",
                all_of(fates_shown <= N + 1, implies(phase == Phase.fates, fates_shown <= N),
                       implies(phase.is_one_of(Phase.villages, Phase.row, Phase.travellers),
                               fates_shown == 0)),
-               source=src(SETUP, 19, "プレイヤーの数に1を加えた数だけ選択します"),
+               source=SETUP.at(19, "プレイヤーの数に1を加えた数だけ選択します"),
                doc="the setup turns up fate cards until there are players + 1 (after the "
                    "villages, the row and the travellers)")
 # for the prover: a flow fact that makes the step proofs inductive
 game.invariant("the_chosen_card_is_affordable",
                implies(phase == Phase.pay, coconuts[to_move] >= chosen),
-               source=src(TAKE, 56, "カウンターが足りない場合は、このカードを取ることができず"),
+               source=TAKE.at(56, "カウンターが足りない場合は、このカードを取ることができず"),
                doc="a chosen card is paid one coconut per card to its left")
 # for the prover: a flow fact that makes the step proofs inductive
 game.invariant("the_row_lacks_one_card_until_its_refill",
@@ -1662,7 +1657,7 @@ game.invariant("the_row_lacks_one_card_until_its_refill",
                               all_of(row[ROW - 2] != Card.none, row[ROW - 1] == Card.none)),
                       implies(phase.is_one_of(Phase.villages, Phase.row),
                               row[ROW - 1] == Card.none)),
-               source=src(REFILL, 88, "列の右側に配置します") + "; " + src(SETUP, 13),
+               source=REFILL.at(88, "列の右側に配置します") + "; " + SETUP.at(13),
                doc="taking a card leaves three in the row until the refill; before play "
                    "the row is dealt slot by slot")
 
@@ -1706,19 +1701,19 @@ def beaches_continuous(p):
 
 game.invariant("no_visible_sea_touches_land",
                implies(sea_rule.is_("both_ways"), forall(SEATED, no_sea_by_land)),
-               source=src(ADD, "70, 82-84", "海は陸地に直接つなげることはできません"),
+               source=ADD.at("70, 82-84", "海は陸地に直接つなげることはできません"),
                doc="under sea_rule = both_ways every island keeps the sea rule (the "
                    "diagonal_contact point decides whether corners count)")
 game.invariant("every_beach_is_continuous",
                implies(beach_cut.is_("forbidden"), forall(SEATED, beaches_continuous)),
-               source=src(ADD, "68, 78-80", "ビーチは連続してつながっている必要があります"),
+               source=ADD.at("68, 78-80", "ビーチは連続してつながっている必要があります"),
                doc="under beach_cut = forbidden no beach of an island ends against land or "
                    "sea; under allowed only the added card's beaches are checked, so an old "
                    "one may be cut")
 game.invariant("every_volcano_stays_visible",
                forall(SEATED, lambda p: visible_count(p, Sym.volcano) == sum_of(
                    Card, lambda c: if_(island.has(c, of=p), CARD_COUNT["volcano"][c], 0))),
-               source=src(ADD, 76, "村と火山の真ん中にある星シンボルは覆うことができません"),
+               source=ADD.at(76, "村と火山の真ん中にある星シンボルは覆うことができません"),
                doc="every volcano of a card added to the island still shows (its star may "
                    "never be covered)")
 
@@ -1755,7 +1750,7 @@ for _key, (_e1, _e2, _plus, _minus, _) in FATES.items():
                          if_(exists(SEATED, lambda q: tallied[q, b] > tallied[p, b]),
                              BOTH_ONE, plus))))
     game.law(f"fate_{_key}_adds_or_subtracts_its_value", _ok,
-             source=src(FATE, 94, "最も多いプレイヤーである場合(他のプレイヤーと同数でも可)…"
+             source=FATE.at(94, "最も多いプレイヤーである場合(他のプレイヤーと同数でも可)…"
                                   "そうでない場合は、ポイントを失います"),
              doc="its owner gains its points when nobody has more of its element(s), ties "
                  "included, and loses them otherwise")
@@ -1767,11 +1762,11 @@ game.law("the_longest_beach_bonus_goes_to_every_tied_player",
                 implies(any_of(beach_bonus_at_zero.is_("tied_at_zero"),
                                exists(SEATED, lambda p: beach[p] >= 1)),
                         exists(SEATED, lambda p: beach_bonus(p) == BONUS))),
-         source=src(FINAL, 158, "同数の場合、それらのプレイヤー全員がこの追加の5ポイントを獲得します"))
+         source=FINAL.at(158, "同数の場合、それらのプレイヤー全員がこの追加の5ポイントを獲得します"))
 game.law("the_most_coconuts_bonus_goes_to_every_tied_player",
          all_of(forall(SEATED, lambda p: coconut_bonus(p) == if_(
                     exists(SEATED, lambda q: coconut_total(q) > coconut_total(p)), 0, BONUS)),
                 exists(SEATED, lambda p: coconut_bonus(p) == BONUS)),
-         source=src(FINAL, 159, "同数の場合、それらのプレイヤー全員がこの追加の5ポイントを獲得します"))
+         source=FINAL.at(159, "同数の場合、それらのプレイヤー全員がこの追加の5ポイントを獲得します"))
 
 SPEC = game.build()
