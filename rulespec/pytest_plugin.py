@@ -93,8 +93,11 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Col
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    """A game's spec.py is loaded by rulespec, never imported as a test or doctest module."""
-    if collection_path.name == "spec.py" and _is_game_folder(collection_path.parent):
+    """A game's spec.py and its parts (the folder's other ``.py`` files but properties.py)
+    are loaded by rulespec, never imported as a test or doctest module."""
+    from .runtime.folder import NOT_PARTS
+    if (collection_path.suffix == ".py" and collection_path.name not in NOT_PARTS
+            and _is_game_folder(collection_path.parent)):
         return True
     return None
 

@@ -80,6 +80,8 @@ BAD = {
     "action_names": ["no_such_action"],
     "players": ["0", "-1", "99"],
     "step": ["99"],
+    # a components file: missing, not TOML, or naming a catalogue tic-tac-toe lacks
+    "components": ["{tmp}/none.toml", NOT_A_SPEC, "{tmp}/good.json"],
 }
 #: what an option needs beside it to mean anything (added), or cannot go with (removed)
 WITH = {("conform", "points"): ["--readings"],

@@ -15,8 +15,11 @@ ends the game, as do 100 cards played or, once the deck is empty, a full round o
 Everyone pays a penalty for the cards left in hand.
 """
 
+import attrs
+
 from rulespec.spec import (Game, all_of, any_of, called, exists, forall, if_, implies, not_,
                            ordinal, sum_of, view)
+from rulespec.spec import components
 from rulespec.spec.kit import Deck, Hands, Pile
 
 CC = "OpenSpiel crazy_eights.cc"
@@ -52,13 +55,23 @@ def rank(card):
     return called(ordinal(card) // 4, "rank[{0}]", card)
 
 
-suit_of = game.table("suit_of", {c: Suit[Suit.members[k % 4]] for k, c in enumerate(Card)},
-                     source=f"{CC}: GetSuit(action) = action % kNumSuits")
+
+
+@attrs.frozen
+class CardData:
+    """A card as components.toml gives it: its suit, and what it costs left in hand."""
+
+    suit: str = attrs.field(validator=components.member_of(Suit))
+    penalty: int
+
+
+CARDS = game.components("cards", CardData, members=Card)
+suit_of = game.table("suit_of", {Card[k]: Suit[c.suit] for k, c in CARDS.items()},
+                     source=f"{CC}: GetSuit(action) = action % kNumSuits (components.toml)")
 # Penalties for the cards left in hand. The header's text and the code disagree: a reading.
-face_value = game.table("face_value", {
-    c: 50 if k // 4 == EIGHT else 10 if k // 4 >= 8 else k // 4 + 2 for k, c in enumerate(Card)},
+face_value = game.table("face_value", {Card[k]: c.penalty for k, c in CARDS.items()},
     source=f"{HEADER}: -50 for each 8, -10 for each court card, and -{{face value}} for "
-           "others; kMaxPenality = 4 * (2+3+..7+50+9+10+4*10) = 544")
+           "others; kMaxPenality = 4 * (2+3+..7+50+9+10+4*10) = 544 (components.toml)")
 code_penalty = game.table("code_penalty", {
     c: 50 if k // 4 == EIGHT else 10 if k // 4 >= 9 else k + 2 for k, c in enumerate(Card)},
     source=f"{CC}: ScoreUp: 50 for an 8, 10 for rank >= 9, else (card + 2) -- the card's "

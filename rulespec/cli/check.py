@@ -10,9 +10,9 @@ import click
 from ..check.progress import Progress
 from ..console import counts, results_table
 from ..runtime.model import Model
-from .options import (BadInput, Command, backend_option, check_outputs, emit_json,
-                      load_model, out, players_ok, policy_from, policy_options, quiet_option,
-                      reading, ruleset_option, steps_line, verbose_option)
+from .options import (BadInput, Command, backend_option, check_outputs, components_option,
+                      emit_json, load_model, out, players_ok, policy_from, policy_options,
+                      quiet_option, reading, ruleset_option, steps_line, verbose_option)
 
 
 @click.command(cls=Command)
@@ -41,6 +41,7 @@ from .options import (BadInput, Command, backend_option, check_outputs, emit_jso
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 @quiet_option
 @verbose_option
+@components_option
 def check(game: str, props: Sequence[str], examples: int | None, seed: int,
           players: int | None, plain_random: bool, policy_name: str | None,
           simulations: int | None, rollout: int | None, backend: str, workers: int,

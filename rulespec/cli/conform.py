@@ -9,8 +9,8 @@ from typing import Any, Iterator, Sequence
 import click
 
 from ..check.progress import Progress
-from .options import (BadInput, Command, check_outputs, emit_json, load_model, out, players_ok,
-                      quiet_option, ruleset_option, steps_line, stdout_to_stderr,
+from .options import (BadInput, Command, check_outputs, components_option, emit_json, load_model,
+                      out, players_ok, quiet_option, ruleset_option, stdout_to_stderr, steps_line,
                       verbose_option)
 
 
@@ -54,6 +54,7 @@ from .options import (BadInput, Command, check_outputs, emit_json, load_model, o
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 @quiet_option
 @verbose_option
+@components_option
 def conform(game: str, impl_ref: str | None, exec_command: str | None,
             timeout: float | None, which_reading: bool, points: Sequence[str],
             examples: int, seed: int, players: int | None,

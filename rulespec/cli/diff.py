@@ -9,9 +9,9 @@ import click
 
 from ..check.progress import Progress
 from ..check.results import DIFFER, SAME
-from .options import (BadInput, Command, backend_option, check_outputs, emit_json, load_model,
-                      out, policy_from, policy_options, quiet_option, ruleset_option,
-                      steps_line, verbose_option)
+from .options import (BadInput, Command, backend_option, check_outputs, components_option,
+                      emit_json, load_model, out, policy_from, policy_options, quiet_option,
+                      ruleset_option, steps_line, verbose_option)
 
 
 @click.command("diff", cls=Command)
@@ -38,6 +38,7 @@ from .options import (BadInput, Command, backend_option, check_outputs, emit_jso
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 @quiet_option
 @verbose_option
+@components_option
 def diff_cmd(game: str, reading_a: Sequence[str], ruleset: str | None,
              reading_b: Sequence[str], start: str | None, depth: int, setups: int,
              games: int, policy_name: str | None, simulations: int | None,

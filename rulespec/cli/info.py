@@ -10,9 +10,7 @@ from rich.markup import escape
 
 from ..console import summarise, width
 from ..runtime.model import Model
-from .options import SHOWN, BadInput, Command, emit_json, load_model, out
-
-
+from .options import (SHOWN, BadInput, Command, components_option, emit_json, load_model, out)
 def _value(v: Any) -> Any:
     return v if isinstance(v, (int, str, bool, list, dict, type(None))) else repr(v)
 
@@ -59,6 +57,7 @@ def _info_doc(model: Model) -> dict[str, Any]:
               help="Every assumption with its value, reason and origin.")
 @click.option("--all", "show_all", is_flag=True, help="Every detail of every part.")
 @click.option("--json", "as_json", is_flag=True, help="Everything, as one JSON document.")
+@components_option
 def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_all: bool,
          as_json: bool) -> None:
     """An overview of GAME: players, actions, properties, interpretation points and

@@ -9,8 +9,8 @@ import click
 
 from ..check.progress import Progress
 from ..runtime.model import Model
-from .options import (SHOWN, BadInput, Command, emit_json, load_model, out, quiet_option,
-                      verbose_option)
+from .options import (SHOWN, BadInput, Command, components_option, emit_json, load_model, out,
+                      quiet_option, verbose_option)
 
 
 @click.command(cls=Command)
@@ -34,6 +34,7 @@ from .options import (SHOWN, BadInput, Command, emit_json, load_model, out, quie
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 @quiet_option
 @verbose_option
+@components_option
 def mutate(game: str, operators: Sequence[str], budget_name: str, workers: int, seed: int,
            with_prove: bool, only: Sequence[str], list_only: bool, list_operators: bool,
            as_json: bool, quiet: bool, verbose: bool) -> None:

@@ -27,12 +27,40 @@ class BadInput(Exception):
 
 def load_model(game: str, interpretation: Sequence[str] = (),
                ruleset: str | None = None) -> Model:
+    """The game under a reading; with the command's ``--components FILE``, every load of
+    the game in this command (its workers' too) uses that file's catalogues."""
     from ..runtime.registry import load
     chosen = ",".join(interpretation) if interpretation else None
     try:
+        components_for(game)
         return load(game, interpretation=chosen, ruleset=ruleset)
     except (ValueError, TypeError) as e:
         raise BadInput(str(e)) from None
+
+
+def components_for(game: str) -> None:
+    """Apply the command's ``--components FILE`` (if any) to ``game``: from now on every
+    load of it in this process reads that file's catalogues (ValueError: one line)."""
+    from ..runtime.registry import use_components
+    ctx = click.get_current_context(silent=True)
+    path = ctx.meta.get("rulespec.components") if ctx is not None else None
+    if path is not None and ctx is not None:
+        use_components(game, path)
+        # for this command only: a program calling main() twice starts afresh
+        ctx.call_on_close(lambda: use_components(game, None))
+
+
+def components_option(fn: Callable) -> Callable:
+    """``--components FILE``: the same rules with another list of components (a
+    publisher's real cards): the file's catalogues replace the spec's own
+    (docs/formats/components.md)."""
+    def remember(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+        if value is not None:
+            ctx.meta["rulespec.components"] = value
+    return click.option("--components", metavar="FILE", default=None, expose_value=False,
+                        callback=remember,
+                        help="A components TOML file whose catalogues replace the spec's "
+                             "own: the same rules with another list of cards.")(fn)
 
 
 def ruleset_option(fn: Callable) -> Callable:

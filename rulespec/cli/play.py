@@ -8,8 +8,8 @@ from typing import Any, Sequence
 import click
 from rich.markup import escape
 
-from .options import (Command, check_outputs, draw_steps, emit_json, load_model, out,
-                      players_ok, report_pictures, ruleset_option, write_failed)
+from .options import (Command, check_outputs, components_option, draw_steps, emit_json, load_model,
+                      out, players_ok, report_pictures, ruleset_option, write_failed)
 
 
 @click.command(cls=Command)
@@ -24,6 +24,7 @@ from .options import (Command, check_outputs, draw_steps, emit_json, load_model,
               help="Also draw the state after each step: DIR/step-NNN.svg.")
 @click.option("--save", "save_to", default=None, metavar="TRACE.json",
               help="Also save the game as a trace file, for `rulespec replay` and `show`.")
+@components_option
 def play(game: str, players: int | None, seed: int, interpretation: Sequence[str],
          ruleset: str | None, as_json: bool, svg_dir: str | None, save_to: str | None) -> None:
     """Play one seeded random game of GAME and print its trace (--save writes it as a

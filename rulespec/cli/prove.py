@@ -11,8 +11,8 @@ from rich.markup import escape
 
 from ..check.budget import DEFAULT_RLIMIT, RLIMIT_PER_SECOND
 from ..check.progress import Progress
-from .options import (BadInput, Command, check_outputs, emit_json, load_model, out, quiet_option,
-                      ruleset_option, verbose_option)
+from .options import (BadInput, Command, check_outputs, components_option, emit_json, load_model,
+                      out, quiet_option, ruleset_option, verbose_option)
 
 
 @click.command(cls=Command)
@@ -39,6 +39,7 @@ from .options import (BadInput, Command, check_outputs, emit_json, load_model, o
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 @quiet_option
 @verbose_option
+@components_option
 def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
           depth: int | None, workers: int | None, interpretation: Sequence[str],
           ruleset: str | None, trace_dir: str, as_json: bool, quiet: bool,

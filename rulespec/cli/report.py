@@ -9,9 +9,8 @@ from typing import Sequence
 import click
 from rich.markup import escape
 
-from .options import BadInput, Command, check_outputs, load_model, out, policy_from, quiet_option
-
-
+from .options import (BadInput, Command, check_outputs, components_option, load_model, out,
+                      policy_from, quiet_option)
 @click.command(cls=Command)
 @click.argument("games", nargs=-1)
 @click.option("--all", "all_games", is_flag=True, help="Every bundled game.")
@@ -28,6 +27,7 @@ from .options import BadInput, Command, check_outputs, load_model, out, policy_f
               help="Add the mutation section: `rulespec mutate` at the same budget (which "
                    "rules nothing pins; it can take far longer than the rest).")
 @quiet_option
+@components_option
 def report(games: Sequence[str], all_games: bool, out_dir: str, budget_name: str,
            workers: int, policy_name: str, with_mutate: bool, quiet: bool) -> None:
     """Write the rules-clarification report of each GAME (HTML, Markdown, JSON)."""

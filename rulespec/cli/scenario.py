@@ -10,8 +10,8 @@ import click
 from rich.markup import escape
 
 from ..check.progress import Progress
-from .options import (BadInput, Command, check_outputs, emit_json, out, quiet_option,
-                      verbose_option)
+from .options import (BadInput, Command, check_outputs, components_for, components_option,
+                      emit_json, out, quiet_option, verbose_option)
 
 
 def _scenario_files(files: Sequence[str]) -> list[tuple[str, str | None]]:
@@ -57,6 +57,7 @@ def shown_path(path: str | Path) -> str:
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 @quiet_option
 @verbose_option
+@components_option
 def scenario(files: Sequence[str], trace_dir: str, states: bool, as_json: bool, quiet: bool,
              verbose: bool) -> None:
     """Run given/when/then scenario files (TOML; see docs/scenarios.md). A bundled game's
@@ -71,6 +72,14 @@ def scenario(files: Sequence[str], trace_dir: str, states: bool, as_json: bool, 
         try:
             loaded.append(load_scenario_file(f, trusted=[spec] if spec else []))
         except ScenarioFileError as e:
+            raise BadInput(str(e)) from None
+    if click.get_current_context().meta.get("rulespec.components") is not None:
+        from ..runtime.registry import load_spec
+        try:   # --components: every game the files are about, its file read before the work
+            for sf in loaded:
+                components_for(sf.game_ref)
+                load_spec(sf.game_ref, sha256=sf.spec_sha256)
+        except ValueError as e:
             raise BadInput(str(e)) from None
     check_outputs("trace_dir")
     all_results = []

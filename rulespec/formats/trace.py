@@ -52,6 +52,8 @@ class TraceDoc:
                                       expect="an object {\"property\", \"message\"}")
     spec_path: str | None = field(default=None, expect="the path of a spec file")
     spec_sha256: str | None = field(default=None, expect="64 hex digits")
+    #: the --components file the run used (its bytes are in spec_sha256)
+    components_path: str | None = field(default=None, expect="the path of a components file")
 
 
 def _check(doc: TraceDoc) -> None:
@@ -69,6 +71,9 @@ def _check(doc: TraceDoc) -> None:
     if doc.spec_sha256 is not None and not _SHA256.fullmatch(doc.spec_sha256):
         raise SchemaProblem(f"'spec_sha256' must be 64 hex digits, not {show(doc.spec_sha256)}",
                             "spec_sha256")
+    if doc.components_path is not None and doc.spec_path is None:
+        raise SchemaProblem("'components_path' needs the spec it replaces catalogues of "
+                            "('spec_path' and 'spec_sha256')", "components_path")
     if doc.spec_path is not None and doc.spec_sha256 is None:
         raise SchemaProblem(
             f"names its spec by path ({show(doc.spec_path, 80)}) without its SHA-256 "
@@ -120,6 +125,8 @@ def trace_json(doc: TraceDoc) -> dict[str, Any]:
         d["spec_path"] = doc.spec_path
     if doc.spec_sha256 is not None:
         d["spec_sha256"] = doc.spec_sha256
+    if doc.components_path is not None:
+        d["components_path"] = doc.components_path
     return d
 
 

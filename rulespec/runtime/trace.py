@@ -39,8 +39,10 @@ class Trace:
     message: str | None = None
     #: absolute path of the spec file, for a spec not bundled with rulespec
     spec_path: str | None = None
-    #: SHA-256 of that file when the trace was written
+    #: SHA-256 of that file (of its game folder's files) when the trace was written
     spec_sha256: str | None = None
+    #: absolute path of the --components file the game was loaded with, if any
+    components_path: str | None = None
 
     @classmethod
     def of(cls, model: Any, players: int, actions: Sequence[str], prop: str | None = None,
@@ -48,13 +50,14 @@ class Trace:
         """A trace of ``model`` (its spec named as :func:`spec_identity` says)."""
         spec_path, sha = spec_identity(model)
         return cls(model.name, players, tuple(actions), dict(model.interpretation), prop,
-                   message, spec_path, sha)
+                   message, spec_path, sha, components_identity(model))
 
     def doc(self) -> TraceDoc:
         """The trace as its file's document."""
         violates = None if not self.property else Violates(self.property, self.message)
         return TraceDoc(self.game, self.players, list(self.actions), FORMAT,
-                        dict(self.interpretation), violates, self.spec_path, self.spec_sha256)
+                        dict(self.interpretation), violates, self.spec_path, self.spec_sha256,
+                        self.components_path)
 
     def to_json(self) -> dict[str, Any]:
         return trace_json(self.doc())
@@ -66,7 +69,7 @@ def spec_identity(model: Any) -> tuple[str | None, str | None]:
     from .registry import file_sha256, origin
     found = origin(model.spec)
     if found is not None:
-        if found.bundled is not None:
+        if found.bundled is not None and found.components is None:
             return None, None
         return str(found.path), found.sha256
     if model.spec.file:  # a spec built outside the registry: the file it was written in
@@ -74,6 +77,13 @@ def spec_identity(model: Any) -> tuple[str | None, str | None]:
         if path.is_file():
             return str(path), file_sha256(path)
     return None, None
+
+
+def components_identity(model: Any) -> str | None:
+    """The absolute path of the ``--components`` file ``model`` was loaded with, if any."""
+    from .registry import origin
+    found = origin(model.spec)
+    return str(found.components) if found is not None and found.components else None
 
 
 def save_trace(trace: Trace, path: str | os.PathLike) -> Path:
@@ -98,7 +108,7 @@ def _trace(doc: TraceDoc) -> Trace:
     v = doc.violates
     return Trace(doc.game, doc.players, tuple(doc.actions), dict(doc.interpretation or {}),
                  v.property if v else None, v.message if v else None, doc.spec_path,
-                 doc.spec_sha256)
+                 doc.spec_sha256, doc.components_path)
 
 
 def _short(value: Any) -> str:
@@ -135,8 +145,12 @@ def trace_model(trace: Trace, where: str = "trace") -> Any:
             raise TraceError(where, f"the spec this trace was made with, {spec}, is gone")
         ref = str(spec)
     interp = ",".join(f"{k}={v}" for k, v in trace.interpretation.items()) or None
+    if trace.components_path is not None and not Path(trace.components_path).is_file():
+        raise TraceError(where, f"the components file this trace was made with, "
+                         f"{trace.components_path}, is gone")
     try:
-        return load(ref, interpretation=interp, sha256=trace.spec_sha256)
+        return load(ref, interpretation=interp, sha256=trace.spec_sha256,
+                    components=trace.components_path)
     except SpecChanged:
         raise TraceError(where, f"{ref} has changed since this trace was written (its "
                          "SHA-256 differs); run `rulespec check` again") from None
