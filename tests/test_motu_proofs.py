@@ -3,6 +3,7 @@ within bounds, and coconut conservation step by step for the actions that move c
 each with a planted misreading that Z3 must refute; the turn's flow invariants step by step
 on the refill, with a planted miscount."""
 
+import shutil
 from typing import Any
 
 import pytest
@@ -19,9 +20,11 @@ COCONUTS = "coconuts_are_conserved"
 
 
 def _planted(tmp_path, old: str, new: str):
-    text = (models_dir() / "motu" / "spec.py").read_text()
+    folder = tmp_path / "motu"  # the game folder: spec.py, its parts and its data
+    shutil.copytree(models_dir() / "motu", folder, ignore=shutil.ignore_patterns("scenarios"))
+    text = (folder / "spec.py").read_text()
     assert text.count(old) == 1
-    path = tmp_path / "spec.py"
+    path = folder / "spec.py"
     path.write_text(text.replace(old, new))
     return rulespec.load(path)
 

@@ -2,6 +2,8 @@
 explained by ``rulespec diff`` within 3 actions of its start; the fate prices L94 allows; a
 rule that survived mutation, pinned."""
 
+import shutil
+
 import attrs
 import pytest
 
@@ -89,9 +91,11 @@ def test_diff_explains_each_reading_within_three_actions(point, option, tmp_path
 # --- L94: one counter per row card ----------------------------------------------------
 
 def _planted(tmp_path, old: str, new: str):
-    text = (models_dir() / "motu" / "spec.py").read_text()
+    folder = tmp_path / "motu"  # the game folder: spec.py, its parts and its data
+    shutil.copytree(models_dir() / "motu", folder, ignore=shutil.ignore_patterns("scenarios"))
+    text = (folder / "spec.py").read_text()
     assert text.count(old) == 1
-    path = tmp_path / "spec.py"
+    path = folder / "spec.py"
     path.write_text(text.replace(old, new))
     return path
 
@@ -103,11 +107,34 @@ def test_no_fate_price_exceeds_the_row():
     assert len(prices) == 10 and max(prices) <= row.value == 4
 
 
+def _swapped(tmp_path, old: str, new: str):
+    """The bundled components.toml with one value changed (a publisher's list)."""
+    text = (models_dir() / "motu" / "components.toml").read_text()
+    assert text.count(old) == 1
+    path = tmp_path / "publisher.toml"
+    path.write_text(text.replace(old, new))
+    return path
+
+
 def test_a_fate_price_above_the_row_is_refused_at_load(tmp_path):
-    path = _planted(tmp_path, '"palms_8": ("palms", None, 8, 5, 4)',
-                    '"palms_8": ("palms", None, 8, 5, 5)')
-    with pytest.raises(SpecError, match="one counter per card"):
-        rulespec.load(path)
+    path = _swapped(tmp_path, "plus = 8\nminus = 5\nprice = 4", "plus = 8\nminus = 5\nprice = 5")
+    with pytest.raises(SpecError, match="one counter per row card, got 5") as err:
+        rulespec.load("motu", components=path)
+    assert "fate_cards entry 'palms_8'" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_swapped_traveller_changes_what_it_scores(tmp_path):
+    # T1 printed: 3 points per beach card in the row (L115); a list giving 4 scores 12
+    path = _swapped(tmp_path, 'counts = "beach_cards"\npoints = 3',
+                    'counts = "beach_cards"\npoints = 4')
+    sf = load_scenario_file(SCENARIOS / "traveller.toml")
+    sc = sf.scenarios[0]
+    assert run_scenario(sf, sc).passed
+    swapped = run_scenario(sf, sc, models=lambda i: rulespec.load("motu", i, components=path))
+    assert not swapped.passed
+    (catalogue,) = [a for a in rulespec.load("motu", components=path).spec.assumptions
+                    if a.name == "travellers"]
+    assert catalogue.replaced and catalogue.entries_of("printed") == ["T1", "T2", "T3", "T4"]
 
 
 # --- mutation survivors, pinned -------------------------------------------------------

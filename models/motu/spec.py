@@ -28,9 +28,12 @@ the end-of-game measures (longest beach, element counts for the fate cards) are 
 the score sheet by a final ``tally`` step, so the scoring laws are arithmetic over fields.
 """
 
+import attrs
+
 from rulespec.spec import (PLAYERS, Game, Graph, SpecError, Text, all_of, any_of, count,
                            derived, exists, forall, if_, implies, largest_component, lookup, most,
                            not_, option, ordinal, sum_of, to_int, view)
+from rulespec.spec.components import ComponentValueError, member_of
 from rulespec.spec.kit import Deck, Pile, Row
 
 # The seed, cited by section heading and line (`SETUP.at(13, "quote")`), and the research
@@ -56,7 +59,7 @@ game = Game("motu", title="MOTU", players=(2, 4), source=ROUND.at("43-52"),
 ROW = 4
 game.constant("row_cards", ROW, source=SETUP.at(13, "島カードから4枚を表向きにして"))
 ISLAND_CARDS = 58
-game.constant("island_cards", ISLAND_CARDS, source=SETUP.at(11, "58枚の島カードをシャッフル"))
+game.constant("island_card_count", ISLAND_CARDS, source=SETUP.at(11, "58枚の島カードをシャッフル"))
 START_COCONUTS = 5
 game.constant("coconuts_each", START_COCONUTS,
               source=SETUP.at(23, "各プレイヤーにココナッツカウンターを5つ与えます"))
@@ -155,79 +158,45 @@ Phase = game.enum("Phase", {
     "over": "the game is over",
 }, source=ROUND.at("45-52"))
 
-# --- the cards ---------------------------------------------------------------------------
-# An upright card is 3 rows x 2 columns. Terrain letters: L land, S sea, B beach whose band
-# runs left-right, b beach whose band runs up-down. Symbol letters: F fisher, f fish,
-# H hunter, W bird, C canoe, P palm, 1-5 the totems (lizard, mask, moon, turtle, shark),
-# V volcano, * village, . none.
-CODES = {".": "none", "F": "fisher", "f": "fish", "H": "hunter", "W": "bird", "C": "canoe",
-         "P": "palm", "1": "lizard", "2": "mask", "3": "moon", "4": "turtle", "5": "shark",
-         "V": "volcano", "*": "village"}
-TERRAIN_CODES = {"L": "land", "S": "sea", "B": "beach_h", "b": "beach_v"}
-CATALOGUE = {
-    "I01": ("LL/LL/LL", "1W/P./.."), "I02": ("LL/LL/LL", ".4/H./.."),
-    "I03": ("LL/LL/LL", "W./PP/.."), "I04": ("LL/LL/LL", ".4/../P."),
-    "I05": ("LL/LL/LL", "../.W/WH"), "I06": ("LL/LL/LL", "../5W/.W"),
-    "I07": ("LL/LL/LL", ".4/15/.."), "I08": ("LL/LL/LL", ".H/.V/.P"),
-    "I09": ("LL/LL/LL", ".P/../W."), "I10": ("LL/LL/LL", "../.W/.3"),
-    "I11": ("LL/LL/LL", ".H/2W/.."), "I12": ("LL/LL/LL", "../WP/.W"),
-    "I13": ("LL/LL/LL", "../.W/PH"), "I14": ("LL/LL/LL", "P./.P/V."),
-    "I15": ("LL/LL/LL", ".V/3H/.."), "I16": ("LL/LL/LL", "../W5/.H"),
-    "I17": ("LL/LL/LL", "../.4/.H"), "I18": ("LL/LL/LL", ".H/2W/.."),
-    "I19": ("LL/LL/LL", ".H/.1/.."), "I20": ("LL/LL/LL", "../.1/3P"),
-    "I21": ("LL/BB/SS", "WW/../.f"), "I22": ("LL/BB/SS", ".P/.C/f."),
-    "I23": ("LL/BB/SS", "H./C./f."), "I24": ("LL/BB/SS", ".P/F./f."),
-    "I25": ("LL/BB/SS", "../P./fC"), "I26": ("LL/BB/SS", "3H/../.f"),
-    "I27": ("LL/BB/SS", "../.F/ff"), "I28": ("LL/BB/SS", "V./FC/.."),
-    "I29": ("LL/BB/SS", "../FF/.C"), "I30": ("LL/BB/SS", "../F./Cf"),
-    "I31": ("LL/BB/SS", "../CF/.f"), "I32": ("LL/BB/SS", "PW/C./.."),
-    "I33": ("LL/BB/SS", ".V/../ff"), "I34": ("LL/BB/SS", "../P./ff"),
-    "I35": ("LL/BB/SS", "../C./ff"), "I36": ("LL/BB/SS", "W./F./.C"),
-    "I37": ("LL/LL/BB", "WH/W./.."), "I38": ("LL/LL/BB", ".V/.3/C."),
-    "I39": ("LL/LL/BB", "4./.W/C."), "I40": ("LL/LL/BB", ".2/P5/.."),
-    "I41": ("LL/LL/BB", "../1W/F."), "I42": ("LL/LL/BB", "H./V./.P"),
-    "I43": ("LL/LL/BB", "5P/../.F"), "I44": ("LL/LL/BB", ".P/../C."),
-    "I45": ("BB/SS/SS", "../Cf/ff"), "I46": ("BB/SS/SS", ".P/f./f."),
-    "I47": ("BB/SS/SS", "F./ff/.."), "I48": ("BB/SS/SS", "PP/../.f"),
-    "I49": ("Lb/Lb/Lb", "../.F/WP"), "I50": ("Lb/Lb/Lb", "W./W./H."),
-    "I51": ("Lb/Lb/Lb", ".C/H./.F"), "I52": ("Lb/Lb/Lb", ".C/.F/.."),
-    "I53": ("Lb/Lb/Lb", "2./2./V."), "I54": ("Lb/Lb/Lb", "../P./W."),
-    "I55": ("bS/bS/bS", "../Pf/F."), "I56": ("bS/bS/bS", "F./Pf/.f"),
-    "I57": ("bS/bS/bS", ".f/.f/.f"), "I58": ("bS/bS/bS", "Pf/../.f"),
-}
-CATALOGUE = game.assume("island_card_catalogue", CATALOGUE,
-                        shown={k: f"{t} {s}" for k, (t, s) in CATALOGUE.items()},
-            reason="no source lists the 58 cards' landscapes or symbols (NOT FOUND in the "
-                   "research). Invented: seven landscapes (inland, coast land-beach-sea, land "
-                   "with a beach edge, beach and lagoon, land|beach, beach|sea, open sea; every "
-                   "beach a band from edge to edge, sea and land never side by side) and 167 "
-                   "symbols, about three a card, on the terrain they belong to: fish 32, palms "
-                   "28, birds 26, fishers, hunters and canoes 16 each, 5 of each totem kind, 8 "
-                   "volcanoes (each resource outnumbers its consumer, as the pair sources "
-                   "reward)",
-            origin="INVENTED (seeded design, models/motu/spec.py CATALOGUE); the count 58 is "
-                   "the seed's (L11)")
-VILLAGES = {
-    "V1": ("LL/LL/LL", "P./*W/.."), "V2": ("LL/LL/LL", ".H/*./W."),
-    "V3": ("LL/LL/LL", "W./*./.P"), "V4": ("LL/LL/LL", ".P/*./H."),
-    "V5": ("LL/LL/LL", "1./*./.W"), "V6": ("LL/LL/LL", ".W/*P/.."),
-}
-VILLAGES = game.assume("village_cards", VILLAGES,
-                       shown={k: f"{t} {s}" for k, (t, s) in VILLAGES.items()},
-            reason="six village cards (L9) whose contents no source gives; invented all-land "
-                   "cards with the village (a star, L76) and two coverable symbols each, so "
-                   "that the first card can cover one",
-            origin="INVENTED; the count 6 is the seed's (L9)")
+# --- the cards (component data: components.toml) -------------------------------------
+TERRAIN_NAMES = ["land", "sea", "beach_h", "beach_v"]
+
+
+def _card_rows(names):
+    """A card's cells as the data file writes them: 3 rows of 2 names, top row first."""
+    def check(_instance, attribute, rows):
+        if len(rows) != CARD_H or any(len(r.split()) != CARD_W or not set(r.split()) <= set(names)
+                                      for r in rows):
+            raise ComponentValueError(
+                f"'{attribute.name}' is {CARD_H} rows of {CARD_W} names among "
+                f"{', '.join(names)}, got {rows!r}", attribute.name)
+    return check
+
+
+@attrs.frozen
+class CardFace:
+    """An island or village card, upright: each cell's terrain and symbol."""
+    terrain: list[str] = attrs.field(validator=_card_rows(TERRAIN_NAMES))
+    symbols: list[str] = attrs.field(validator=_card_rows(Sym.members))
+
+    def cells(self, rows):
+        """Cell k = row * 2 + column of ``rows`` (the terrain or the symbols)."""
+        return [name for row in rows for name in row.split()]
+
+
+CATALOGUE = game.components("island_cards", CardFace)
+VILLAGES = game.components("villages", CardFace)
+if (len(CATALOGUE), len(VILLAGES)) != (ISLAND_CARDS, 6):
+    raise SpecError(f"components: the seed has {ISLAND_CARDS} island cards (L11) and 6 "
+                    f"villages (L9), got {len(CATALOGUE)} and {len(VILLAGES)}")
 
 Card = game.enum("Card", {"none": "no card (an empty slot)",
-                          **{k: f"island card {k}: {t} {s}" for k, (t, s) in CATALOGUE.items()}},
+                          **{k: f"island card {k}: {' / '.join(c.terrain)}; "
+                                f"{' / '.join(c.symbols)}" for k, c in CATALOGUE.items()}},
                  source=SETUP.at(11, "58枚の島カード"))
-Village = game.enum("Village", {k: f"village card {k}: {t} {s}" for k, (t, s) in VILLAGES.items()},
+Village = game.enum("Village", {k: f"village card {k}: {' / '.join(c.symbols)}"
+                                for k, c in VILLAGES.items()},
                     source=SETUP.at(9, "6枚の村カードから1枚"))
-
-
-def _cells(text: str) -> list[str]:
-    return [ch for ch in text.replace("/", "")]
 
 
 def _card_tables(name: str, enum, data: dict, empty_first: bool):
@@ -242,14 +211,13 @@ def _card_tables(name: str, enum, data: dict, empty_first: bool):
             t[enum.none] = Terrain.empty
             tt[enum.none] = Terrain.empty
             s[enum.none] = Sym.none
-        for key, (terrain, symbols) in data.items():
-            name_t = TERRAIN_CODES[_cells(terrain)[k]]
-            # read letter by letter from the card's entry: derived() keeps where from
-            entry = data[key]
-            t[enum[key]] = derived(Terrain[name_t], entry)
-            tt[enum[key]] = derived(Terrain[turned.get(name_t, name_t)], entry)
-            s[enum[key]] = derived(Sym[CODES[_cells(symbols)[k]]], entry)
-        where = f"{name} catalogue (assumption), cell {k}"
+        for key, card in data.items():
+            name_t = card.cells(card.terrain)[k]
+            # derived() keeps the entry the value comes from
+            t[enum[key]] = derived(Terrain[name_t], card.terrain)
+            tt[enum[key]] = derived(Terrain[turned.get(name_t, name_t)], card.terrain)
+            s[enum[key]] = derived(Sym[card.cells(card.symbols)[k]], card.symbols)
+        where = f"{name} catalogue (components.toml), cell {k}"
         terr.append(game.table(f"{name}_terrain_{k}", t, source=where))
         terr_turned.append(game.table(f"{name}_terrain_turned_{k}", tt, source=where))
         sym.append(game.table(f"{name}_symbol_{k}", s, source=where))
@@ -262,21 +230,22 @@ VILLAGE_TERRAIN, _, VILLAGE_SYMBOL = _card_tables("village", Village, VILLAGES, 
 
 def _symbol_count_table(name: str):
     counts = {Card.none: 0}
-    for key, (_, symbols) in CATALOGUE.items():
-        counts[Card[key]] = derived(sum(CODES[ch] == name for ch in _cells(symbols)),
-                                    CATALOGUE[key], TOTEMS if name in TOTEMS else ())
-    return game.table(f"card_{name}s", counts, source="island card catalogue (assumption)")
+    for key, card in CATALOGUE.items():
+        counts[Card[key]] = derived(card.cells(card.symbols).count(name), card.symbols,
+                                    TOTEMS if name in TOTEMS else ())
+    return game.table(f"card_{name}s", counts, source="island card catalogue (components.toml)")
 
 
 CARD_COUNT = {s: _symbol_count_table(s) for s in Sym.members[1:-1]}
 CARD_TOTEMS = game.table("card_totems", {c: derived(sum(CARD_COUNT[t].values[k] for t in TOTEMS),
-                                                 CATALOGUE.get(Card.members[k], ()), TOTEMS)
+                                                 CATALOGUE[Card.members[k]].symbols if k else (), TOTEMS)
                                          for k, c in enumerate(Card)},
-                         source="island card catalogue (assumption)")
+                         source="island card catalogue (components.toml)")
 PRINTED_BEACH = game.table("card_shows_beach", {
-    Card.none: False, **{Card[k]: derived("B" in t or "b" in t, CATALOGUE[k])
-                         for k, (t, _) in CATALOGUE.items()}},
-    source="island card catalogue (assumption): a 'beach card' shows beach")
+    Card.none: False, **{Card[k]: derived(any(t.startswith("beach") for t in c.cells(c.terrain)),
+                                          c.terrain)
+                         for k, c in CATALOGUE.items()}},
+    source="island card catalogue (components.toml): a 'beach card' shows beach")
 
 # --- scoring tables the seed leaves out -------------------------------------------------
 TOTEM_POINTS = game.assume(
@@ -334,33 +303,33 @@ Fate = game.enum("Fate", {
     "fishers_5": "most fishers: +5, else -3", "hunters_5": "most hunters: +5, else -3",
     "birds_4": "most birds: +4, else -3",
 }, source=FATE.at("94-103"))
-# (first element, second element or None, plus, minus, price); the 'both' card: +10/+2/-8
-FATES = game.assume("fate_cards", {
-    "palms_8": ("palms", None, 8, 5, 4), "canoes_4": ("canoes", None, 4, 3, 2),
-    "fish_birds_10": ("fish", "birds", 10, 8, 4), "totems_6": ("totems", None, 6, 4, 4),
-    "beaches_6": ("beach_cards", None, 6, 4, 4), "coconuts_4": ("coconuts", None, 4, 3, 3),
-    "volcanoes_6": ("volcanoes", None, 6, 4, 4), "fishers_5": ("fishers", None, 5, 3, 3),
-    "hunters_5": ("hunters", None, 5, 3, 3), "birds_4": ("birds", None, 4, 3, 2)},
-    reason="ten fate cards (L19); the seed describes seven (L96-103) and gives their points: "
-           "+8/-5 for an element its table shows only as an icon (palm trees assumed), "
-           "canoes +4/-3, two elements both +10 / one +2 / neither -8 (fish and birds "
-           "assumed), totems +6/-4, beach cards +6/-4, coconuts not on cards +4/-3, "
-           "volcanoes +6/-4. Three cards (fishers, hunters, birds) and every price are "
-           "invented; the prices are 2-4 coconuts, never above the row's four cards, because "
-           "L94 pays one counter per row card (カード1枚につき1カウンター)",
-    origin=f"{book.name} L94-103 for the seven; NOT FOUND ({research.at('Final scoring')}: 'Fate "
-           "card costs/points NOT FOUND'); INVENTED for the rest")
-FATE_PLUS = game.table("fate_plus", {Fate[k]: v[2] for k, v in FATES.items()},
-                       source=FATE.at("96-103") + " (fate_cards assumption)")
-FATE_MINUS = game.table("fate_minus", {Fate[k]: v[3] for k, v in FATES.items()},
-                        source=FATE.at("96-103") + " (fate_cards assumption)")
-FATE_PRICE = game.table("fate_price", {Fate[k]: v[4] for k, v in FATES.items()},
-                        source="fate_cards assumption (prices NOT FOUND)")
-if max(v[4] for v in FATES.values()) > ROW:
-    # a catalogue (invented or swapped in) must not ask what L94 forbids: a second
-    # counter on a row card
-    raise SpecError(f"fate_cards: a price above the row's {ROW} cards cannot be paid one "
-                    f"counter per card (L94)")
+
+
+def _at_most_the_row(_instance, attribute, price):
+    # L94 puts the price on the row's cards one counter per card: never above its 4 cards
+    if not 1 <= price <= ROW:
+        raise ComponentValueError(f"'{attribute.name}' must be 1 to {ROW}: L94 pays one "
+                                  f"counter per row card, got {price}", attribute.name)
+
+
+@attrs.frozen
+class FateCard:
+    """Its element(s), the points won (plus) or lost (minus) and its price in coconuts."""
+    element: str = attrs.field(validator=member_of(Element))
+    plus: int
+    minus: int
+    price: int = attrs.field(validator=_at_most_the_row)
+    second_element: str | None = attrs.field(
+        default=None, validator=attrs.validators.optional(member_of(Element)))
+
+
+FATES = game.components("fate_cards", FateCard, members=Fate)
+FATE_PLUS = game.table("fate_plus", {Fate[k]: f.plus for k, f in FATES.items()},
+                       source=FATE.at("96-103") + " (components.toml)")
+FATE_MINUS = game.table("fate_minus", {Fate[k]: f.minus for k, f in FATES.items()},
+                        source=FATE.at("96-103") + " (components.toml)")
+FATE_PRICE = game.table("fate_price", {Fate[k]: f.price for k, f in FATES.items()},
+                        source=FATE.at(94) + " (components.toml: prices NOT FOUND)")
 BOTH_ONE = 2
 game.constant("fate_both_one_element", BOTH_ONE,
               source=FATE.at(99, "コンポーネントのうち1つを最も多く持っている場合は2ポイント"))
@@ -375,36 +344,38 @@ Traveller = game.enum("Traveller", {
     "T5": "bird + fisher; 3 per bird in the row (assumed)",
     "T6": "canoe + 1 coconut; 4 per canoe in the row (assumed)",
 }, source=TRAVELLER.at("113-118"))
-# (symbols added, coconuts added, what is counted in the row, points per element)
-TRAVELLERS = game.assume("traveller_cards", {
-    "T1": ({"canoe": 1, "fish": 1}, 0, "beach_cards", 3),
-    "T2": ({"hunter": 1, "palm": 1}, 0, "totems", 3),
-    "T3": ({"palm": 1}, 2, "palm", 4),
-    "T4": ({"fish": 3}, 0, "fish", 2),
-    "T5": ({"bird": 1, "fisher": 1}, 0, "bird", 3),
-    "T6": ({"canoe": 1}, 1, "canoe", 4)},
-    reason="six travellers (L17); the seed describes four (L115-118). T5 and T6 are "
-           "invented in the same pattern (two symbols or a symbol and coconuts; points per "
-           "element of one kind in the row)",
-    origin=f"{book.name} L115-118 for T1-T4; NOT FOUND for the other two ({research.name}); "
-           "INVENTED")
+ROW_COUNTS = ["beach_cards", "totems", "palm", "fish", "bird", "canoe"]
+
+
+@attrs.frozen
+class TravellerCard:
+    """The symbols and coconuts it adds once revealed, what it counts in the row (cards
+    showing beach, totems of any kind, or one symbol) and the points per element counted."""
+    symbols: list[str] = attrs.field(validator=member_of(Sym))
+    coconuts: int
+    counts: str = attrs.field(validator=member_of(ROW_COUNTS))
+    points: int
+
+
+TRAVELLERS = game.components("travellers", TravellerCard,
+                             members=[t for t in Traveller.members if t != "none"])
 
 
 def _traveller_table(name: str, fn):
     values = {Traveller.none: 0}
-    for key, data in TRAVELLERS.items():
-        values[Traveller[key]] = fn(data)
-    return game.table(name, values, source=TRAVELLER.at("115-118") +
-                      " (traveller_cards assumption)")
+    for key, card in TRAVELLERS.items():
+        values[Traveller[key]] = fn(card)
+    return game.table(name, values, source=TRAVELLER.at("115-118") + " (components.toml)")
 
 
-TRAVELLER_SYMBOLS = {s: _traveller_table(f"traveller_{s}s", lambda d, s=s: d[0].get(s, 0))
+TRAVELLER_SYMBOLS = {s: _traveller_table(f"traveller_{s}s",
+                                          lambda d, s=s: derived(d.symbols.count(s), d.symbols))
                      for s in ["fisher", "fish", "hunter", "bird", "canoe", "palm"]}
-TRAVELLER_COCONUTS = _traveller_table("traveller_printed_coconuts", lambda d: d[1])
-TRAVELLER_RATE = _traveller_table("traveller_points_per_element", lambda d: d[3])
+TRAVELLER_COCONUTS = _traveller_table("traveller_printed_coconuts", lambda d: d.coconuts)
+TRAVELLER_RATE = _traveller_table("traveller_points_per_element", lambda d: d.points)
 TRAVELLER_COUNTS = {what: _traveller_table(f"traveller_counts_{what}",
-                                           lambda d, w=what: int(d[2] == w))
-                    for what in ["beach_cards", "totems", "palm", "fish", "bird", "canoe"]}
+                                           lambda d, w=what: derived(int(d.counts == w), d.counts))
+                    for what in ROW_COUNTS}
 
 # =====================================================================================
 # Interpretation points (the seed's silences and ambiguities)
@@ -1340,7 +1311,8 @@ def has_most(p, e):
 def fate_value(f, p):
     """What fate card ``f`` is worth to player ``p`` at the end (L94-103, L157)."""
     parts = []
-    for key, (e1, e2, plus, minus, _) in FATES.items():
+    for key, card in FATES.items():
+        e1, e2, plus, minus = card.element, card.second_element, card.plus, card.minus
         if e2 is None:
             v = if_(has_most(p, Element[e1]), plus, 0 - minus)
         else:
@@ -1710,7 +1682,8 @@ game.left_to_play("island_cards_are_conserved",
                          "law (island_cards_are_conserved_per_card) is proved instead")
 
 # --- the scoring laws (every state within bounds, reachable or not) ---------------------
-for _key, (_e1, _e2, _plus, _minus, _) in FATES.items():
+for _key, _card in FATES.items():
+    _e1, _e2, _plus, _minus = _card.element, _card.second_element, _card.plus, _card.minus
     _f = Fate[_key]
     if _e2 is None:
         _ok = forall(SEATED, lambda p, f=_f, e=Element[_e1], plus=_plus, minus=_minus: implies(
