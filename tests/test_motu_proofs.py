@@ -3,6 +3,7 @@ within bounds, and coconut conservation step by step for the actions that move c
 each with a planted misreading that Z3 must refute; the turn's flow invariants step by step
 on the refill, with a planted miscount."""
 
+import shutil
 from typing import Any
 
 import pytest
@@ -19,9 +20,11 @@ COCONUTS = "coconuts_are_conserved"
 
 
 def _planted(tmp_path, old: str, new: str):
-    text = (models_dir() / "motu" / "spec.py").read_text()
+    folder = tmp_path / "motu"  # the game folder: spec.py, its parts and its data
+    shutil.copytree(models_dir() / "motu", folder, ignore=shutil.ignore_patterns("scenarios"))
+    text = (folder / "spec.py").read_text()
     assert text.count(old) == 1
-    path = tmp_path / "spec.py"
+    path = folder / "spec.py"
     path.write_text(text.replace(old, new))
     return rulespec.load(path)
 
@@ -39,10 +42,9 @@ def test_every_scoring_law_is_proved():
 
 def test_a_fate_card_that_ignores_ties_is_refuted(tmp_path):
     # misreading: a tie for the most does not count (L94 says it does)
-    game = _planted(tmp_path, "return forall(game.players(), lambda q: tallied[p, e] >= "
-                              "tallied[q, e])",
-                    "return forall(game.players(), lambda q: (q == p) | "
-                    "(tallied[p, e] > tallied[q, e]))")
+    game = _planted(tmp_path, "return most(lambda q: tallied[q, e], of=p, over=game.players())",
+                    "return most(lambda q: tallied[q, e], of=p, over=game.players(), "
+                    "ties=False)")
     results = _laws(game, {"fate_canoes_4_adds_or_subtracts_its_value"})
     assert results["fate_canoes_4_adds_or_subtracts_its_value"].status == VIOLATED
 
@@ -83,9 +85,8 @@ def test_a_refill_that_does_not_count_down_the_deck_is_refuted(tmp_path):
     assert set(verdicts.values()) == {VIOLATED}
 
 
-@pytest.mark.parametrize("reading", ["wrap", "to_box"])
-def test_paying_and_buying_fate_cards_keep_the_coconuts(reading):
-    game = rulespec.load("motu", {"fate_overflow": reading})
+def test_paying_and_buying_fate_cards_keep_the_coconuts():
+    game = rulespec.load("motu")
     verdicts = _coconut_steps(game, {"pay", "buy_fate"})
     assert len(verdicts) == 6 and set(verdicts.values()) == {PROVED}
 
