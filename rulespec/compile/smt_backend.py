@@ -955,6 +955,13 @@ def _binder(kind: str) -> Encoder:
     return enc
 
 
+def _let(g: SmtGame, e: Expr, sc: _Scope) -> Val:
+    """The value's term, once, named for the body (evaluated where the let is, as Python
+    does: its error flag is raised there)."""
+    var, value, body = e.args
+    return g._expr(body, sc.bind(var.args[0], g._expr(value, sc)))
+
+
 SMT_TABLE: dict[str, Encoder] = {
     "const": _const,
     "field": _field,
@@ -974,6 +981,7 @@ SMT_TABLE: dict[str, Encoder] = {
     "table": _table,
     "exists": _binder("exists"), "forall": _binder("forall"), "sum": _binder("sum"),
     "count": _binder("count"),
+    "let": _let,
     "ordinal": lambda g, e, sc: g._expr(e.args[0], sc),  # a member is its position
     "enum_table": _enum_table,
     "connected": _connected,
