@@ -47,9 +47,10 @@ ILLEGAL_SAMPLE = 8
 
 
 #: fixture specs that exercise the language beyond the bundled games (the collections kit,
-#: a horizon, hidden information)
+#: a horizon, hidden information, the constructs of issue 27: let_, rankings, phases, the
+#: effect queue carried out by the spec's own actions)
 FIXTURES = ["tests/fixtures/kit_market", "tests/fixtures/horizon_toy",
-            "tests/fixtures/observation_leak"]
+            "tests/fixtures/observation_leak", "tests/fixtures/lang_constructs"]
 
 
 def _cases() -> list[tuple[str, tuple[tuple[str, str], ...]]]:

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 import rulespec
 from rulespec.compile import smt_terms as T
-from rulespec.compile.smt_backend import _closure, _relax, compile_smt
+from rulespec.compile.smt_backend import compile_smt
+from rulespec.compile.smt_closure import _closure, _relax
 from rulespec.ir.closure import Graph, is_connected, largest_group, size_of_component
 from rulespec.spec import Game, component_size, connected, largest_component
 

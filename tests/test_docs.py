@@ -51,10 +51,18 @@ def test_each_language_feature_of_issue_10_has_a_section_with_a_program():
             "## Games the rules do not bound: a horizon": ("game.horizon(", "truncated"),
             "## The collections kit": ("Deck(", "Hands(", "Pile(", "Subsets(", "deck.draw("),
             "## Hidden information: observations": ('visible="owner"', "model.observation("),
-            "## Connectivity": ("connected(", "component_size(")}.items():
+            "## Connectivity": ("connected(", "component_size("),
+            # issue 27: the constructs the seed specs repeated, and what newcomers tripped on
+            "## Citations, compact points, phases and rankings": (
+                "game.text(", "book.at(", ".says(", "game.point(", "game.phases(",
+                "game.phase(", "phase=Phase.count", "most(", "rank("),
+            "### Effects carried out by the spec's own actions": (
+                "possible_when(", "fx.carry_out(", "@fx.skip(", "fx.require_done("),
+            "## Things newcomers trip over": (
+                "bookkeeping=True", "no_legal_move(", "horizontal=", "let_(")}.items():
         assert heading in text, heading
         section = text[text.index(heading):]
-        section = section[:section.index("\n## ", 1)]
+        section = section[:section.index("\n## ", 1)] if "\n## " in section[1:] else section
         program = next(p for p in GUIDE_PROGRAMS if any(c in section for _, c in p))
         code = "".join(c for _, c in program)
         for needle in needles:

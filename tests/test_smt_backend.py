@@ -23,7 +23,7 @@ from rulespec.compile import smt_terms as T
 from rulespec.compile.python_backend import EXPR_TABLE
 from rulespec.compile.smt_backend import SMT_TABLE, SmtGame, Unsupported, compile_smt
 from rulespec.ir.english import ENGLISH
-from rulespec.ir.nodes import BOOL, OPERATIONS, Expr
+from rulespec.ir.nodes import BOOL, OPERATIONS, Expr, let_
 from rulespec.runtime.model import Model
 from rulespec.spec import (PLAYERS, Game, Graph, abs_, all_of, any_of, component_size,
                            connected, count, exists, forall, if_, largest_component, lookup,
@@ -217,6 +217,12 @@ EXAMPLES = [
         LINE, lambda i: arr[i] > 0, label=lambda i: arr[i], labels=4), ERROR),
     E("largest_component_label_of_non_member", lambda: largest_component(
         LINE, lambda i: arr[i] != 4, label=lambda i: arr[i], labels=4), 2),
+    E("let", lambda: let_(x + y, lambda s: s * s - s), 30),
+    E("let_nested_bool", lambda: let_(x < y, lambda less: all_of(less, let_(
+        y, lambda w: w == 2))), True),
+    E("let_value_raises_even_unused", lambda: let_(x // (y - 2), lambda q: 0 * q + 1), ERROR),
+    E("let_in_quantifier", lambda: count(range(4), lambda i: let_(arr[i], lambda v: v > 1)),
+      2),
 ]
 
 _BUILT = [(ex, ex.build()) for ex in EXAMPLES]

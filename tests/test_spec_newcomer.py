@@ -60,11 +60,32 @@ def test_a_value_repeated_inside_itself_warns_at_its_line_and_loads(tmp_path):
                                          if "# TERMINAL" in line or "game.score(" in line}
     assert "in rule terminal: written out, this expression has 1,048,576 nodes but only " \
            "110 distinct ones" in str(mine[0].message)
-    assert "max_" in str(mine[0].message)
+    assert "let_(value, lambda v: ...)" in str(mine[0].message)
     tree, distinct = written_out(spec.terminal.expr)
     assert (tree, distinct) == (1_048_576, 110)
     # validation walks each distinct node once: counted, not timed
     assert sum(1 for _ in walk_distinct(spec.terminal.expr)) == distinct
+
+
+def test_let_names_the_value_once_so_the_same_helper_stays_small(tmp_path):
+    path = tmp_path / "shared.py"
+    path.write_text(REPEATED.replace("CELLS", "18").replace(
+        "from rulespec.spec import Game, any_of, if_",
+        "from rulespec.spec import Game, any_of, if_, let_").replace(
+        "        b = if_(cells[i] > b, cells[i], b)  # b twice: the tree doubles at every cell",
+        "        b = let_(b, lambda best, i=i: if_(cells[i] > best, cells[i], best))"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SpecWarning)
+        spec = rulespec.load_spec(path)
+    tree, distinct = written_out(spec.terminal.expr)
+    assert tree < 200 and distinct < 200
+    model = rulespec.Model(spec)
+    s = model.initial_state()
+    for text in ["bump(i=5)", "bump(i=5)", "bump(i=5)"]:
+        s = model.apply(s, model.action_from_str(s, text))
+    assert model.scores(s) == [0, 1] and not model.is_terminal(s)
+    s = model.apply(s, model.action_from_str(s, "bump(i=5)"))
+    assert model.is_terminal(s)                   # best = 4
 
 
 def test_a_small_repeat_does_not_warn(tmp_path):

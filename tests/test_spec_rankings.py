@@ -34,8 +34,11 @@ def _measure(build):
 
 
 def _scores(model, values, oks):
+    """The scores with ``len(values)`` players holding ``values`` (the other seats empty)."""
+    pad = 4 - len(values)
     state = model.state_from_json({"game": "ranked", "fields": {
-        "num_players": N, "vals": [*values, 0], "ok": [*oks, False]}})
+        "num_players": len(values), "vals": [*values, *[0] * pad],
+        "ok": [*oks, *[False] * pad]}})
     return model.scores(state)
 
 
@@ -91,38 +94,25 @@ def test_the_rankings_read_as_the_rulebook_says_them():
 
 def test_a_list_of_seats_ranks_like_players():
     """Hawaii's round goals rank seats 0..4 by a list of totals, among those who met it."""
-    game = Game("seats", title="Seats", players=(2, 4), source=SRC)
-    vals = game.field("vals", range(0, 4), shape=(PLAYERS,), source=SRC)
-    ok = game.field("ok", bool, shape=(PLAYERS,), source=SRC)
-    seats = [vals[k] for k in range(4)]
-    met = [ok[k] for k in range(4)]
-    places = [rank(seats, of=k, among=met) for k in range(4)]
-    leaders = [most(seats, of=k, among=met) for k in range(4)]
-    tied = count_most(seats, over=None, among=met)
-    top = highest(seats, over=None, among=met, none=-1)
+    def build(vals, ok, p, game):
+        seats, met = [vals[k] for k in range(4)], [ok[k] for k in range(4)]
+        places = [rank(seats, of=k, among=met) for k in range(4)]
+        leaders = [most(seats, of=k, among=met) for k in range(4)]
+        tied = count_most(seats, over=None, among=met)
+        top = highest(seats, over=None, among=met, none=-1)
+        return (sum(if_(p == k, places[k] * 1000 + to_int(leaders[k]) * 100, 0)
+                    for k in range(4)) + tied * 10 + if_(top < 0, 9, top))
 
-    @game.action(text="end", source=SRC)
-    def end(rule):
-        rule.set(ok[0], ok[0])
-
-    game.current_player(0, source=SRC)
-    game.terminal(vals[0] > 9, source=SRC)
-    game.max_steps(1, source=SRC)
-    game.score(lambda p: sum(if_(p == k, places[k] * 1000 + to_int(leaders[k]) * 100, 0)
-                             for k in range(4)) + tied * 10 + if_(top < 0, 9, top),
-               source=SRC)
-    model = rulespec.Model(game.build())
+    model = _measure(build)
     for values in itertools.product(range(3), repeat=4):
         for oks in itertools.product([False, True], repeat=4):
-            state = model.state_from_json({"game": "seats", "fields": {
-                "num_players": 4, "vals": list(values), "ok": list(oks)}})
             seats_in = [q for q in range(4) if oks[q]]
             tied_n = sum(1 for q in seats_in if all(values[q] >= values[r] for r in seats_in))
             top_v = max((values[q] for q in seats_in), default=9)
             want = [(1 + sum(1 for q in seats_in if values[q] > values[p])) * 1000
                     + 100 * int(oks[p] and all(values[p] >= values[q] for q in seats_in))
                     + tied_n * 10 + top_v for p in range(4)]
-            assert model.scores(state) == want, (values, oks)
+            assert _scores(model, values, oks) == want, (values, oks)
 
 
 def test_a_reading_chooses_the_direction_of_a_tie_break():

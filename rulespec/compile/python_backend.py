@@ -408,6 +408,14 @@ def _binder(kind: str) -> Callable[[_Emitter, Expr, _Ctx], str]:
     return emit
 
 
+def _let(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
+    """The value computed once and passed to the body (whose code reads it by a name the
+    hoister leaves in place: it does not start with ``_``)."""
+    var, value, body = e.args
+    v = em.fresh("let")
+    return f"(lambda {v}: {em.expr(body, ctx.bind(var.args[0], v))})({em.expr(value, ctx)})"
+
+
 def _enum_table(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
     table, index = e.args
     code = em.expr(index, ctx)
@@ -481,6 +489,7 @@ EXPR_TABLE: dict[str, Callable[[_Emitter, Expr, _Ctx], str]] = {
     "table": _table,
     "exists": _binder("exists"), "forall": _binder("forall"), "sum": _binder("sum"),
     "count": _binder("count"),
+    "let": _let,
     "ordinal": lambda em, e, ctx: em.expr(e.args[0], ctx),  # a member is its position
     "enum_table": _enum_table,
     "connected": _connected,

@@ -6,7 +6,7 @@ from .errors import SpecError
 from .location import Location
 from .nodes import (BOOL, INT, OPERATIONS, Dim, Domain, Enum, Expr, Field, Labels, Table, Type,
                     abs_, all_of, any_of, called, const, count, domain_of, exists, forall, if_,
-                    implies, lookup, lift, max_, min_, not_, ordinal, sum_of, to_int)
+                    implies, let_, lookup, lift, max_, min_, not_, ordinal, sum_of, to_int)
 from .statements import Assign, ForEach, If, Let
 
 __all__ = [
@@ -15,6 +15,6 @@ __all__ = [
     "Graph", "called", "If", "Labels", "Let", "Location", "SpecError", "Table", "Type", "abs_", "all_of",
     "any_of",
     "component_size", "connected", "const", "count", "domain_of", "exists", "forall", "if_",
-    "implies", "largest_component", "lookup", "lift", "max_", "min_", "not_", "ordinal",
+    "implies", "largest_component", "let_", "lookup", "lift", "max_", "min_", "not_", "ordinal",
     "sum_of", "to_int",
 ]

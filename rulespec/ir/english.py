@@ -316,6 +316,8 @@ _SHOW: dict[str, Show] = {
     "enum_table": lambda p, e, level: (f"{e.args[0].name}[{p.text(e.args[1], LOW, level)}]",
                                        ATOM),
     "connected": _connected, "component_size": _component, "largest_component": _largest,
+    "let": lambda p, e, level: (f"{p.text(e.args[2], LOW, level)}, where {e.args[0].name} = "
+                                f"{p.text(e.args[1], LOW, level)}", LOW),
 }
 #: the operations the printer reads (a test holds every backend's table to the same set)
 ENGLISH = _SHOW

@@ -91,6 +91,13 @@ def interval(e: Expr, max_players: int = 1,
         if a[1] <= 0:
             return (-a[1], -a[0])
         return (0, max(-a[0], a[1]))
+    if op == "let":  # the body, knowing the value's bounds
+        var, value, body = e.args
+        v = interval(value, max_players, env)
+        inner = dict(env or {})
+        if v is not None:
+            inner[var.args[0]] = v
+        return interval(body, max_players, inner)
     if op in ("sum", "count"):
         _, d, body = e.args
         n = d.max_hi - d.lo

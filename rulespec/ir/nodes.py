@@ -633,13 +633,34 @@ def count(dom: Any, body: Callable[[Expr], Any]) -> Expr:
     return _binder("count", dom, body, INT, BOOL)
 
 
+def let_(value: Any, body: Callable[[Expr], Any], *, name: str | None = None) -> Expr:
+    """``body(v)`` with ``v`` the value of ``value``, computed once: an expression may use
+    a value several times without every backend writing it out at each use (a helper that
+    builds ``b = if_(x > b, x, b)`` in a loop doubles at every step; ``b = let_(b, lambda
+    best: if_(x > best, x, best))`` does not). ``v`` is read by the lambda's parameter name
+    (or ``name``). The value is computed whether ``body`` needs it or not.
+
+    >>> e = let_(lift(2) + 3, lambda total: total * total)
+    >>> e.op, e.args[0].name
+    ('let', 'total')
+    """
+    v = lift(value)
+    word = name or bound_name(body)
+    if not isinstance(word, str) or not word.strip():
+        raise SpecError("let_ needs a name the report can read the value by: a lambda's "
+                        "parameter, or name=\"...\"")
+    var = Expr("var", (f"{word}{next(_counter)}", None), v.type, None, None, word)
+    b = lift(body(var))
+    return Expr("let", (var, v, b), b.type, caller_location())
+
+
 #: every operation of the IR; each backend's table must cover exactly these.
 OPERATIONS = frozenset({
     "const", "field", "param", "var", "num_players", "interp",
     "add", "sub", "mul", "floordiv", "mod", "min", "max", "abs",
     "eq", "ne", "lt", "le", "gt", "ge",
     "and", "or", "not", "ite", "table",
-    "exists", "forall", "sum", "count",
+    "exists", "forall", "sum", "count", "let",
     "ordinal", "enum_table", "connected", "component_size", "largest_component",
 })
 

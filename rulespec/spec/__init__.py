@@ -6,7 +6,8 @@ A spec module imports only this package (and the IR builders it re-exports)::
 """
 
 from ..ir import (Graph, SpecError, Table, abs_, all_of, any_of, called, component_size, connected,
-                  const, count, derived, exists, forall, if_, implies, largest_component, lookup,
+                  const, count, derived, exists, forall, if_, implies, largest_component, let_,
+                  lookup,
                   max_, min_, not_, ordinal, sum_of, to_int)
 from . import view
 from .builder import PLAYERS, Game, Option, RuleBuilder, option
@@ -23,5 +24,5 @@ __all__ = [
     "called",
     "any_of",
     "component_size", "connected", "const", "count", "derived", "exists", "forall", "if_",
-    "implies", "largest_component", "lookup", "max_", "min_", "not_", "ordinal", "sum_of", "to_int",
+    "implies", "largest_component", "let_", "lookup", "max_", "min_", "not_", "ordinal", "sum_of", "to_int",
 ]

@@ -107,15 +107,7 @@ class Flow:
 
     def invariant(self, name: str, cond: Any, *, source: str, doc: str = "") -> None:
         """Something true in every reachable state."""
-        where = caller_location()
-        self._claim("invariant", name, where)
-        self._need_source("invariant", name, source, where)
-        c = lift(cond)
-        if c.type != BOOL:
-            raise SpecError(f"an invariant must be a bool, got {c.type}",
-                            element=f"invariant {name}", where=where)
-        _not_constant(c, "an invariant", f"invariant {name}", where)
-        self.invariants.append(Invariant(name, c, source, where, doc))
+        self._condition("invariant", "an invariant", name, cond, source, doc, False)
 
     def law(self, name: str, cond: Any, *, source: str, doc: str = "") -> None:
         """Something true in every state within the declared bounds, reachable or not.
@@ -123,15 +115,19 @@ class Flow:
         Use it for pure rules over all inputs: a prize table against every possible set of
         totals, a tie-break against every possible score line.
         """
+        self._condition("law", "a law", name, cond, source, doc, True)
+
+    def _condition(self, kind: str, what: str, name: str, cond: Any, source: str, doc: str,
+                   law: bool) -> None:
         where = caller_location()
-        self._claim("law", name, where)
-        self._need_source("law", name, source, where)
+        self._claim(kind, name, where)
+        self._need_source(kind, name, source, where)
         c = lift(cond)
         if c.type != BOOL:
-            raise SpecError(f"a law must be a bool, got {c.type}", element=f"law {name}",
+            raise SpecError(f"{what} must be a bool, got {c.type}", element=f"{kind} {name}",
                             where=where)
-        _not_constant(c, "a law", f"law {name}", where)
-        self.invariants.append(Invariant(name, c, source, where, doc, law=True))
+        _not_constant(c, what, f"{kind} {name}", where)
+        self.invariants.append(Invariant(name, c, source, where, doc, law=law))
 
     def conservation(self, name: str, total: Any, *, source: str, doc: str = "") -> None:
         """A total (e.g. supply + board + players) that stays at its initial value."""

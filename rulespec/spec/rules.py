@@ -103,11 +103,8 @@ class RuleBuilder:
         if c.type != BOOL:
             raise SpecError(f"when() needs a bool, got {c.type}", element=self._element,
                             where=where)
-        self._blocks.append([])
-        try:
+        with self._block() as body:
             yield
-        finally:
-            body = self._blocks.pop()
         self._blocks[-1].append(If(c, tuple(body), (), where, source, name))
 
     @contextlib.contextmanager
@@ -119,11 +116,8 @@ class RuleBuilder:
         if not block or not isinstance(block[-1], If) or block[-1].otherwise:
             raise SpecError("otherwise() must follow a when() block", element=self._element,
                             where=where)
-        self._blocks.append([])
-        try:
+        with self._block() as body:
             yield
-        finally:
-            body = self._blocks.pop()
         last = block[-1]
         block[-1] = attrs.evolve(last, otherwise=tuple(body), otherwise_source=source)
 
@@ -135,12 +129,19 @@ class RuleBuilder:
         where = caller_location()
         d = domain_of(dom)
         var = bound_var(d, name or with_target())
-        self._blocks.append([])
-        try:
+        with self._block() as body:
             yield var
-        finally:
-            body = self._blocks.pop()
         self._blocks[-1].append(ForEach(var, d, tuple(body), where, source))
+
+    @contextlib.contextmanager
+    def _block(self) -> Iterator[list]:
+        """A nested block: the statements recorded inside it end up in the list yielded."""
+        body: list = []
+        self._blocks.append(body)
+        try:
+            yield body
+        finally:
+            self._blocks.pop()
 
     def set_weight(self, weight: Any) -> None:
         """For a chance outcome: its relative weight (default 1)."""

@@ -106,9 +106,9 @@ def _warn_written_out(e: Expr, element: str, where: Location | None) -> None:
     message = (f"in {element}: written out, this expression has {tree:,} nodes but only "
                f"{distinct:,} distinct ones: a value a helper built is used twice inside the "
                "next one (b = if_(x > b, x, b) in a loop), and every backend compiles each use "
-               "in full, so loading and checking are slow. Build it without the repeat "
-               "(max_, min_, sum_of, count, exists), or keep the value in a field the rules "
-               "that change it update (docs/spec-language.md, 'A value used twice')")
+               "in full, so loading and checking are slow. Name the value once with "
+               "let_(value, lambda v: ...), or build it without the repeat (max_, min_, "
+               "sum_of, count) (docs/spec-language.md, 'Things newcomers trip over')")
     if at is not None:
         warnings.warn_explicit(message, SpecWarning, at.file, at.line)
     else:

@@ -225,7 +225,7 @@ def _free_names(e: Expr) -> set[str]:
     for n in walk(e):
         if n.op in ("param", "var"):
             found.add(n.args[0])
-        elif n.op in ("exists", "forall", "sum", "count"):
+        elif n.op in ("exists", "forall", "sum", "count", "let"):
             bound.add(n.args[0].args[0])
     return found - bound
 
@@ -327,6 +327,13 @@ def _binder(kind: str) -> Callable[[CWriter, Expr, Env], str]:
     return emit
 
 
+def _let(w: CWriter, e: Expr, env: Env) -> str:
+    """The value computed once into a local, then the body (a GNU statement expression)."""
+    var, value, body = e.args
+    v = w.fresh("l")
+    return f"({{ V {v} = {w.expr(value, env)}; {w.expr(body, {**env, var.args[0]: v})}; }})"
+
+
 def _members(w: CWriter, ms: tuple, env: Env, name: str, ctype: str = "unsigned char") -> str:
     """Every node's condition (or label), evaluated in order into a local array."""
     sets = "".join(f" {name}[{i}] = {w.expr(m, env)};" for i, m in enumerate(ms))
@@ -380,6 +387,7 @@ C_TABLE: dict[str, Callable[[CWriter, Expr, Env], str]] = {
     "table": _table,
     "exists": _binder("exists"), "forall": _binder("forall"), "sum": _binder("sum"),
     "count": _binder("count"),
+    "let": _let,
     "ordinal": lambda w, e, env: w.expr(e.args[0], env),  # a member is its position
     "enum_table": _enum_table,
     "connected": _connected,
