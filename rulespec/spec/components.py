@@ -99,8 +99,15 @@ def member_of(choices: Any) -> Any:
     """An attrs validator: the value (a name, or each name of a list) must be a member of a
     rulespec enum or one of the names given.
 
-    >>> v = member_of(["land", "sea"])
-    >>> v(None, attrs.Attribute.from_counting_attr("terrain", attrs.field()), "sea")
+    >>> @attrs.frozen
+    ... class Cell:
+    ...     terrain: str = attrs.field(validator=member_of(["land", "sea"]))
+    >>> Cell("sea")
+    Cell(terrain='sea')
+    >>> Cell("lava")
+    Traceback (most recent call last):
+    ...
+    rulespec.spec.components.ComponentValueError: 'terrain' must be one of land, sea, got "lava"
     """
     names = tuple(getattr(choices, "members", choices))
 
