@@ -178,7 +178,7 @@ def test_editing_one_rule_recomputes_only_the_proof_jobs_that_read_it(tmp_path, 
     asked.clear()
     with opened(folder=tmp_path / "cache"):
         edited = prove(after, rlimit=RLIMIT, depth=DEPTH)
-    asked = list(asked)   # the edited run's jobs (not the fresh run's below)
+    jobs = list(asked)   # the edited run's jobs (not the fresh run's below)
     with opened(folder=tmp_path / "fresh", fresh=True):
         fresh = prove(after, rlimit=RLIMIT, depth=DEPTH)
     assert _json(edited) == _json(fresh) and edited.rlimit == fresh.rlimit
@@ -189,16 +189,16 @@ def test_editing_one_rule_recomputes_only_the_proof_jobs_that_read_it(tmp_path, 
     index = [a.name for a in after.spec.actions].index("pass_turn")
     reading = {i for i, g in enumerate(groups) if any(a == index for a, _ in g)}
     taught = {i for i, t in enumerate(teachers) if t in reading} - reading
-    steps = [(label, hit) for fn, label, hit in asked if fn == "_steps_job"]
+    steps = [(label, hit) for fn, label, hit in jobs if fn == "_steps_job"]
     assert len(steps) == len(groups)
     recomputed = [label for label, hit in steps if not hit]
     assert "pass_turn" in " ".join(recomputed) or len(recomputed) >= len(reading)
     assert len(reading) <= len(recomputed) <= len(reading) + len(taught), recomputed
     assert len(steps) - len(recomputed) >= len(groups) - len(reading) - len(taught) > 0
     # the base case reads no action; every job that plays or searches the game reads it
-    assert [hit for fn, _, hit in asked if fn == "_base_and_laws_job"] == [True]
-    assert not any(hit for fn, _, hit in asked if fn not in ("_steps_job", "_base_and_laws_job"))
-    assert edited.stored == (sum(hit for *_, hit in asked), len(asked))
+    assert [hit for fn, _, hit in jobs if fn == "_base_and_laws_job"] == [True]
+    assert not any(hit for fn, _, hit in jobs if fn not in ("_steps_job", "_base_and_laws_job"))
+    assert edited.stored == (sum(hit for *_, hit in jobs), len(jobs))
 
 
 # --- runs that resume -----------------------------------------------------------------------
