@@ -72,7 +72,7 @@ def report(games: Sequence[str], all_games: bool, out_dir: str, budget_name: str
     if stored:
         stored_line(sum(s["report"] for s in stored), len(stored), "reports")
         stored_line(sum(s["hits"] for s in stored), sum(s["asked"] for s in stored),
-                    "pieces of the other reports (proof jobs, mutant judgements)")
+                    "pieces of the other reports (proof jobs, lockstep games, mutant judgements)")
     unwritten = [d for d in done if "write_error" in d]
     for d in unwritten:   # after every verdict: one line each, naming what is missing
         click.echo(f"rulespec: {d['game']}: the report could not be written: "

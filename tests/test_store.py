@@ -1,0 +1,231 @@
+"""The verdict store (rulespec/check/store.py): what it keeps is what would be computed, an
+edit recomputes exactly the verdicts that read it, a corrupt entry is computed again, and
+an interrupted campaign goes on where it stopped."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rulespec
+from rulespec.check import job_store
+from rulespec.check.dead import Played
+from rulespec.check.fingerprint import SpecPrint
+from rulespec.check.mutate.judge import MutantResult
+from rulespec.check.prove import _step_groups, _teachers, prove
+from rulespec.check.results import Result
+from rulespec.check.steps import Lessons, step_cases
+from rulespec.check.store import MISSING, Store, decode, encode, opened
+from rulespec.compile.smt_backend import compile_smt
+from rulespec.runtime.registry import available_games, models_dir
+
+#: a small budget: every bundled game proves in seconds, with verdicts of every kind
+RLIMIT, DEPTH = 300_000, 1
+
+
+def _json(run) -> str:
+    return json.dumps([r.to_json() for r in run.results], sort_keys=True)
+
+
+# --- the entries: data, never code --------------------------------------------------------
+def test_values_round_trip_through_json_with_their_types():
+    lessons = Lessons()
+    lessons.cores["g"] = {(1, "x"), (2, "y")}
+    lessons.split_levels.add((0, "g", frozenset({1, 2})))
+    value = (1, [2.5, None], {"a": {(1, 2)}}, {(3, 4): frozenset({"b"})},
+             Result("p", "PROVED", "z3-step", evidence={"premises": ["q"]}),
+             Played(3, frozenset({1}), frozenset({(0, "when@3")})),
+             MutantResult("m", "op", "d", None, None, ("e",), "KILLED"), lessons)
+    text = json.dumps(encode(value))
+    back = decode(json.loads(text))
+    assert back[:7] == value[:7] and back[4].evidence == {"premises": ["q"]}
+    assert vars(back[7]).keys() == vars(lessons).keys()
+    assert back[7].cores == lessons.cores and back[7].split_levels == lessons.split_levels
+
+
+def test_an_entry_names_no_code_it_could_run():
+    with pytest.raises(ValueError, match="not a stored record: 'Popen'"):
+        decode({"record": "Popen", "fields": {"args": ["rm", "-rf", "/"]}})
+    with pytest.raises(TypeError, match="not plain data"):
+        encode(subprocess)
+
+
+def test_a_corrupt_entry_is_ignored_with_one_line_and_computed_again(tmp_path, capsys):
+    model = rulespec.load("tic_tac_toe")
+    with opened(folder=tmp_path) as store:
+        first = prove(model, rlimit=RLIMIT, depth=DEPTH)
+    entries = sorted(tmp_path.rglob("*.json"))
+    assert len(entries) == first.jobs == first.stored[1] and first.stored[0] == 0
+    entries[0].write_text('{"kind": "proof-job", "value": {"tuple": [1')  # half an entry
+    entries[1].write_text(json.dumps({"kind": "proof-job",
+                                      "value": {"record": "os.system", "fields": {}}}))
+    with opened(folder=tmp_path) as store:
+        again = prove(model, rlimit=RLIMIT, depth=DEPTH)
+    err = capsys.readouterr().err.splitlines()
+    assert len([x for x in err if "ignored a corrupt stored verdict" in x]) == 2, err
+    assert again.stored == (first.jobs - 2, first.jobs)
+    assert _json(again) == _json(first) and again.rlimit == first.rlimit
+    with opened(folder=tmp_path) as store:  # computed again, and kept whole this time
+        third = prove(model, rlimit=RLIMIT, depth=DEPTH)
+    assert third.stored == (first.jobs, first.jobs) and store.counts()[0] == first.jobs
+
+
+def test_fresh_computes_anew_and_a_budget_is_part_of_the_key(tmp_path):
+    model = rulespec.load("tic_tac_toe")
+    with opened(folder=tmp_path):
+        prove(model, rlimit=RLIMIT, depth=DEPTH)
+    with opened(folder=tmp_path, fresh=True):
+        assert prove(model, rlimit=RLIMIT, depth=DEPTH).stored[0] == 0
+    with opened(folder=tmp_path):  # another budget: none of it is from the store
+        assert prove(model, rlimit=RLIMIT + 1, depth=DEPTH).stored[0] == 0
+        assert prove(model, rlimit=RLIMIT, depth=DEPTH).stored[0] > 0
+    store = Store(tmp_path)
+    assert store.get("proof-job", {"another": "key"}) is MISSING
+
+
+def test_the_store_is_off_in_the_tests_but_for_their_own():
+    assert os.environ.get("RULESPEC_STORE") == "off"
+    with opened() as store:
+        assert store is None
+
+
+# --- stored and fresh verdicts are the same ------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize("game", available_games())
+def test_stored_proofs_are_the_fresh_proofs_on_every_bundled_game(game, tmp_path):
+    model = rulespec.load(game)
+    with opened(folder=tmp_path, fresh=True):
+        fresh = prove(model, rlimit=RLIMIT, depth=DEPTH)
+    with opened(folder=tmp_path):
+        stored = prove(model, rlimit=RLIMIT, depth=DEPTH)
+    assert stored.stored == (fresh.jobs, fresh.jobs)
+    assert _json(stored) == _json(fresh)
+    assert (stored.rlimit, stored.jobs, stored.units) == (fresh.rlimit, fresh.jobs, fresh.units)
+
+
+def _cli(*args: str, cwd: Path, cache: Path) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "RULESPEC_STORE"}
+    env["RULESPEC_CACHE"] = str(cache)
+    return subprocess.run([sys.executable, "-m", "rulespec.cli", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.slow
+def test_stored_and_fresh_reports_mutations_and_scenarios_are_the_same(tmp_path):
+    runs = {}
+    for how in ("first", "stored", "fresh"):
+        extra = ["--fresh"] if how == "fresh" else []
+        runs[how] = [_cli("mutate", "tic_tac_toe", "--json", "-q", *extra, cwd=tmp_path,
+                          cache=tmp_path / "cache"),
+                     _cli("scenario", "hex", "--json", "-q", *extra, cwd=tmp_path,
+                          cache=tmp_path / "cache"),
+                     _cli("report", "tic_tac_toe", "-o", "out", "-q", *extra, cwd=tmp_path,
+                          cache=tmp_path / "cache")]
+        runs[how].append((tmp_path / "out" / "tic_tac_toe.json").read_text())
+    first, stored, fresh = runs["first"], runs["stored"], runs["fresh"]
+    for k in range(3):
+        assert first[k].returncode == stored[k].returncode == fresh[k].returncode
+        assert first[k].stdout.split("reports (")[0] == stored[k].stdout.split("reports (")[0]
+        assert stored[k].stdout.split("reports (")[0] == fresh[k].stdout.split("reports (")[0]
+    assert "rulespec: 22 of 22 mutant judgements from the verdict store" in stored[0].stderr
+    assert "rulespec: 0 of 22 mutant judgements from the verdict store" in fresh[0].stderr
+    assert "from the verdict store" in stored[1].stderr
+    assert "rulespec: 1 of 1 reports from the verdict store" in stored[2].stderr
+    assert "rulespec: 0 of 1 reports from the verdict store" in fresh[2].stderr
+    assert stored[3] == first[3]   # the stored report document, word for word
+    drop = lambda doc: {k: v for k, v in json.loads(doc).items() if k != "budget"}  # noqa: E731
+    assert drop(fresh[3]) == drop(first[3])   # computed again: all but the time it took
+
+
+# --- an edit recomputes what reads it -----------------------------------------------------
+EDITED = ("        with rule.when(draws == MAX_DRAW):\n",
+          "        with rule.when(draws >= MAX_DRAW):\n")   # pass_turn's, on its own line
+
+
+@pytest.mark.slow
+def test_editing_one_rule_recomputes_only_the_proof_jobs_that_read_it(tmp_path, monkeypatch):
+    folder = tmp_path / "crazy_eights"
+    shutil.copytree(models_dir() / "crazy_eights", folder)
+    spec = folder / "spec.py"
+    before = rulespec.load(str(spec))
+    asked: list[tuple[str, str, bool]] = []   # (job, what it proves, from the store)
+    submit = job_store.JobStore.submit
+
+    def noted(self, jobs, label, fn, args, actions):
+        done = jobs.submitted
+        f = submit(self, jobs, label, fn, args, actions)
+        asked.append((fn.__name__, label, f.done() and jobs.submitted == done + 1
+                      and label in jobs.units))
+        return f
+    monkeypatch.setattr(job_store.JobStore, "submit", noted)
+    with opened(folder=tmp_path / "cache"):
+        prove(before, rlimit=RLIMIT, depth=DEPTH)
+    text = spec.read_text()
+    assert text.count(EDITED[0]) == 1
+    edited_folder = tmp_path / "edited" / "crazy_eights"   # a path not loaded before
+    shutil.copytree(folder, edited_folder)
+    (edited_folder / "spec.py").write_text(text.replace(*EDITED))
+    after = rulespec.load(str(edited_folder / "spec.py"))
+    p, q = SpecPrint.of(before.spec), SpecPrint.of(after.spec)
+    changed = [a.name for a, x, y in zip(after.spec.actions, p.actions, q.actions) if x != y]
+    assert changed == ["pass_turn"] and p.rest == q.rest  # the one rule, nothing else
+    asked.clear()
+    with opened(folder=tmp_path / "cache"):
+        edited = prove(after, rlimit=RLIMIT, depth=DEPTH)
+    jobs = list(asked)   # the edited run's jobs (not the fresh run's below)
+    with opened(folder=tmp_path / "fresh", fresh=True):
+        fresh = prove(after, rlimit=RLIMIT, depth=DEPTH)
+    assert _json(edited) == _json(fresh) and edited.rlimit == fresh.rlimit
+    # which step jobs read pass_turn: those that prove it, and those they teach
+    with rulespec.compile.smt_terms.own_context():
+        groups = _step_groups(after, step_cases(compile_smt(after.spec)))
+    teachers = _teachers(groups)
+    index = [a.name for a in after.spec.actions].index("pass_turn")
+    reading = {i for i, g in enumerate(groups) if any(a == index for a, _ in g)}
+    taught = {i for i, t in enumerate(teachers) if t in reading} - reading
+    steps = [(label, hit) for fn, label, hit in jobs if fn == "_steps_job"]
+    assert len(steps) == len(groups)
+    recomputed = [label for label, hit in steps if not hit]
+    assert "pass_turn" in " ".join(recomputed) or len(recomputed) >= len(reading)
+    assert len(reading) <= len(recomputed) <= len(reading) + len(taught), recomputed
+    assert len(steps) - len(recomputed) >= len(groups) - len(reading) - len(taught) > 0
+    # the base case reads no action; every job that plays or searches the game reads it
+    assert [hit for fn, _, hit in jobs if fn == "_base_and_laws_job"] == [True]
+    assert not any(hit for fn, _, hit in jobs if fn not in ("_steps_job", "_base_and_laws_job"))
+    assert edited.stored == (sum(hit for *_, hit in jobs), len(jobs))
+
+
+# --- runs that resume -----------------------------------------------------------------------
+@pytest.mark.slow
+def test_an_interrupted_mutate_goes_on_where_it_stopped(tmp_path, monkeypatch):
+    from interrupting import Running, rulespec as argv
+
+    monkeypatch.delenv("RULESPEC_STORE")
+    monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "cache"))
+    listed = _cli("mutate", "hawaii", "--list", "--json", cwd=tmp_path,
+                  cache=tmp_path / "cache")
+    ids = [m["id"] for m in json.loads(listed.stdout)["mutants"]]
+    chosen = [x for k, x in enumerate(ids) if k % (len(ids) // 8) == 0][:8]
+    command = ["mutate", "hawaii", "--json", *[a for i in chosen for a in ("--mutant", i)]]
+    run = Running(argv(*command), tmp_path)
+    try:
+        run.wait_for(lambda: run.counted() >= 2, "two mutants judged")
+        run.interrupt()
+        assert run.finish() == 130
+    finally:
+        run.kill()
+    kept = list((tmp_path / "cache" / "verdicts" / "mutant").rglob("*.json"))
+    assert all(json.loads(p.read_text())["kind"] == "mutant" for p in kept)  # none half
+    judged = len(kept) - 1   # and the baseline
+    assert 2 <= judged < len(chosen)
+    again = _cli(*command, cwd=tmp_path, cache=tmp_path / "cache")
+    assert f"{judged} of {len(chosen)} mutant judgements from the verdict store" in again.stderr
+    fresh = _cli(*command, "--fresh", cwd=tmp_path, cache=tmp_path / "cache")
+    assert f"0 of {len(chosen)} mutant judgements" in fresh.stderr
+    assert json.loads(again.stdout) == json.loads(fresh.stdout)
