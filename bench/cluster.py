@@ -111,6 +111,9 @@ def main() -> None:
         for p in procs:
             os.killpg(p.pid, signal.SIGKILL)
     same = json.dumps(local, sort_keys=True) == json.dumps(dask, sort_keys=True)
+    if not same:   # keep both to see where they part
+        for name, doc in (("local", local), ("dask", dask)):
+            Path(f"cluster-bench-{name}.json").write_text(json.dumps(doc, indent=1))
     print(f"dask:  {dask_wall:.1f} s wall ({t.baseline_done:.1f} s before the first task); "
           f"the same JSON: {same}; load {os.getloadavg()}")
     print(f"overhead: {dask_wall - local_wall:+.1f} s ({100 * (dask_wall / local_wall - 1):+.0f} %)")
