@@ -241,3 +241,31 @@ def test_a_scheduler_without_workers_is_refused():
     finally:
         os.killpg(p.pid, signal.SIGKILL)
         p.wait(timeout=30)
+
+
+# --- Ctrl-C: the command leaves at once, the cluster forgets its tasks ----------------------
+@pytest.mark.slow
+def test_ctrl_c_stops_mutate_on_a_cluster_and_cancels_its_tasks(tmp_path):
+    from interrupting import STOP_CPU, Running, rulespec as argv, wait_until
+    own = _OwnCluster(workers=2)
+    try:
+        run = Running(argv("mutate", "hawaii", "--cluster", own.address), tmp_path)
+        try:   # once a mutant is judged on the cluster (its progress counts finished tasks)
+            run.wait_for(lambda: run.counted() >= 1, "a mutant judged")
+            run.interrupt()
+            code = run.finish()
+        finally:
+            run.kill()
+        assert code == 130, run.stderr()
+        assert run.stderr().strip().splitlines()[-1] == "rulespec: interrupted"
+        assert "Traceback" not in run.stderr()
+        assert run.cpu_after[run.pid] <= STOP_CPU, run.cpu_after
+        with Cluster.connect(own.address) as c:   # the tasks left are cancelled, not run
+            wait_until(lambda: c.client.run_on_scheduler(
+                lambda dask_scheduler: len(dask_scheduler.tasks)) == 0,
+                "the scheduler forgetting the interrupted campaign's tasks")
+            done = sum(c.client.run(lambda dask_worker: dask_worker.state.executed_count
+                                    ).values())
+        assert done < 552   # Hawaii's mutants: far from all of them were judged
+    finally:
+        own.stop()

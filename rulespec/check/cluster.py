@@ -114,10 +114,18 @@ def code_identity() -> str:
     if not _CODE:
         import hashlib
         from pathlib import Path
-        root = Path(__file__).resolve().parent.parent
+
+        from .. import properties
+        # the package and its properties, wherever an install puts them (an editable one
+        # maps properties/ in from the repository); the specs are checked by their hash
         h = hashlib.sha256()
-        for p in sorted(root.rglob("*.py")):
-            h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes() + b"\0")
+        for root in (Path(__file__).resolve().parent.parent,
+                     Path(properties.__file__).resolve().parent):
+            for p in sorted(root.rglob("*.py")):
+                rel = p.relative_to(root)
+                if rel.parts[0] in ("models", "properties"):
+                    continue
+                h.update(str(rel).encode() + b"\0" + p.read_bytes() + b"\0")
         _CODE.append(h.hexdigest())
     return _CODE[0]
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# A Dask scheduler on 127.0.0.1:8786 for the tests that spread work over Dask workers.
-# (An example: .ci/run starts only executable *.sh files; see README.md.)
+# A Dask scheduler on 127.0.0.1 (the port of $RULESPEC_TEST_CLUSTER, set by .ci/run) for the
+# tests that run campaigns with --cluster (tests/test_cluster.py): the `dask scheduler`
+# command of the Dask installed in .venv (the test extras).
 set -euo pipefail
-PORT=8786
+address=${RULESPEC_TEST_CLUSTER:?.ci/run names the scheduler in RULESPEC_TEST_CLUSTER}
+PORT=${address##*:}
 bin=.venv/bin
 answers() { "$bin/python" -c "import socket; socket.create_connection(('127.0.0.1', $PORT), 1)" \
               2>/dev/null; }
