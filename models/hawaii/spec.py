@@ -19,9 +19,12 @@ and its first tile (the only tile whose order matters); tikis and kahunas are co
 counts; price tokens are counts per token type and location (type = value + spear mark).
 """
 
+import attrs
+
 from rulespec.spec import (PLAYERS, Game, abs_, all_of, any_of, called, count, derived, exists,
                            const, count_most, forall, highest, if_, implies, lookup, max_, min_, not_, option,
                            rank, sum_of, to_int, view)
+from rulespec.spec.components import member_of
 
 SEED = "000_3b00b4fc026f56e4.txt"
 RESEARCH = "research/components.md"
@@ -93,118 +96,77 @@ NO_REWARD = game.assume(
 TIKI_FEET = TIKI_FEET + NO_REWARD
 KAHUNA_SHELLS = KAHUNA_SHELLS + NO_REWARD
 
-# --- tiles -----------------------------------------------------------------------------
-COTTAGES = ["shell_hut", "foot_hut", "spear_hut", "exchange_hut", "long_hut"]
-FRUITS = ["breadfruit", "taro", "coconut", "banana"]
-GODS = ["kane", "laka", "kanaloa", "lono", "pele", "ku"]
-VILLAGE_KINDS = COTTAGES + ["irrigation", "hula"] + FRUITS + ["surfer"] + GODS
-ASIDE_KINDS = ["boat", "kahuna", "tiki"]
-KINDS = VILLAGE_KINDS + ASIDE_KINDS
+# --- tiles (components.toml [tiles]) -----------------------------------------------------
+GROUPS = ["cottage", "village", "fruit", "god", "aside"]
+
+
+@attrs.frozen
+class TileData:
+    """A tile kind as components.toml gives it: its group (補足１ cottages, 補足３ gods, the
+    fruits, the other village tiles, and the tiles kept beside the board), how many the
+    supply holds, its effect in words and the numbers the effect names (level I, level II)."""
+
+    group: str = attrs.field(validator=member_of(GROUPS))
+    count: int
+    effect: str
+    amounts: list[int] = attrs.field(factory=list)
+    end_points: list[int] = attrs.field(factory=list)   # level-II irrigation's end points
+    width: int = 1                                      # columns it fills in a village
+    two_sided: bool = True                              # a level-II side, bought at double
+
+
+TILES = game.components("tiles", TileData)
+KINDS = list(TILES)
+COTTAGES = [k for k in KINDS if TILES[k].group == "cottage"]
+FRUITS = [k for k in KINDS if TILES[k].group == "fruit"]
+GODS = [k for k in KINDS if TILES[k].group == "god"]
+ASIDE_KINDS = [k for k in KINDS if TILES[k].group == "aside"]
+VILLAGE_KINDS = [k for k in KINDS if k not in ASIDE_KINDS]
 NAMES = ["start_hut"] + VILLAGE_KINDS
+TILE_COUNTS = {k: tile.count for k, tile in TILES.items()}
+SINGLE_SIDED = [k for k in KINDS if not TILES[k].two_sided]
+WIDTH = {k: tile.width for k, tile in TILES.items()}
 
-TILE_COUNTS = game.assume(
-    "tile_counts",
-    {"shell_hut": 5, "foot_hut": 5, "spear_hut": 5, "exchange_hut": 5, "long_hut": 5,
-     "irrigation": 5, "hula": 10, "breadfruit": 4, "taro": 4, "coconut": 4, "banana": 4,
-     "surfer": 10, "kane": 2, "laka": 2, "kanaloa": 2, "lono": 2, "pele": 2, "ku": 2,
-     "boat": 8, "kahuna": 25, "tiki": 15},
-    reason="the seed only says the supply is limited (§タイルの購入と配置: 用意されているタイルの数には"
-           "上限があります); the German component list gives 126 place tiles by type; the 12 god "
-           "tiles are split evenly over the 6 gods of 補足３ and the 16 fruit tiles over 4 fruits",
-    origin=notes.at() + " §Components (German rule list via members.chello.at, cross-checked "
-           "bdml.free.fr and weltensicht.de)")
-SINGLE_SIDED = game.assume(
-    "single_sided_kinds", ["kahuna", "tiki"],
-    reason="the seed describes kahunas and tikis only by their spot (shells/feet, points by "
-           "row, validity) and gives no level-II effect for them, so paying double is not "
-           "offered for them",
-    origin="INFERENCE from the seed §タイルの配置; research: 'most place tiles are double sided'")
-WIDTH = game.assume(
-    "tile_width", {"long_hut": 2},
-    reason="the long cottage (ロングコテージ) is assumed to fill two columns like the printed start "
-           "cottage; every other village tile fills one column (§タイルの配置: １列は１マス分のタイル"
-           "で埋めることができます)",
-    origin="INFERENCE from the tile's name; NOT FOUND in any source")
 
-EFFECT_WORDS = {"shell_hut": "+1/+2 shells at the start of each later round",
-     "foot_hut": "+1/+2 feet at the start of each later round",
-     "spear_hut": "round end: +1/+2 VP per spear price token taken this round",
-     "exchange_hut": "a payment may be mixed: up to 1/2 units of the shell cost paid with "
-                     "feet or with fruit, or of the foot cost (move or boat trip) paid with "
-                     "shells or with fruit (capacities add up; two resources per payment, "
-                     "see exchange_two_resources)",
-     "long_hut": "two columns wide; game end: 2/5 VP (valid village)",
-     "irrigation": "+1 fruit at the start of each later round (level II: the 'resource of "
-                   "choice' is taken as fruit); level II also 3 VP at game end (valid village)",
-     "hula": "game end: 1/2 VP per tile in its village, itself included (valid village)",
-     "fruit": "+1/+2 fruit at the start of each later round",
-     "surfer": "lowers the player's round goal by 2/4",
-     "kane": "game end: 2/3 VP per cottage-type tile in its village (valid village)",
-     "laka": "game end: 2/3 VP per fruit tile in all the player's villages (valid village)",
-     "kanaloa": "game end: 2/3 VP per surfer in the player's valid villages (valid village)",
-     "lono": "round end: +3/+5 VP if the player met the round goal",
-     "pele": "tile purchases cost 1/2 feet less (not below 0); fishing and islands unchanged",
-     "ku": "game end: 1/2 VP per tiki placed (valid village)",
-     "boat": "capacity 3 / 4 feet with one free foot",
-     "kahuna": "single-sided; spot shells and row points as printed",
-     "tiki": "single-sided; spot feet and validity as printed"}
-# the numbers of those effects, (level I, level II): what the rules read
-EFFECTS = game.assume(
-    "tile_effects",
-    {"shell_hut": (1, 2), "foot_hut": (1, 2), "fruit": (1, 2), "irrigation_fruit": (1, 1),
-     "spear_hut": (1, 2), "exchange_hut": (1, 2), "long_hut": (2, 5), "irrigation": (0, 3),
-     "hula": (1, 2), "surfer": 2, "kane": (2, 3), "laka": (2, 3), "kanaloa": (2, 3),
-     "lono": (3, 5), "pele": (1, 2), "ku": (1, 2)},
-    shown=EFFECT_WORDS,
-    reason="the seed prints tile effects only as tooltips; it fixes the level-II surfer (-4), "
-           "and the shape of the special rules (exchange mixes payments, hula counts itself, "
-           "Laka counts fruit in all villages, Lono needs the goal, Pele only for purchases, "
-           "Kanaloa counts surfers in valid villages, level-II irrigation's end points need a "
-           "valid village); the values here are plausible fillers",
-    origin=notes.at() + " §Hawaii additional facts (shell hut +1/+2 spielmonster.de; long hut "
-           "5 VP tk-game-diary.net; green god 2 VP per fruit tk-game-diary.net); rest NOT FOUND")
-SHELL_INCOME = {"shell_hut": EFFECTS["shell_hut"]}
-FEET_INCOME = {"foot_hut": EFFECTS["foot_hut"]}
-FRUIT_INCOME = {"irrigation": EFFECTS["irrigation_fruit"], **{f: EFFECTS["fruit"] for f in FRUITS}}
-SPEAR_VP = EFFECTS["spear_hut"]
-EXCHANGE = EFFECTS["exchange_hut"]
-LONG_VP = EFFECTS["long_hut"]
-IRRIGATION_VP = EFFECTS["irrigation"]
-HULA_VP = EFFECTS["hula"]
-SURFER_GOAL = (EFFECTS["surfer"], SURFER_II_GOAL)
-KANE_VP = EFFECTS["kane"]
-LAKA_VP = EFFECTS["laka"]
-KANALOA_VP = EFFECTS["kanaloa"]
-LONO_VP = EFFECTS["lono"]
-PELE_FEET = EFFECTS["pele"]
-KU_VP = EFFECTS["ku"]
+def amounts(kind: str) -> tuple:
+    """The numbers of ``kind``'s effect, (level I, level II)."""
+    return tuple(TILES[kind].amounts)
 
-# --- the ten places of the main board --------------------------------------------------
-PLACES = game.assume(
-    "places",
-    {"cottages_1": (["shell_hut", "foot_hut"], 2, 9),
-     "cottages_2": (["spear_hut", "exchange_hut", "long_hut"], 3, 12),
-     "village_life": (["irrigation", "hula"], 2, 8),
-     "fruit_1": (["breadfruit", "taro"], 2, 7),
-     "fruit_2": (["coconut", "banana"], 2, 7),
-     "sea": (["boat", "surfer"], 2, 9),
-     "kahunas": (["kahuna"], 2, 8),
-     "tikis": (["tiki"], 2, 8),
-     "gods_1": (["kane", "laka", "kanaloa"], 1, 6),
-     "gods_2": (["lono", "pele", "ku"], 1, 6)},
-    reason="the seed shows 10 areas, some with two or more tile stacks, a printed cap such as "
-           "'12' (§足の支払い) and one or more price-token spots (§貝の支払い: 「２」と「３」の２つ); "
-           "which tiles lie on which place, the caps and the spot counts are not printed. "
-           "Format: place -> (tile kinds, price-token spots, printed cap)",
-    origin=notes.at() + " §Setup ('1–3 purchase spots per place', reich-der-spiele.de); "
-           "assignment NOT FOUND")
+
+SHELL_INCOME = {"shell_hut": amounts("shell_hut")}
+FEET_INCOME = {"foot_hut": amounts("foot_hut")}
+FRUIT_INCOME = {"irrigation": amounts("irrigation"), **{f: amounts(f) for f in FRUITS}}
+SPEAR_VP = amounts("spear_hut")
+EXCHANGE = amounts("exchange_hut")
+LONG_VP = amounts("long_hut")
+IRRIGATION_VP = tuple(TILES["irrigation"].end_points)
+HULA_VP = amounts("hula")
+SURFER_GOAL = (TILES["surfer"].amounts[0], SURFER_II_GOAL)
+KANE_VP = amounts("kane")
+LAKA_VP = amounts("laka")
+KANALOA_VP = amounts("kanaloa")
+LONO_VP = amounts("lono")
+PELE_FEET = amounts("pele")
+KU_VP = amounts("ku")
+
+# --- the ten places of the main board (components.toml [places]) -------------------------
+@attrs.frozen
+class PlaceData:
+    """A place of the main board: the tile kinds it sells, its price-token spots, its cap."""
+
+    tiles: list[str] = attrs.field(validator=member_of(KINDS))
+    spots: int
+    cap: int
+
+
+PLACES = game.components("places", PlaceData)
 PLACE_NAMES = list(PLACES)
-PLACE_OF = {k: p for p, (kinds, _, _) in PLACES.items() for k in kinds}
+PLACE_OF = {k: p for p, place in PLACES.items() for k in place.tiles}
 assert sorted(PLACE_OF) == sorted(KINDS), "every tile kind lies on exactly one place"
-SPOTS = [PLACES[p][1] for p in PLACE_NAMES]
+SPOTS = [PLACES[p].spots for p in PLACE_NAMES]
 PlaceNo = game.labels("PlaceNo", PLACE_NAMES,
                       source=book.at("タイルの購入と配置", "次の１０個のエリアに分かれています"))
-CAPS = [PLACES[p][2] for p in PLACE_NAMES]
+CAPS = [PLACES[p].cap for p in PLACE_NAMES]
 DEAL_ORDER = game.assume(
     "deal_order",
     [i for rnd in range(3) for i, n in enumerate(SPOTS) if n > rnd],
@@ -252,55 +214,61 @@ DIST = derived(_distances(), ADJACENT)  # each distance follows from the whole a
 DIST.append(DIST[BEACH])  # the pass area (row 11) is never a starting point; keep it total
 # the distance from a to b is lookup(DIST, a, b): a table of rows, one index per level
 
-# --- price tokens ----------------------------------------------------------------------
-# Token codes 1..10 (0 = no token), ordered by (value, spear) so that sorting codes sorts
-# tokens the way §細かいルール lays them out (same number: the spear token to the right).
-TOKEN_TYPES = game.assume(
-    "price_tokens",
-    [(2, 0, 1, 4), (2, 1, 1, 1), (3, 0, 1, 5), (3, 1, 1, 1), (4, 0, 2, 5), (4, 1, 2, 1),
-     (5, 0, 2, 3), (5, 1, 2, 1), (6, 0, 3, 3), (6, 1, 3, 1)],
-    reason="25 double-sided tokens, values 2-6 on the price side, some with a spear (§貝の支払い), "
-           "fish on the back (§細かいルール); per-value counts, spear marks and fish counts are "
-           "not given. Format: (value, spear, fish on the back, count)",
-    origin=notes.at() + " §Components ('25 price tokens with the numbers 2-6', distribution "
-           "NOT FOUND); pass-area example 3-with-spear from the seed §パス")
+# --- price tokens (components.toml [price_tokens]) ----------------------------------------
+# Token codes 1..10 (0 = no token), in the file's order, which is by (value, spear) so that
+# sorting codes sorts tokens the way §細かいルール lays them out (same number: the spear
+# token to the right).
+@attrs.frozen
+class TokenData:
+    """A kind of price token: its value and spear on the price side, the fish on its back,
+    how many there are."""
+
+    value: int
+    fish: int
+    count: int
+    spear: bool = False
+
+
+TOKEN_TYPES = list(game.components("price_tokens", TokenData).values())
 CODES = range(1, 11)
-VALUE = [0] + [t[0] for t in TOKEN_TYPES]
-SPEAR = [0] + [t[1] for t in TOKEN_TYPES]
-FISH = [0] + [t[2] for t in TOKEN_TYPES]
-TOKEN_COUNT = [0] + [t[3] for t in TOKEN_TYPES]
+VALUE = [0] + [t.value for t in TOKEN_TYPES]
+SPEAR = [0] + [int(t.spear) for t in TOKEN_TYPES]
+FISH = [0] + [t.fish for t in TOKEN_TYPES]
+TOKEN_COUNT = [0] + [t.count for t in TOKEN_TYPES]
 ALL_TOKENS = sum(TOKEN_COUNT)
 
-# --- islands ---------------------------------------------------------------------------
-ISLANDS = game.assume(
-    "island_tiles",
-    {"two_fruit": ("fruit", 2), "three_fruit": ("fruit", 3), "three_vp": ("vp", 3),
-     "five_vp": ("vp", 5), "tiki": ("tile", "tiki"), "kahuna": ("tile", "kahuna"),
-     "boat_II": ("tile", "boat"), "surfer_II": ("tile", "surfer"),
-     "hula_II": ("tile", "hula"), "long_hut_II": ("tile", "long_hut")},
-    reason="10 island tiles; the seed says an island shows fruit, points or a tile "
-           "(§島の訪問); which ones is not given. Tiles from islands are level II where "
-           "double-sided",
-    origin=notes.at() + " §Components ('10 islands'); BGA summary 'you receive the level-2 "
-           "version'; contents NOT FOUND")
+# --- islands (components.toml [islands]) ---------------------------------------------------
+@attrs.frozen
+class IslandData:
+    """An island tile: it gives fruit or victory points (``amount``), or a tile (``tile``)."""
+
+    gives: str = attrs.field(validator=member_of(["fruit", "vp", "tile"]))
+    amount: int = 0
+    tile: str | None = attrs.field(default=None, validator=attrs.validators.optional(
+        member_of(KINDS)))
+
+
+ISLANDS = {name: (isl.gives, isl.tile if isl.gives == "tile" else isl.amount)
+           for name, isl in game.components("islands", IslandData).items()}
 ISLAND_NAMES = list(ISLANDS)
 GIFT_KINDS = [v[1] for v in ISLANDS.values() if v[0] == "tile" and v[1] in VILLAGE_KINDS]
 
-# --- round tiles -----------------------------------------------------------------------
-ROUND_TILES = game.assume(
-    "round_tiles",
-    {"target": [9, 11, 13, 15, 17],
-     "prizes": [(8, 5, 2), (10, 6, 3), (12, 7, 3), (14, 8, 4), (16, 9, 4)],
-     "income_after": [(10, 6), (9, 6), (8, 5), (7, 5)]},
-    reason="the seed's example goal tile reads target 9, prizes 8/5/2 and next-round income "
-           "10 shells, 6 feet (§ラウンド目標, §ラウンド終了と新たなラウンドの開始); it is taken as "
-           "round 1's tile; later tiles raise the target and lower the income",
-    origin=notes.at() + " (round-2 target 11, ludolegars.fr; 'targets rise, income falls', "
-           "bigcream.it / ludorium); one fixed tile per round is assumed")
-TARGET = ROUND_TILES["target"]
-PRIZE = [[pr[i] for pr in ROUND_TILES["prizes"]] for i in range(3)]
-INCOME_SHELLS = [s for s, _ in ROUND_TILES["income_after"]] + [0]
-INCOME_FEET = [f for _, f in ROUND_TILES["income_after"]] + [0]
+# --- round tiles (components.toml [round_tiles]) -------------------------------------------
+@attrs.frozen
+class RoundTile:
+    """A round-goal tile: the target, the prizes (first, second, the others) and the shells
+    and feet the next round starts with."""
+
+    target: int
+    prizes: list[int]
+    income: list[int]
+
+
+ROUND_TILES = list(game.components("round_tiles", RoundTile).values())
+TARGET = [r.target for r in ROUND_TILES]
+PRIZE = [[r.prizes[i] for r in ROUND_TILES] for i in range(3)]
+INCOME_SHELLS = [r.income[0] if r.income else 0 for r in ROUND_TILES]
+INCOME_FEET = [r.income[1] if r.income else 0 for r in ROUND_TILES]
 
 TIKI_COLUMNS = game.assume("tiki_columns",
             "a tiki sits over column 8 - t for the t-th tiki (placed right-aligned); a "
@@ -379,7 +347,7 @@ Phase = game.enum("Phase", {
     "gift": "the current player places the tile shown on the island just visited",
     "over": "the fifth round has ended",
 }, source=book.at("ゲーム進行"))
-Place = game.enum("Place", {p: f"the place selling {', '.join(PLACES[p][0])}"
+Place = game.enum("Place", {p: f"the place selling {', '.join(PLACES[p].tiles)}"
                             for p in PLACE_NAMES},
                   source=book.at("タイルの購入と配置", "次の１０個のエリアに分かれています"))
 Name = game.enum("Name", {n: f"the {n} village tile" for n in NAMES},
@@ -1651,7 +1619,7 @@ def _token_glyph(c):
 
 def _place_pieces(n):
     places = [view.piece(if_(laid[Place[pl]], pos_of[Place[pl]], -1), PLACE_LABELS[pl],
-                         kind="tile", glyph=view.glyph(colour=TILE_COLOURS[PLACES[pl][0][0]]),
+                         kind="tile", glyph=view.glyph(colour=TILE_COLOURS[PLACES[pl].tiles[0]]),
                          chips=[view.chip(area_tok[a, c], _token_glyph(c)) for c in CODES])
               for a, pl in enumerate(PLACE_NAMES)]
     pawns = [view.piece(if_(p < N, pawn[p], -1), f"player {p}'s pawn", player=p)
