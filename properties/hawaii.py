@@ -11,9 +11,9 @@ outside, on states and transitions, without reusing the spec's expressions:
 
 Every number the properties read (the seed's printed constants, the tile effects, the
 round tiles, the token values) comes from the spec the checked model was loaded from: its
-constants and enums, and for the assumed component data the spec module itself
-(:func:`numbers`). Only the logic is restated here, never a value: a spec with another
-number is checked against that number.
+constants, its enums and its component catalogues (:func:`numbers`). Only the logic is
+restated here, never a value: a spec, or a ``--components`` list, with another number is
+checked against that number.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ import attrs
 
 from rulespec import load_spec
 from rulespec.check.property import end_property, state_property, step_property
-from rulespec.runtime.registry import import_file, origin, spec_path
 
 SEED = "000_3b00b4fc026f56e4.txt"
 
@@ -69,29 +68,31 @@ _NUMBERS: dict[int, Numbers] = {}
 
 def numbers(model: Any = None) -> Numbers:
     """The numbers of the spec ``model`` was loaded from (the bundled spec without a model):
-    its constants and Name enum, and the spec module's component tables."""
+    its constants, its enums and its component catalogues (components.toml, or the
+    ``--components`` file it was loaded with)."""
     spec = model.spec if model is not None else load_spec("hawaii")
     if id(spec) in _NUMBERS:
         return _NUMBERS[id(spec)]
-    where = origin(spec)
-    module: Any = import_file(where.path if where else spec_path("hawaii"), "spec")
     const = {c.name: c.value for c in spec.constants}
-    pair = lambda xs: (int(xs[0]), int(xs[1]))  # noqa: E731 - a (level I, level II) amount
-    name_enum = next(e for e in spec.enums if e.name == "Name")
+    data = {a.name: a.value for a in spec.assumptions}
+    enums = {e.name: list(e.members) for e in spec.enums}
+    tiles, rounds = data["tiles"], list(data["round_tiles"].values())
+    tokens = list(data["price_tokens"].values())
+    pair = lambda kind: tuple(tiles[kind]["amounts"])  # noqa: E731 - (level I, level II)
     found = _NUMBERS[id(spec)] = Numbers(
-        names=list(name_enum.members), cottage_types=["start_hut", *module.COTTAGES],
-        fruits=list(module.FRUITS), villages=const["villages_per_player"],
-        columns=const["board_columns"], rounds=const["rounds"],
-        last_round_space_1_vp=const["last_round_first_pass_vp"],
-        value=[int(v) for v in module.VALUE], spear=[int(s) for s in module.SPEAR],
+        names=enums["Name"], cottage_types=[m for m in enums["Founder"] if m != "none"],
+        fruits=[k for k, tile in tiles.items() if tile["group"] == "fruit"],
+        villages=const["villages_per_player"], columns=const["board_columns"],
+        rounds=const["rounds"], last_round_space_1_vp=const["last_round_first_pass_vp"],
+        value=[0] + [tok["value"] for tok in tokens],
+        spear=[0] + [int(tok.get("spear", False)) for tok in tokens],
         kahuna_vp=[const[f"kahuna_vp_by_row_{k}"] for k in range(1, 6)],
-        target=[int(t) for t in module.ROUND_TILES["target"]],
-        prizes=[tuple(int(x) for x in p) for p in module.ROUND_TILES["prizes"]],
-        surfer_goal=pair(module.SURFER_GOAL), lono_vp=pair(module.LONO_VP),
-        spear_hut_vp=pair(module.SPEAR_VP), long_vp=pair(module.LONG_VP),
-        irrigation_vp=pair(module.IRRIGATION_VP), hula_vp=pair(module.HULA_VP),
-        kane_vp=pair(module.KANE_VP), laka_vp=pair(module.LAKA_VP),
-        kanaloa_vp=pair(module.KANALOA_VP), ku_vp=pair(module.KU_VP))
+        target=[r["target"] for r in rounds], prizes=[tuple(r["prizes"]) for r in rounds],
+        surfer_goal=(tiles["surfer"]["amounts"][0], const["surfer_II_goal_reduction"]),
+        lono_vp=pair("lono"), spear_hut_vp=pair("spear_hut"), long_vp=pair("long_hut"),
+        irrigation_vp=tuple(tiles["irrigation"]["end_points"]), hula_vp=pair("hula"),
+        kane_vp=pair("kane"), laka_vp=pair("laka"), kanaloa_vp=pair("kanaloa"),
+        ku_vp=pair("ku"))
     return found
 
 

@@ -1,6 +1,8 @@
 """Z3 on Hawaii: the round-goal prize law for 2-5 players and any totals, and its misreading;
 the whole `prove hawaii` under the rulebook ruleset."""
 
+import shutil
+
 import pytest
 
 import rulespec
@@ -27,12 +29,14 @@ def test_round_prize_law_is_proved_for_every_total():
 def test_the_tie_for_first_misreading_is_violated(tmp_path):
     # misreading: after a tie for first, the next total still gets the second prize
     # (the source's second example says it gets the third)
-    text = (models_dir() / "hawaii" / "spec.py").read_text()
+    folder = tmp_path / "hawaii"   # the game folder (spec, parts, components), scenarios aside
+    shutil.copytree(models_dir() / "hawaii", folder, ignore=shutil.ignore_patterns("scenarios"))
+    text = (folder / "invariants.py").read_text()   # the law states the seed's wording
     old = 'if_(all_of(n_best == 1, tot[i] == second), lookup(PRIZE[1], r0, name="second_prize"),'
     assert old in text
-    path = tmp_path / "spec.py"
-    path.write_text(text.replace(old, 'if_(tot[i] == second, lookup(PRIZE[1], r0, name="second_prize"),'))
-    result = _law(rulespec.load(path))
+    (folder / "invariants.py").write_text(
+        text.replace(old, 'if_(tot[i] == second, lookup(PRIZE[1], r0, name="second_prize"),'))
+    result = _law(rulespec.load(folder))
     assert result.status == VIOLATED
     assert "round_total" in result.detail
 

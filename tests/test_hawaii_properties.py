@@ -4,6 +4,7 @@ transition (so none of them is vacuous)."""
 from __future__ import annotations
 
 import copy
+import shutil
 import random
 from typing import Any
 
@@ -260,11 +261,13 @@ LAST_PASS = ["pass to turn-order space 2"]
 
 
 def _changed_spec(tmp_path, old, new):
-    text = (models_dir() / "hawaii" / "spec.py").read_text()
+    """A copy of the game folder with one passage of spec.py replaced."""
+    folder = tmp_path / "hawaii"
+    shutil.copytree(models_dir() / "hawaii", folder, ignore=shutil.ignore_patterns("scenarios"))
+    text = (folder / "spec.py").read_text()
     assert text.count(old) == 1, old
-    path = tmp_path / "spec.py"
-    path.write_text(text.replace(old, new))
-    return rulespec.load(path)
+    (folder / "spec.py").write_text(text.replace(old, new))
+    return rulespec.load(folder)
 
 
 def _round_end_with_lono(game):
@@ -288,11 +291,20 @@ def _round_end_with_lono(game):
     return before, action
 
 
-def test_a_changed_tile_effect_in_the_spec_reaches_the_property(game, tmp_path):
-    """Lono's points are the spec's assumption, read by the property from the spec the
-    model was loaded from: with Lono giving 4 (not 3), the round-end property expects 4,
-    passes on that spec's round end and flags the bundled spec's 3."""
-    changed = _changed_spec(tmp_path, '"lono": (3, 5)', '"lono": (4, 6)')
+def _changed_components(tmp_path, old, new):
+    text = (models_dir() / "hawaii" / "components.toml").read_text()
+    assert text.count(old) == 1, old
+    path = tmp_path / "other_tiles.toml"
+    tiles = text[text.index("[tiles]"):text.index("[places]")]
+    path.write_text(tiles.replace(old, new))
+    return rulespec.load("hawaii", components=path)
+
+
+def test_a_changed_tile_effect_in_the_components_reaches_the_property(game, tmp_path):
+    """Lono's points are component data, read by the property from the spec the model was
+    loaded from: with another tile list giving Lono 4 (not 3), the round-end property
+    expects 4, passes on that model's round end and flags the bundled list's 3."""
+    changed = _changed_components(tmp_path, "amounts = [3, 5]", "amounts = [4, 6]")
     assert H.numbers(changed).lono_vp == (4, 6) and H.numbers(game).lono_vp == (3, 5)
     prop = H.round_prizes_follow_the_goal_tile
     b, a = _round_end_with_lono(changed)

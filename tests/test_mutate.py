@@ -155,7 +155,7 @@ HAWAII_SCENARIOS = Path(__file__).resolve().parents[1] / "models" / "hawaii" / "
 # editing the spec elsewhere does not move the test).
 HAWAII_KILLS = {
     "islands": "constant_plus_one@island_vp_4",
-    "trips": ("drop_effect", 'rule.add(fruit[me], -rest, source=src("画面説明"'),
+    "trips": ("drop_effect", 'rule.add(fruit[me], -rest, source=book.at("画面説明"'),
     "purchases": ("drop_effect", "rule.add(fruit[me], -s_due)"),
     "tracks": "constant_plus_one@kahuna_spot_shells_3",
     "round_end": ("drop_effect", "rule.set(canoe_used[p], False,"),

@@ -301,7 +301,7 @@ def test_assumption_readers_come_from_the_ir():
     from rulespec.report.depends import readers
     dep = Dependence(rulespec.load_spec("hawaii"))
     assert "action buy_tiki" in readers(dep, "board_adjacency")[0]  # via move_cost's distances
-    assert "field supply" in readers(dep, "tile_counts")[0]  # its initial value
+    assert "field supply" in readers(dep, "tiles")[0]  # its initial value (the tile counts)
     assert readers(dep, "start_order")[0] == ["field order"]  # cited by the field it sets
 
 
