@@ -6,6 +6,7 @@ Matrona stays in the hand by a fact of the rules (proved step-wise; a planted sp
 Matrona in the deck is caught by play)."""
 
 import random
+import shutil
 
 import attrs
 import pytest
@@ -131,12 +132,14 @@ def _tie_law(game):
 
 
 def _planted(tmp_path, old, new):
-    """Aquatica's spec with one planted change (``old`` must be in it), loaded."""
-    text = (models_dir() / "aquatica" / "spec.py").read_text(encoding="utf-8")
+    """Aquatica's game folder with one planted change in spec.py (``old`` must be in it),
+    loaded (the folder's parts come along)."""
+    folder = tmp_path / "aquatica"
+    shutil.copytree(models_dir() / "aquatica", folder)
+    text = (folder / "spec.py").read_text(encoding="utf-8")
     assert old in text
-    path = tmp_path / "spec.py"
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    return rulespec.load(path)
+    (folder / "spec.py").write_text(text.replace(old, new), encoding="utf-8")
+    return rulespec.load(folder)
 
 
 @pytest.mark.parametrize("kings", ["dealt", "none"])
