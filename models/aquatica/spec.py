@@ -24,8 +24,11 @@ integers; a location on a player board is its kind plus the number of depths sli
 the effects still to carry out are counts per effect kind.
 """
 
+import attrs
+
 from rulespec.spec import (PLAYERS, Game, all_of, any_of, count, derived, exists, forall, if_,
                            implies, lookup, min_, not_, ordinal, sum_of)
+from rulespec.spec.components import member_of
 from rulespec.spec.kit import Deck, Hands, Pile, Row
 
 SEED = "002_50b4d45ccb25edcc.txt"
@@ -74,33 +77,54 @@ game.assume("location_types", list(LOC_TYPES),
                    "a +2 power badge of a type helps only to conquer that type",
             origin=f"{COMPONENTS} §Turn ('4 base Location types')")
 
-# The 56 locations: 14 kinds, 4 identical copies each. Depths are listed from the top
-# (the first to use) down; 'empty' is an empty depth (L21); the last entry is what shows
-# when the location is fully raised: the wild manta printed at its bottom, if any.
-LOCATIONS = game.assume("location_catalogue", {
-    #  kind              type                     coins power points  depths (top first)                                     wild manta
-    "coral_garden":    ("shark_bay",             2, 3, 1, ["coin1", "coin1"],                                         None),
-    "shark_lair":      ("shark_bay",             4, 3, 3, ["power1", "empty", "power2"],                               "power"),
-    "bay_of_teeth":    ("shark_bay",             5, 4, 4, ["badge_shark_bay", "raise1", "empty", "coin2"],              None),
-    "kelp_maze":       ("shark_bay",             3, 4, 2, ["recruit_free", "coin1"],                                    "coin"),
-    "wreck":           ("sunken_ships",          2, 2, 1, ["coin2"],                                                    None),
-    "galleon":         ("sunken_ships",          4, 5, 3, ["coin1", "coin2", "empty"],                                  "coin"),
-    "ghost_fleet":     ("sunken_ships",          6, 5, 5, ["badge_sunken_ships", "take_back", "empty", "coin2"],        "raise"),
-    "treasure_hold":   ("sunken_ships",          3, 3, 2, ["recruit", "coin1", "power1"],                               None),
-    "sunken_temple":   ("decayed_civilizations", 3, 3, 2, ["power1", "raise1"],                                         None),
-    "lost_city":       ("decayed_civilizations", 5, 6, 6, ["scout", "empty", "coin2", "power2"],                        "power"),
-    "ancient_library": ("decayed_civilizations", 4, 3, 3, ["badge_decayed_civilizations", "full_raise", "score"],        None),
-    "black_smoker":    ("ocean_volcanoes",       3, 2, 2, ["power2", "empty"],                                          "coin"),
-    "magma_vents":     ("ocean_volcanoes",       5, 4, 4, ["badge_ocean_volcanoes", "power1", "raise2"],                None),
-    "ash_plains":      ("ocean_volcanoes",       2, 3, 1, ["score", "power1"],                                          "raise"),
-}, reason="the seed prints no location card (its icon list is cut off after the first icon, "
-          "L74-75) and no public list of the 56 locations was found; this constructed "
-          "catalogue has the published count (14 kinds x 4 copies = 56), all four types, "
-          "coin and power costs at the top of the card (L31, L34), prosperity points, 1 to 4 "
-          "depths with every icon the model knows, empty depths that block (L21), and wild "
-          "mantas at the bottom of 7 kinds",
-   origin=f"CONSTRUCTED; count 56 from {COMPONENTS} §Components; list NOT FOUND "
-          f"({PRINTINGS}: 'Still NOT FOUND: ... the 56 Locations')")
+# The catalogues (components.toml, one entry per component with its provenance): the 14
+# location kinds, 4 identical copies each; the characters; the trained and wild mantas.
+ICON_NAMES = ["empty", "coin1", "coin2", "power1", "power2", *(f"badge_{t}" for t in LOC_TYPES),
+              "scout", "recruit", "recruit_free", "take_back", "raise1", "raise2",
+              "full_raise", "score"]
+CARD_EFFECTS = ["scout", "recruit", "recruit_free", "buy", "conquer", "take_back", "wave",
+                "raise2", "raise1", "full_raise", "score", "return_all", "ready"]
+WILD_NAMES = ["coin", "power", "raise"]
+
+
+@attrs.frozen
+class Location:
+    """A location kind: its type, its price in coins (buy, L31) and power (conquer, L34),
+    its prosperity points, its depths from the top (L15) and the wild manta at its bottom."""
+    type: str = attrs.field(validator=member_of(list(LOC_TYPES)))
+    coins: int
+    power: int
+    points: int
+    depths: list[str] = attrs.field(validator=member_of(ICON_NAMES))
+    wild_manta: str | None = attrs.field(default=None,
+                                         validator=attrs.validators.optional(member_of(WILD_NAMES)))
+
+
+@attrs.frozen
+class Character:
+    """A character card: what the card says, the resources gained when it is played and its
+    effects in printed order."""
+    text: str
+    coins: int = 0
+    power: int = 0
+    effects: list[str] = attrs.field(factory=list, validator=member_of(CARD_EFFECTS))
+
+
+@attrs.frozen
+class Manta:
+    """A manta: the icon on its effect side (and, for a wild kind, how many there are)."""
+    icon: str = attrs.field(validator=member_of(ICON_NAMES))
+    count: int = 1
+
+
+def _character_table(name):
+    """A catalogue of characters as {card: (resources, effects, text)}."""
+    return {k: ({"coins": c.coins, "power": c.power}, list(c.effects), c.text)
+            for k, c in game.components(name, Character).items()}
+
+
+LOCATIONS = {k: (loc.type, loc.coins, loc.power, loc.points, list(loc.depths), loc.wild_manta)
+             for k, loc in game.components("location_catalogue", Location).items()}
 LOC_COPIES = game.assume("location_copies", 4,
                          reason="56 locations over the 14 constructed kinds",
                          origin=f"{COMPONENTS} §Components ('56 Location cards')")
@@ -116,83 +140,10 @@ UPPER_DISCOUNT = game.assume(
            "site: scouted locations cost 1 power less to conquer, the coin price unchanged",
     origin=f"{COMPONENTS} §Setup (BGA Gamehelpaquatica; utility)")
 
-STARTING = {
-    "patrician": ({"coins": 1}, ["buy"], "Patrizier: 1 coin and buy a location"),
-    "legionary": ({"power": 3}, ["conquer"], "Legionär: 3 power and conquer a location"),
-    "matrona": ({}, ["return_all", "ready"],
-                "Matrone: every discarded character back to hand, and every tired manta ready"),
-    "sea_horse": ({"power": 1}, ["scout", "conquer"], "Seepferdchen: scout, 1 power, conquer"),
-    "wave_teller": ({}, ["wave"],
-                    "Wellenleser: raise one location by 2, or two by 1 each, or score two"),
-    "recruiter": ({"coins": 1}, ["recruit"], "the sixth starting card: 1 coin and recruit"),
-}
-# Where each card's name and effect come from (shown with it in the assumptions).
-CARD_ORIGIN = {
-    **{k: "name and effect: spielkultisten.de review" for k in
-       ("patrician", "legionary", "sea_horse", "wave_teller")},
-    "matrona": "name: spielkultisten.de review; effect: the community utility (CONFLICT, "
-               "see matrona_returns)",
-    "recruiter": "INFERRED from teknomers.com ('recruits new characters'); amounts CONSTRUCTED",
-    **{f"king_{n}": "number: ultraboardgames (King n to the n-th player); effect CONSTRUCTED"
-       for n in range(1, 5)},
-    **{f"king_{n}": "in the box of 8 Kings (ultraboardgames); never dealt in the basic game"
-       for n in range(5, 9)},
-    "mantas_leader": "name and effect: BGA English help",
-    **{k: "name: research (components.md); effect CONSTRUCTED"
-       for k in ("researcher", "healer", "grabber", "meg")},
-    **{k: "CONSTRUCTED (name and effect)" for k in ("merchant", "tide_caller", "scholar",
-                                                    "diver")},
-}
-
-
-def with_origin(cards):
-    return {k: f"{v[2]} [{CARD_ORIGIN[k]}]" for k, v in cards.items()}
-
-
-STARTING = game.assume("starting_characters", STARTING, shown=with_origin(STARTING),
-            reason="each player starts with 6 characters of their symbol; five are named with "
-                   "their effects by a review; the sixth is inferred to recruit; amounts of "
-                   "the recruiter's coin are constructed",
-            origin=f"{PRINTINGS} (spielkultisten.de review; teknomers.com for the recruiter, "
-                   "INFERRED)")
-KINGS = {
-    "king_1": ({"coins": 3}, ["buy", "take_back"], "King 1: 3 coins, buy, take a card back"),
-    "king_2": ({"power": 3}, ["conquer", "raise1"], "King 2: 3 power, conquer, raise 1"),
-    "king_3": ({"coins": 2}, ["recruit", "score"], "King 3: 2 coins, recruit, score"),
-    "king_4": ({"power": 2}, ["scout", "conquer", "raise1"],
-               "King 4: scout, 2 power, conquer, raise 1"),
-    **{f"king_{n}": ({}, [], f"King {n}: stays in the box in the basic game (its effect is "
-                             "not modelled)") for n in range(5, 9)},
-}
-KINGS = game.assume("king_cards", KINGS, shown=with_origin(KINGS),
-            reason="the box holds 8 Kings; in the basic setup King 1 goes to the first "
-                   "player, King 2 to the second and so on, into the starting hand, and the "
-                   "rest stay in the box. King effects are not known ('an especially strong "
-                   "King'): those of Kings 1-4 are constructed; Kings 5-8 are never dealt "
-                   "in the basic game, so they have none. The advanced draft (players + 1 "
-                   "Kings) is out of scope",
-            origin=f"{COMPONENTS} §Setup (ultraboardgames; themeeplegamer.nl); "
-                   f"{PRINTINGS} (brettspiel-news.de); effects NOT FOUND")
-OCEAN = {
-    "mantas_leader": ({"power": 1}, ["ready"], "Mantas' Leader: 1 power, ready every tired manta"),
-    "researcher": ({"coins": 2}, ["scout", "buy"], "Researcher: scout, 2 coins, buy"),
-    "healer": ({}, ["take_back", "raise1"], "Healer: take a card back, raise 1"),
-    "grabber": ({"power": 2}, ["recruit_free", "conquer"],
-                "The Grabber: recruit for free, 2 power, conquer"),
-    "meg": ({"power": 4}, ["conquer"], "Meg: 4 power, conquer"),
-    "merchant": ({"coins": 3}, ["recruit", "buy"], "Merchant: 3 coins, recruit, buy"),
-    "tide_caller": ({}, ["full_raise", "score"], "Tide Caller: fully raise a location, score"),
-    "scholar": ({"coins": 2}, ["recruit"], "Scholar: 2 coins, recruit"),
-    "diver": ({"coins": 1, "power": 1}, ["raise2"], "Diver: 1 coin, 1 power, raise 2"),
-}
+STARTING = _character_table("starting_characters")
+KINGS = _character_table("king_cards")
 OCEAN_COPIES = 3
-OCEAN = game.assume("ocean_characters", OCEAN, shown=with_origin(OCEAN),
-            reason="27 Ocean Character cards = 3 identical sets of 9 (original printing; the "
-                   "updated printing has 2 sets of 9); Mantas' Leader readies mantas (English "
-                   "help); the other names are known without their effects (Researcher, "
-                   "Healer, The Grabber, Meg) or constructed (Merchant, Tide Caller, Scholar, "
-                   "Diver); every effect but the Leader's is constructed",
-            origin=f"{COMPONENTS} §Setup (ultraboardgames); {PRINTINGS}; effects NOT FOUND")
+OCEAN = _character_table("ocean_characters")
 game.assume("two_player_deck", "remove one set (the 'O' symbol): 2 copies of each",
             reason="with 2 players the cards with the 'O' symbol leave the Ocean deck",
             origin=f"{COMPONENTS} §Setup (ultraboardgames, original rulebook text)")
@@ -214,19 +165,9 @@ game.assume("character_row", "6 face up, slides and refills from the deck after 
 game.assume("recruit_goes_to_hand", True,
             reason="L28 says a recruit 'joins your territory'; the research says into the hand",
             origin=f"{COMPONENTS} §Turn")
-TRAINED = game.assume(
-    "trained_manta_effects", ["coin2", "power2", "raise1", "recruit_free"],
-    reason="each player has 4 trained mantas of their symbol, effect side up; their effects "
-           "are not known: constructed, the same for every player",
-    origin=f"{COMPONENTS} §Setup (utility; dzen.ru); effects NOT FOUND")
-WILD = {"coin": ("coin2", 12), "power": ("power2", 10), "raise": ("raise1", 9)}
-WILD = game.assume("wild_mantas", WILD,
-                   shown={k: f"{n} showing {icon}" for k, (icon, n) in WILD.items()},
-            reason="31 wild mantas (original printing; 23 in the updated one) lie beside the "
-                   "board; a fully raised location gives the wild manta printed at its bottom, "
-                   "ready for use. Their effects and the split are constructed (each supply "
-                   "covers every location showing it: 12, 8 and 8)",
-            origin=f"{COMPONENTS} §Components, §Turn; effects NOT FOUND")
+TRAINED = [m.icon for m in game.components("trained_mantas", Manta).values()]
+WILD = {k: (m.icon, m.count) for k, m in game.components("wild_mantas", Manta,
+                                                       members=WILD_NAMES).items()}
 GOAL_TEXT = {"eight_characters": "8 character cards in hand (the King counts)",
              "five_locations": "5 locations on your board",
              "three_scored": "3 or more locations scored",

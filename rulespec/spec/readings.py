@@ -69,6 +69,16 @@ class Readings:
             return with_tags(lift(value), [Assumed(name)])
         return tag(value, name)
 
+    def components(self, name: str, schema: type, *, file: str = "components.toml",
+                   members: Any = None) -> dict[str, Any]:
+        """The catalogue ``[name]`` of the game folder's data file, each entry read through
+        the attrs class ``schema``: ``{entry: record}`` in the file's order, tagged like an
+        assumption's entries, with each entry's provenance registered for ``info`` and the
+        report. ``members``: an enum (or names) the entries must be exactly. See
+        :mod:`rulespec.spec.components` and docs/formats/components.md."""
+        from .components import declare
+        return declare(self, name, schema, file=file, members=members)
+
     def interpretation(self, name: str, *, question: str, options: dict[str, Any],
                        default: str, source: str, english: str | None = None,
                        default_reason: str | None = None) -> Interpretation:
