@@ -6,6 +6,7 @@ Matrona stays in the hand by a fact of the rules (proved step-wise; a planted sp
 Matrona in the deck is caught by play)."""
 
 import random
+import shutil
 
 import attrs
 import pytest
@@ -131,12 +132,14 @@ def _tie_law(game):
 
 
 def _planted(tmp_path, old, new):
-    """Aquatica's spec with one planted change (``old`` must be in it), loaded."""
-    text = (models_dir() / "aquatica" / "spec.py").read_text(encoding="utf-8")
+    """Aquatica's game folder with one planted change in spec.py (``old`` must be in it),
+    loaded (the folder's parts come along)."""
+    folder = tmp_path / "aquatica"
+    shutil.copytree(models_dir() / "aquatica", folder)
+    text = (folder / "spec.py").read_text(encoding="utf-8")
     assert old in text
-    path = tmp_path / "spec.py"
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    return rulespec.load(path)
+    (folder / "spec.py").write_text(text.replace(old, new), encoding="utf-8")
+    return rulespec.load(folder)
 
 
 @pytest.mark.parametrize("kings", ["dealt", "none"])
@@ -224,3 +227,33 @@ def test_a_matrona_left_in_the_deck_is_caught_by_play(tmp_path):
     bad = check_game(game, examples=10, trace_dir=tmp_path,
                      property_names=["matrona_is_only_in_hands_or_the_box"])
     assert [r.status for r in bad] == [VIOLATED]
+
+
+OPENING = ["draw location coral_garden", "draw location wreck", "draw location shark_lair",
+           "draw location sunken_temple", "draw location black_smoker", "draw location lost_city",
+           "draw character scholar", "draw character meg", "draw character healer",
+           "draw character merchant", "draw character diver", "draw character grabber",
+           "play patrician"]
+
+
+def _after_opening(game):
+    s = game.initial_state(2)
+    for text in OPENING:
+        s = game.apply(s, game.action_from_str(s, text))
+    return [str(a) for a in game.legal_actions(s)]
+
+
+def test_the_catalogue_is_data_and_another_list_runs_the_same_rules(tmp_path):
+    # the patrician gives 1 coin; the coral garden costs 2 in the bundled (constructed)
+    # list, 1 in a publisher's: the same rules then let the patrician buy it
+    bundled = (models_dir() / "aquatica" / "components.toml").read_text(encoding="utf-8")
+    entry = "[location_catalogue.coral_garden]\ntype = \"shark_bay\"\ncoins = 2\n"
+    assert entry in bundled
+    other = tmp_path / "publisher.toml"
+    other.write_text(bundled.replace(entry, entry.replace("coins = 2", "coins = 1")),
+                     encoding="utf-8")
+    assert "buy the location in lower slot 0" not in _after_opening(rulespec.load("aquatica"))
+    assert "buy the location in lower slot 0" in _after_opening(
+        rulespec.load("aquatica", components=other))
+    (locations,) = [a for a in SPEC.assumptions if a.name == "location_catalogue"]
+    assert locations.counts() == {"constructed": 14}

@@ -211,13 +211,15 @@ def test_a_purchase_keeps_each_card_count_without_every_premise():
 def test_a_card_lost_only_on_one_players_purchase_is_found(tmp_path):
     """The split on the player to move stays sound: a planted purchase that loses the
     card when player 1 buys is VIOLATED in player 1's case, and only there."""
-    text = (models_dir() / "aquatica" / "spec.py").read_text(encoding="utf-8")
+    folder = tmp_path / "aquatica"                 # the game folder: spec.py and its parts
+    shutil.copytree(models_dir() / "aquatica", folder)
+    text = (folder / "spec.py").read_text(encoding="utf-8")
     old = '    rule.set(board[me, s], loc, source="assumption board_slot")'
     assert old in text
-    path = tmp_path / "spec.py"
-    path.write_text(text.replace(old, '    rule.set(board[me, s], if_(me == 1, Loc.none, loc), '
-                                      'source="assumption board_slot")'), encoding="utf-8")
-    game = rulespec.load(path)
+    planted = ('    rule.set(board[me, s], if_(me == 1, Loc.none, loc), '
+               'source="assumption board_slot")')
+    (folder / "spec.py").write_text(text.replace(old, planted), encoding="utf-8")
+    game = rulespec.load(folder)
     goal = "locations_are_conserved_per_card"
     _, kept = _aquatica_leaf(game, "buy", goal, {0: 0, 1: 2, 2: 0})
     assert kept.status == PROVED, kept.detail
