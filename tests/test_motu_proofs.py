@@ -79,8 +79,8 @@ def test_the_refill_keeps_the_turn_and_the_cards_in_step():
 
 
 def test_a_refill_that_does_not_count_down_the_deck_is_refuted(tmp_path):
-    game = _planted(tmp_path, "rule.add(deck_left[deck_no], -1, source=src(REFILL, 88))",
-                    "rule.add(deck_left[deck_no], 0, source=src(REFILL, 88))")
+    game = _planted(tmp_path, "rule.add(deck_left[deck_no], -1, source=REFILL.at(88))",
+                    "rule.add(deck_left[deck_no], 0, source=REFILL.at(88))")
     verdicts = _steps(game, {"draw"}, {"one_card_is_drawn_for_each_card_taken"}, players=3)
     assert set(verdicts.values()) == {VIOLATED}
 
