@@ -4,7 +4,7 @@ from pathlib import Path
 
 import rulespec
 from rulespec.check.dead import dead_rules
-from rulespec.check.results import PROVED, VIOLATED
+from rulespec.check.results import PROVED, SKIPPED, VIOLATED
 from rulespec.compile.smt_backend import compile_smt
 
 
@@ -100,3 +100,40 @@ def test_running_effects_on_a_concrete_state_reports_the_branches_the_terms_do()
         branches |= seen[0]
         state = game.apply(state, action)
     assert len(branches) > 10  # the steps ran many branches both ways
+
+
+def test_an_action_or_branch_of_another_reading_is_no_dead_rule(tmp_path):
+    # an action that only another reading allows is not a rule under this one: SKIPPED,
+    # naming the precondition; the planted dead action is still VIOLATED
+    text = (Path(__file__).parent / "fixtures" / "dead_rule" / "spec.py").read_text()
+    text = text.replace(
+        "@game.action(source=SRC)\ndef jump(rule):",
+        "skip = game.interpretation('skip', question='May the counter skip?',\n"
+        "    options={'no': SRC, 'yes': SRC}, default='no', source=SRC,\n"
+        "    default_reason='fixture')\n\n\n"
+        "@game.action(source=SRC)\n"
+        "def leap(rule):\n"
+        "    rule.require(skip.is_('yes'), 'skipping is allowed', source=SRC)\n"
+        "    rule.require(n < 2, 'room to skip', source=SRC)\n"
+        "    with rule.when(skip.is_('no')):\n"
+        "        rule.set(bonus, 1)\n"
+        "    rule.add(n, 2)\n\n\n"
+        "@game.action(source=SRC)\n"
+        "def step_on(rule):\n"
+        "    rule.require(n < 3, 'not at the end', source=SRC)\n"
+        "    with rule.when(skip.is_('yes')):\n"
+        "        rule.set(bonus, 1)\n"
+        "    rule.add(n, 1)\n\n\n"
+        "@game.action(source=SRC)\ndef jump(rule):")
+    path = tmp_path / "spec.py"
+    path.write_text(text)
+    found = _by_name(rulespec.load(path))  # skip=no
+    assert found["rule_can_apply:leap"].status == SKIPPED
+    assert "'skipping is allowed' is false" in found["rule_can_apply:leap"].detail
+    assert found["rule_can_apply:step_on"].status == PROVED
+    assert not any(k.startswith("rule_can_apply:step_on:") for k in found), found.keys()
+    assert found["rule_can_apply:jump"].status == VIOLATED
+    found = _by_name(rulespec.load(path, {"skip": "yes"}))
+    assert found["rule_can_apply:leap"].status == PROVED
+    # a `when` the reading decides is no branch under either reading (compiled away)
+    assert not any(k.startswith("rule_can_apply:step_on:") for k in found), found.keys()

@@ -25,6 +25,7 @@ import z3
 from ..compile.python_backend import CHANCE, TERMINAL
 from ..compile.smt_backend import SmtGame, Unsupported
 from ..ir.branches import SCORE, branch_labels, score_clauses
+from ..ir.walk import walk
 from .results import PROVED, SKIPPED, UNKNOWN, VIOLATED, Result
 from .solvers import DEFAULT_RLIMIT, check, limited, simple_solver
 from .steps import Premises, step_cases
@@ -167,9 +168,17 @@ class _Search:
         played = f"runs in a random game ({self.played.games} played)"
         try:
             s = smt.fresh_state("s")
+            params = smt.params(a, f"p.{a}")
+            other = _other_reading(action.preconditions,
+                                   [smt.precondition(a, j, s, params)
+                                    for j in range(len(action.preconditions))])
+            if other is not None:
+                why = f"a rule of another reading: {other} under this one"
+                return [Result(name, SKIPPED, CHECKER, why, action.source,
+                               evidence={"method": "witness", "why": why})]
             rules = [_Rule(None, "")] + [
                 _Rule((id(st), side), label, written=_written(st))
-                for st, side, label, _ in _branches(smt, a, s, smt.params(a, f"p.{a}"))]
+                for st, side, label, _ in _branches(smt, a, s, params)]
             for r in rules:
                 if (r.key is None and a in self.played.taken) or (
                         r.key is not None and (a, r.label) in self.played.ran):
@@ -505,6 +514,20 @@ def score_rules(smt: SmtGame, played: Played, rlimit: int) -> list[Result]:
                                "this scoring clause never applies at the end of a game",
                                "applies at the end of a random game"))
     return out
+
+
+def _reads_a_reading(e: Any) -> bool:
+    """The expression reads an interpretation point."""
+    return any(x.op == "interp" for x in walk(e))
+
+
+def _other_reading(preconditions: Sequence[Any], encoded: Sequence[Any]) -> str | None:
+    """The words of a precondition that reads an interpretation point and is false under
+    this reading whatever the state (the action belongs to another reading), or None."""
+    for pre, term in zip(preconditions, encoded):
+        if _reads_a_reading(pre.cond) and z3.is_false(z3.simplify(term)):
+            return f"'{pre.text}' is false"
+    return None
 
 
 def _decided(c: Any) -> bool:
