@@ -113,8 +113,8 @@ game.invariant("matrona_never_leaves_the_hand",
                        forall(game.players(), lambda p: matronas_held(p) == 1)),
                source=matrona.options["all"],
                doc="so a player always has a card to play")
-# Why Matrona stays in the hand, as a fact of the rules (and what makes the law above
-# provable step by step): the setup deals one Matrona per seat into the hands and boxes the
+# Why Matrona stays in the hand, as a fact of the rules (and, for the prover, what makes
+# the law above provable step by step): the setup deals one Matrona per seat into the hands and boxes the
 # others; a played card goes to the discard pile (L9) but Matrona brings the whole pile
 # back with her; nothing puts a card into the deck, so no Matrona is ever drawn into the row
 # and recruited.

@@ -372,10 +372,10 @@ def play(rule, card):
     rule.add(power, card_power[card], source=book.at("16-17"))
     for e, table in card_effects.items():
         rule.add(pending[Effect[e]], table[card], source=book.at("7", "効果を実行"))
-    # spelled out per player (p == me) rather than indexed by the player on turn: every
-    # cell is then a known one, which the step proofs of the hand's size need at 4 players
     with rule.when(all_of(card_returns_all[card], matrona.is_("one")), source=matrona.source):
         rule.add(pending[Effect.take_back], 1)
+    # for the prover: spelled out per player (p == me) rather than indexed by the player on
+    # turn, so every cell is a known one (the step proofs of the hand's size at 4 players)
     with rule.when(all_of(card_returns_all[card], matrona.is_("all")), source=matrona.source):
         with rule.for_each(game.players()) as p, rule.when(p == me):
             with rule.for_each(Card) as c:
