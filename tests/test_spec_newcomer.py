@@ -301,3 +301,14 @@ def test_a_row_spreads_riders_one_per_slot_from_the_right():
         # MOTU's formula: the i-th coin goes on slot ROW-1 - (i mod ROW)
         want = [sum(1 for i in range(coins) if i % 4 == 3 - k) for k in range(4)]
         assert after["row_coins"] == want, coins
+
+
+def test_the_prover_handles_every_new_construct(tmp_path):
+    """tests/fixtures/lang_constructs (let_, rankings, phases, the effect queue, a tie-break
+    under a reading, no_legal_move): every obligation PROVED, none UNKNOWN or failing (the
+    score's clauses under a let_ were once evaluated outside it)."""
+    from rulespec.check.prove import prove_game
+    model = rulespec.load("tests/fixtures/lang_constructs")
+    results = prove_game(model, trace_dir=tmp_path)
+    assert results and {r.status for r in results} == {"PROVED"}, [
+        (r.property, r.status) for r in results if r.status != "PROVED"]

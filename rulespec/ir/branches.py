@@ -88,7 +88,7 @@ def score_clauses(score: Expr) -> list[Clause]:
     """The conditionals of a scoring rule outside its quantifiers, one clause per source
     line (a rule written once for every village is one clause), labelled by the first
     one's condition."""
-    bound = {id(n) for b in walk(score) if b.op in ("exists", "forall", "sum", "count")
+    bound = {id(n) for b in walk(score) if b.op in ("exists", "forall", "sum", "count", "let")
              for n in walk(b.args[2])}
     by_line: dict[Any, list[Expr]] = {}
     for e in walk(score):
