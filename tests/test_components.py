@@ -356,13 +356,20 @@ def test_the_report_marks_constructed_entries_and_printed_ones_rest_on_the_rules
     from rulespec.ir.assumed import Assumed
     folder = _game(tmp_path / "gems")
     out = tmp_path / "out"
-    r = _cli("report", str(folder), "-o", str(out), "-q")
+    r = _cli("report", str(folder), "-o", str(out), "-q", "--mutate")
     assert r.returncode in (0, 1), r.stderr
     doc = json.loads((out / "gems.json").read_text())
     (a,) = doc["assumptions"]
     assert a["components"]["constructed"] == ["ruby", "sapphire"] and a["constructed"]
     assert a["origin_kinds"] == ["printed", "constructed"]
-    assert "constructed: ruby, sapphire" in (out / "gems.md").read_text()
+    md = " ".join((out / "gems.md").read_text().split())
+    assert "constructed: ruby, sapphire" in md
+    assert "Constructed component values are counted apart: 4 mutants" in md
+    assert 'data-mutation="constructed"' in (out / "gems.html").read_text()
+    from rulespec.report.render import render_html, render_markdown
+    del a["components"]                      # a plain assumption, a mutation run without data
+    del doc["mutation"]["constructed_values"]
+    assert "Component data" not in render_markdown(doc, "pictures") + render_html(doc)
     spec = load_spec(folder)
     shown = _Shown(Dependence(spec), {"gems": ("ruby", "sapphire", "garnet")}, {"gems"},
                    catalogue_entries(spec))

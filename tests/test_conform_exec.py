@@ -306,6 +306,8 @@ def test_openspiel_crazy_eights_over_the_protocol_with_chance_and_observations(t
     text = spec_path("crazy_eights").read_text(encoding="utf-8")
     line = "                  rank(card) == rank(last_card))"
     (tmp_path / "spec.py").write_text(text.replace(line, "                  False)"))
+    data = spec_path("crazy_eights").with_name("components.toml")   # its cards, beside it
+    (tmp_path / "components.toml").write_bytes(data.read_bytes())
     with ExecDriver(serve, game="crazy_eights") as driver:
         report = conform(rulespec.load(tmp_path / "spec.py", interpretation=code), driver,
                          examples=100)

@@ -144,6 +144,8 @@ def test_a_planted_bug_in_crazy_eights_is_caught(backend, tmp_path):
     line = "                  rank(card) == rank(last_card))"
     assert line in text
     (tmp_path / "spec.py").write_text(text.replace(line, "                  False)"))
+    data = spec_path("crazy_eights").with_name("components.toml")   # its cards, beside it
+    (tmp_path / "components.toml").write_bytes(data.read_bytes())
     buggy = rulespec.load(tmp_path / "spec.py", interpretation=CODE, backend=backend)
     report = conform(buggy, c8, examples=GAMES)
     assert report.status == VIOLATED
