@@ -82,9 +82,12 @@ def test_fresh_computes_anew_and_a_budget_is_part_of_the_key(tmp_path):
         prove(model, rlimit=RLIMIT, depth=DEPTH)
     with opened(folder=tmp_path, fresh=True):
         assert prove(model, rlimit=RLIMIT, depth=DEPTH).stored[0] == 0
-    with opened(folder=tmp_path):  # another budget: none of it is from the store
-        assert prove(model, rlimit=RLIMIT + 1, depth=DEPTH).stored[0] == 0
-        assert prove(model, rlimit=RLIMIT, depth=DEPTH).stored[0] > 0
+    with opened(folder=tmp_path):  # another budget: only what does not read it is stored
+        other = prove(model, rlimit=RLIMIT + 1, depth=DEPTH)
+        assert other.stored == (1, other.jobs)  # the random games played for dead rules
+        assert all(r.evidence.get("rlimit") == RLIMIT + 1 for r in other.results
+                   if r.evidence and "rlimit" in r.evidence)
+        assert prove(model, rlimit=RLIMIT, depth=DEPTH).stored[0] == other.jobs
     store = Store(tmp_path)
     assert store.get("proof-job", {"another": "key"}) is MISSING
 
