@@ -2,8 +2,8 @@
 laws (a part of spec.py, read last)."""
 
 from rulespec.spec import (
-    all_of, count, count_most, forall, highest, if_, implies, lookup, max_, not_, sum_of,
-    to_int)
+    all_of, count, count_most, forall, highest, if_, implies, let_, lookup, max_, not_,
+    sum_of, to_int)
 
 from .spec import (
     BOARD_DRAWS, CAPS, CODES, COTTAGES, DEAL_ORDER, DOCKS, DOCK_LIST, Dock, FISH, Founder,
@@ -209,14 +209,30 @@ def _prizes_as_worded(ach, tot, r0):
             for i in range(5)]
 
 
+def _named(values, names, body, named=()):
+    """``body`` of the values, each computed once (let_): the totals are long expressions,
+    and each prize rule reads every player's several times."""
+    if not values:
+        return body(list(named))
+    return let_(values[0], lambda v: _named(values[1:], names[1:], body, (*named, v)),
+                name=names[0])
+
+
 _r0 = round_ - 1
 _ach = [goal_met(i, lookup(TARGET, _r0, name="goal_target")) for i in range(5)]
 _tot = [ranking_total(i) for i in range(5)]
-_by_place = round_prizes(_ach, _tot, _r0)
-_worded = _prizes_as_worded(_ach, _tot, _r0)
+
+
+def _prizes_agree(values):
+    tot, ach = values[:5], values[5:]
+    by_place, worded = round_prizes(ach, tot, _r0), _prizes_as_worded(ach, tot, _r0)
+    return all_of(*(by_place[i] == worded[i] for i in range(5)))
+
+
 game.law(
     "round_prizes_follow_the_ranking",
-    all_of(*(_by_place[i] == _worded[i] for i in range(5))),
+    _named(_tot + _ach, [f"seat_{i}_total" for i in range(5)]
+           + [f"seat_{i}_met_the_goal" for i in range(5)], _prizes_agree),
     source=book.at("ラウンド目標", "最も多くの価格トークンを集めたプレイヤーは１人で、２番目に多くの価格トークンを集めた"
                "プレイヤーが複数の場合は、２番目に多くの価格トークンを集めたプレイヤー全員が「２位のプレイヤー」が"
                "受け取る勝利点を受け取ります"),
