@@ -56,6 +56,9 @@ _WORDS = [
     # where an assumption's value comes from
     ("assumption", "constructed", "the value was made up for the model (a card list, a "
      "price, a layout no source prints): results that read it may be artefacts of it."),
+    ("assumption", "printed", "component data printed in the game's own material (its "
+     "rulebook, its card list): the rules' own values, listed with the data file they "
+     "are read from."),
     ("assumption", "published game", "the value is taken from a published source other "
      "than the rule text quoted (a component list, a review, an online edition)."),
     ("assumption", "inference", "the value is inferred from the rules or the components, "
