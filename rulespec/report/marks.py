@@ -47,10 +47,13 @@ def _mark_group(parent: ET.Element, title: str) -> ET.Element:
 def _outline(parent: ET.Element, box: tuple[float, float, float, float], title: str) -> None:
     x, y, w, h = box
     g = _mark_group(parent, title)
-    g.set("fill", "none")   # said once for both rects: a page has hundreds of marks
-    for colour, width in ((HALO, 5.5), (MARK, 2.6)):
+    # said once for both rects, the halo's stroke too: a page has hundreds of marks
+    g.set("fill", "none")
+    g.set("stroke", HALO)
+    g.set("stroke-width", "5.5")
+    for more in ({}, {"stroke": MARK, "stroke_width": "2.6"}):
         _el(g, "rect", x=_n(x - 2), y=_n(y - 2), width=_n(w + 4), height=_n(h + 4), rx="5",
-            stroke=colour, stroke_width=f"{width}")
+            **more)
 
 
 def _edge(box: tuple[float, float, float, float], toward: tuple[float, float]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -140,7 +141,7 @@ def _css() -> str:
 
 #: a rule pinned by more properties than this names a shared set of them (the set is
 #: listed once, under the rule index: most rules of an action share one)
-INLINE_PROPERTIES = 3
+INLINE_PROPERTIES = 1
 
 
 def pin_sets(rules: list[dict[str, Any]]) -> dict[str, Any]:
@@ -195,17 +196,34 @@ def rule_repeats(rules: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         line = (r["kind"], r["source"], r["where"])
         said = line + (r["name"], r["english"])
         mine = {"id": r["id"], "name": names.get(r["parent"], r["parent"]),
-                "parent": r["parent"], "flags": _flags(r)}
+                "parent": r["parent"], "flags": _flags(r), "english": r["english"]}
         for key, exact in ((said, True), (line, False)):
             f = first.get(key)
             if f is not None and f["parent"] != r["parent"]:
                 out[r["id"]] = {"id": f["id"], "name": f["name"], "action": f["parent"],
                                 "exact": exact,
                                 "same_flags": exact and _flags(r) == f["flags"]}
+                swap = _swap(f["name"], mine["name"])
+                if not exact and swap and r["english"] == f["english"].replace(*swap):
+                    out[r["id"]]["swap"] = swap  # the same words, for this element's own
                 break
         first.setdefault(said, mine)
         first.setdefault(line, mine)
     return out
+
+
+def _swap(first: str, mine: str) -> tuple[str, str] | None:
+    """What two elements' names differ in (``buy_shell_hut``, ``buy_foot_hut`` ->
+    ``("shell_hut", "foot_hut")``): a helper written for every tile reads the same with
+    one's own tile for the other's."""
+    i = 0
+    while i < min(len(first), len(mine)) and first[i] == mine[i]:
+        i += 1
+    j = 0
+    while j < min(len(first), len(mine)) - i and first[-1 - j] == mine[-1 - j]:
+        j += 1
+    old, new = first[i:len(first) - j], mine[i:len(mine) - j]
+    return (old, new) if old and new else None
 
 
 def repeat_groups(rules: list[dict[str, Any]], repeats: dict[str, dict[str, Any]]
@@ -270,6 +288,47 @@ def _context(doc: dict[str, Any], out_dir: str | Path | None) -> dict[str, Any]:
     return {"doc": doc, "legend_kinds": KINDS, "docs_link": docs_link(doc, out_dir)}
 
 
+def common_rests(rests: list[Any]) -> dict[str, Any] | None:
+    """What most of these verdicts rest on (their ``rests_on``), when at least half share
+    it: said once, above them, and each shows its own only when it differs. ``{"rests_on":
+    ..., "key": ...}``; the template asks :func:`rests_key` of each."""
+    keys = [rests_key(r) for r in rests]
+    if not keys:
+        return None
+    top, n = Counter(keys).most_common(1)[0]
+    if n * 2 < len(keys) or top == "null":
+        return None
+    return {"rests_on": json.loads(top), "key": top, "all": n == len(keys)}
+
+
+def quoted_in_full(rules: list[dict[str, Any]]) -> set[str]:
+    """The rules of the index that quote their passage in full: the first to cite each
+    one; the others show its section and link to the quote (in the list of sources)."""
+    first: dict[str, str] = {}
+    for r in rules:
+        if r.get("source_id"):
+            first.setdefault(r["source_id"], r["id"])
+    return set(first.values())
+
+
+def rests_key(rests_on: Any) -> str:
+    return json.dumps(rests_on, sort_keys=True)
+
+
+def number_runs(ids: list[str], number: dict[str, int]
+                ) -> tuple[list[tuple[int, int]], list[str]]:
+    """The scenarios pinning a rule, said short: their numbers as runs ``(first, last)``
+    (21, 39, 40, 69, 81, 82, 83 -> (21, 21), (39, 40), (69, 69), (81, 83)), and the ids
+    that have no number."""
+    runs: list[list[int]] = []
+    for n in sorted({number[i] for i in ids if i in number}):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return [(a, b) for a, b in runs], [i for i in ids if i not in number]
+
+
 def render_html(doc: dict[str, Any], out_dir: str | Path | None = None) -> str:
     """The report as one self-contained HTML page (pieces its pictures share drawn once)."""
     shared = SharedPictures({pid: p["svg"] for pid, p in doc["pictures"].items()})
@@ -278,7 +337,9 @@ def render_html(doc: dict[str, Any], out_dir: str | Path | None = None) -> str:
         pin_sets=pin_sets(doc["rules"]), rule_actions=rule_actions(doc["rules"]),
         rule_repeats=rule_repeats(doc["rules"]), repeat_groups=repeat_groups,
         common_source=common_source(doc["rules"]),
-        scenario_number={s["id"]: k for k, s in enumerate(doc["scenarios"], 1)})
+        scenario_number={s["id"]: k for k, s in enumerate(doc["scenarios"], 1)},
+        scenario_rests=common_rests([s.get("rests_on") for s in doc["scenarios"]]),
+        rests_key=rests_key, number_runs=number_runs, quoted_in_full=quoted_in_full(doc["rules"]))
 
 
 def render_markdown(doc: dict[str, Any], pictures_dir: str,
