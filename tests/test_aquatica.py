@@ -8,23 +8,22 @@ Matrona in the deck is caught by play)."""
 import random
 import shutil
 
-import attrs
 import pytest
 
 import rulespec
-from rulespec.check.diff import diff
 from rulespec.check.prove import law_proofs
-from rulespec.check.results import DIFFER, PROVED, VIOLATED
+from rulespec.check.results import PROVED, VIOLATED
 from rulespec.check.runner import check_game
-from rulespec.check.scenario import load_scenario_file, run_scenario, run_scenario_file
+from rulespec.check.scenario import load_scenario_file, run_scenario_file
 from rulespec.check.solvers import Budget
 from rulespec.check.steps import ActionProver, ImpliedTotals, Premises, goals_of, step_cases
 from rulespec.compile.smt_backend import compile_smt
 from rulespec.runtime.registry import models_dir
+from readings_checks import (assert_diff_within_three, assert_pinned_apart, assert_points_are_sourced, other_options)
 
 SPEC = rulespec.load_spec("aquatica")
 SCENARIOS = models_dir() / "aquatica" / "scenarios"
-OTHER_OPTIONS = [(p.name, o) for p in SPEC.interpretations for o in p.options if o != p.default]
+OTHER_OPTIONS = other_options(SPEC)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -77,30 +76,13 @@ def test_scenarios_pass_from_situations_that_keep_every_card_in_one_place(path):
 
 def test_every_point_has_a_source_per_option_and_a_reason_for_its_default():
     assert len(SPEC.interpretations) >= 10
-    for p in SPEC.interpretations:
-        assert (p.default_reason or "").strip(), p.name
-        assert all(src.strip() for src in p.options.values()), p.name
-
-
-def _run(sf, sc, point, option):
-    interp = {**sc.interpretation, point: option}
-    return run_scenario(sf, attrs.evolve(sc, interpretation=interp, ruleset=None))
+    assert_points_are_sourced(SPEC)
 
 
 @pytest.mark.parametrize("point, option", OTHER_OPTIONS)
 def test_scenarios_pin_the_default_and_the_other_option_apart(point, option):
-    default = SPEC.interpretation(point).default
-    sf = load_scenario_file(SCENARIOS / f"reading_{point}.toml")
-    pins = {default: False, option: False}
-    for sc in sf.scenarios:
-        mine = sc.interpretation.get(point, default)
-        if mine not in pins:
-            continue
-        other = option if mine == default else default
-        assert _run(sf, sc, point, mine).passed, sc.name
-        if not _run(sf, sc, point, other).passed:
-            pins[mine] = True
-    assert pins == {default: True, option: True}
+    assert_pinned_apart(SPEC, SCENARIOS / f"reading_{point}.toml", point, option,
+                        ruleset=None)
 
 
 def _first_scenario(point, option):
@@ -112,17 +94,10 @@ def _first_scenario(point, option):
 @pytest.mark.parametrize("point, option", OTHER_OPTIONS)
 def test_diff_finds_each_reading_from_its_scenario_within_three_actions(point, option,
                                                                          tmp_path):
-    default = SPEC.interpretation(point).default
-    ma = rulespec.load("aquatica", {point: default})
-    mb = rulespec.load("aquatica", {point: option})
     # the Kings are dealt at setup: that difference shows from the setup itself
     start = None if point == "kings" else _first_scenario(point, option)
-    report = diff(ma, mb, setups=1, games=2, scenario_dir=tmp_path, start=start)
-    assert report.status == DIFFER
-    d = report.difference
-    assert d.found_by == "search" and 0 <= len(d.steps) <= 3
-    assert point in d.points
-    assert all(r.source for r in (*d.refused_by, *d.rules))
+    assert_diff_within_three("aquatica", SPEC, point, option, start, tmp_path, games=2,
+                             fewest=0)
 
 
 def _tie_law(game):

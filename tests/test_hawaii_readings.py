@@ -3,15 +3,13 @@ and explained by ``rulespec diff`` within 3 actions of its start, and the rulese
 
 import json
 
-import attrs
 import pytest
 
 import rulespec
-from rulespec.check.diff import diff
-from rulespec.check.results import DIFFER
-from rulespec.check.scenario import load_scenario_file, run_scenario
+from rulespec.check.scenario import load_scenario_file
 from rulespec.cli import main
 from rulespec.runtime.registry import models_dir
+from readings_checks import (assert_diff_within_three, assert_pinned_apart, assert_points_are_sourced, other_options)
 
 SPEC = rulespec.load_spec("hawaii")
 SCENARIOS = models_dir() / "hawaii" / "scenarios"
@@ -39,7 +37,7 @@ STARTS = {
     ("pele_floor", "one_foot"): "reading_pele_floor.toml#zero: Pele I makes the one-step move free",
     ("exchange_direction", "price_only"): "reading_exchange_direction.toml#any_payment: a shell pays the canoe's one foot",
 }
-OTHER_OPTIONS = [(p.name, o) for p in SPEC.interpretations for o in p.options if o != p.default]
+OTHER_OPTIONS = other_options(SPEC)
 
 
 def test_every_other_option_of_every_point_has_a_start():
@@ -47,50 +45,24 @@ def test_every_other_option_of_every_point_has_a_start():
 
 
 def test_every_point_has_a_source_per_option_and_a_reason_for_its_default():
-    for p in SPEC.interpretations:
-        assert (p.default_reason or "").strip(), p.name
-        assert all(src.strip() for src in p.options.values()), p.name
-
-
-def _run(sf, sc, point, option):
-    interp = {**sc.interpretation, point: option}
-    return run_scenario(sf, attrs.evolve(sc, interpretation=interp))
+    assert_points_are_sourced(SPEC)
 
 
 @pytest.mark.parametrize("point, option", OTHER_OPTIONS)
 def test_scenarios_pin_the_default_and_the_other_option_apart(point, option):
-    """Some scenario passes under the option and fails under the default, and another
-    passes under the default and fails under the option: they tell the readings apart."""
-    default = SPEC.interpretation(point).default
     path = _reading_file(point) if point != "beach_return" else SCENARIOS / "movement.toml"
-    sf = load_scenario_file(path)
-    pins = {default: False, option: False}
-    for sc in sf.scenarios:
-        mine = sc.interpretation.get(point, default)
-        if mine not in pins:
-            continue
-        other = option if mine == default else default
-        assert _run(sf, sc, point, mine).passed, sc.name
-        if not _run(sf, sc, point, other).passed:
-            pins[mine] = True
-    assert pins == {default: True, option: True}
+    assert_pinned_apart(SPEC, path, point, option)
 
 
 @pytest.mark.parametrize("point, option", OTHER_OPTIONS)
 def test_diff_explains_each_reading_within_three_actions(point, option, tmp_path):
-    default = SPEC.interpretation(point).default
-    ma = rulespec.load("hawaii", {point: default})
-    mb = rulespec.load("hawaii", {point: option})
     start = STARTS[(point, option)]
-    report = diff(ma, mb, setups=1, games=2, scenario_dir=tmp_path,
-                  start=None if start is None else str(SCENARIOS / start))
-    assert report.status == DIFFER
+    report = assert_diff_within_three("hawaii", SPEC, point, option,
+                                      None if start is None else SCENARIOS / start,
+                                      tmp_path, games=2)
     d = report.difference
-    assert d.found_by == "search" and 1 <= len(d.steps) <= 3
-    assert point in d.points
     # stated in rule terms: the refusing precondition, or rules with their sources
     assert (d.refused_by if d.kind == "legality" else d.rules)
-    assert all(r.source for r in (*d.refused_by, *d.rules))
     im = report.impact
     assert im.games == 2 and 0 <= im.parted.low <= im.parted.high <= 1
     assert load_scenario_file(report.scenario_path).scenarios

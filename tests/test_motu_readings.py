@@ -4,14 +4,12 @@ rule that survived mutation, pinned."""
 
 import shutil
 
-import attrs
 import pytest
 
 import rulespec
-from rulespec.check.diff import diff
-from rulespec.check.results import DIFFER
 from rulespec.check.scenario import load_scenario_file, run_scenario
 from rulespec.runtime.registry import models_dir
+from readings_checks import (assert_diff_within_three, assert_pinned_apart, assert_points_are_sourced, other_options)
 from rulespec.spec import SpecError
 
 SPEC = rulespec.load_spec("motu")
@@ -35,7 +33,7 @@ STARTS = {
     ("traveller_scoring", "per_two"): "reading_traveller_scoring.toml#per_two: 3 per two beach cards, 3 points",
     ("components", "first_game"): "reading_components.toml#first_game: play begins",
 }
-OTHER_OPTIONS = [(p.name, o) for p in SPEC.interpretations for o in p.options if o != p.default]
+OTHER_OPTIONS = other_options(SPEC)
 
 
 def test_every_other_option_of_every_point_has_a_start():
@@ -43,48 +41,21 @@ def test_every_other_option_of_every_point_has_a_start():
 
 
 def test_every_point_has_a_source_per_option_and_a_reason_for_its_default():
-    for p in SPEC.interpretations:
-        assert (p.default_reason or "").strip(), p.name
-        assert all(src.strip() for src in p.options.values()), p.name
-
-
-def _run(sf, sc, point, option, models=None):
-    interp = {**sc.interpretation, point: option}
-    return run_scenario(sf, attrs.evolve(sc, interpretation=interp), models=models)
+    assert_points_are_sourced(SPEC)
 
 
 @pytest.mark.parametrize("point, option", OTHER_OPTIONS)
 def test_scenarios_pin_the_default_and_the_other_option_apart(point, option):
-    """Some scenario passes under the option and fails under the default, and another
-    passes under the default and fails under the option: they tell the readings apart."""
-    default = SPEC.interpretation(point).default
-    sf = load_scenario_file(SCENARIOS / f"reading_{point}.toml")
-    pins = {default: False, option: False}
-    for sc in sf.scenarios:
-        mine = sc.interpretation.get(point, default)
-        if mine not in pins:
-            continue
-        other = option if mine == default else default
-        assert _run(sf, sc, point, mine).passed, sc.name
-        if not _run(sf, sc, point, other).passed:
-            pins[mine] = True
-    assert pins == {default: True, option: True}
+    assert_pinned_apart(SPEC, SCENARIOS / f"reading_{point}.toml", point, option)
 
 
 @pytest.mark.parametrize("point, option", OTHER_OPTIONS)
 def test_diff_explains_each_reading_within_three_actions(point, option, tmp_path):
-    default = SPEC.interpretation(point).default
-    ma = rulespec.load("motu", {point: default})
-    mb = rulespec.load("motu", {point: option})
-    report = diff(ma, mb, setups=1, games=0, scenario_dir=tmp_path,
-                  start=str(SCENARIOS / STARTS[(point, option)]))
-    assert report.status == DIFFER
+    report = assert_diff_within_three("motu", SPEC, point, option,
+                                      SCENARIOS / STARTS[(point, option)], tmp_path)
     d = report.difference
-    assert d.found_by == "search" and 1 <= len(d.steps) <= 3
-    assert point in d.points
     # stated in rule terms: the refusing precondition, or rules with their sources
     assert (d.refused_by if d.kind == "legality" else d.rules)
-    assert all(r.source for r in (*d.refused_by, *d.rules))
     assert load_scenario_file(report.scenario_path).scenarios
 
 
