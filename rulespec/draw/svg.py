@@ -427,16 +427,13 @@ class Picture:
         h = 20 * len(part.items)
         fr = self._frame(part.title, part.player, w)
         body, right = fr.body, fr.width - 20
-        # the labels and the values each share their look, written once on a group (a
-        # counters panel is most of a picture's text)
-        labels = _el(body, "g", fill=FAINT)
-        values = _el(body, "g", font_size="13", text_anchor="end", font_weight="600")
         for i, (label, e, gl) in enumerate(part.items):
             y = i * 20 + 10
             if gl is not None:
                 draw_glyph(body, gl, 8, y, 15)
-            _text(labels, 22, y, label)
-            _text(values, right, y, self._shown(e, self._v(e)))
+            _text(body, 22, y, label, fill=FAINT)
+            _text(body, right, y, self._shown(e, self._v(e)), size=13, anchor="end",
+                  weight="600")
             self._hit(body, -4, y - 9, fr.width - 8, 18, [e])
         return fr.done(h)
 
