@@ -31,6 +31,9 @@ from ..ir.location import Location
 from ..ir.nodes import Enum, Expr, Named, Type
 from ..spec.elements import GameSpec
 
+#: attributes that say where a copy of the data sits, not what it is: a copy of a game
+#: folder elsewhere is the same rules and the same data (its bytes are in the value)
+_WHERE_IT_IS = {("Components", "file")}
 #: GameSpec attributes not part of "the rest": the actions (hashed one by one) and where
 #: the file is (a copy of a spec elsewhere is the same IR)
 _NOT_REST = ("actions", "file")
@@ -100,8 +103,9 @@ class _Hasher:
         if callable(x) and hasattr(x, "__code__"):  # a function in a spec (a view's helper)
             return ["fn", x.__module__, x.__qualname__, _code(x.__code__)]
         if attrs.has(type(x)):
-            return [type(x).__qualname__,
-                    [[a.name, self.of(getattr(x, a.name))] for a in attrs.fields(type(x))]]
+            kind = type(x).__qualname__
+            return [kind, [[a.name, self.of(getattr(x, a.name))] for a in attrs.fields(type(x))
+                           if (kind, a.name) not in _WHERE_IT_IS]]
         state = x.__getstate__() if hasattr(x, "__dict__") else None  # a class's own data
         if not isinstance(state, dict):
             slots = [s for c in type(x).__mro__ for s in getattr(c, "__slots__", ())]
