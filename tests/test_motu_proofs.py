@@ -3,7 +3,6 @@ within bounds, and coconut conservation step by step for the actions that move c
 each with a planted misreading that Z3 must refute; the turn's flow invariants step by step
 on the refill, with a planted miscount."""
 
-import shutil
 from typing import Any
 
 import pytest
@@ -14,19 +13,14 @@ from rulespec.check.prove import law_proofs
 from rulespec.check.results import PROVED, VIOLATED
 from rulespec.check.steps import ActionProver, Lessons, Premises, goals_of, step_cases
 from rulespec.compile.smt_backend import compile_smt
-from rulespec.runtime.registry import models_dir
+
+from planting import planted_spec
 
 COCONUTS = "coconuts_are_conserved"
 
 
 def _planted(tmp_path, old: str, new: str):
-    folder = tmp_path / "motu"  # the game folder: spec.py, its parts and its data
-    shutil.copytree(models_dir() / "motu", folder, ignore=shutil.ignore_patterns("scenarios"))
-    text = (folder / "spec.py").read_text()
-    assert text.count(old) == 1
-    path = folder / "spec.py"
-    path.write_text(text.replace(old, new))
-    return rulespec.load(path)
+    return rulespec.load(planted_spec(tmp_path, "motu", old, new))
 
 
 def _laws(game, names=None):

@@ -2,13 +2,13 @@
 explained by ``rulespec diff`` within 3 actions of its start; the fate prices L94 allows; a
 rule that survived mutation, pinned."""
 
-import shutil
 
 import pytest
 
 import rulespec
 from rulespec.check.scenario import load_scenario_file, run_scenario
 from rulespec.runtime.registry import models_dir
+from planting import planted_spec
 from readings_checks import (assert_diff_within_three, assert_pinned_apart, assert_points_are_sourced, other_options)
 from rulespec.spec import SpecError
 
@@ -62,13 +62,7 @@ def test_diff_explains_each_reading_within_three_actions(point, option, tmp_path
 # --- L94: one counter per row card ----------------------------------------------------
 
 def _planted(tmp_path, old: str, new: str):
-    folder = tmp_path / "motu"  # the game folder: spec.py, its parts and its data
-    shutil.copytree(models_dir() / "motu", folder, ignore=shutil.ignore_patterns("scenarios"))
-    text = (folder / "spec.py").read_text()
-    assert text.count(old) == 1
-    path = folder / "spec.py"
-    path.write_text(text.replace(old, new))
-    return path
+    return planted_spec(tmp_path, "motu", old, new)
 
 
 def test_no_fate_price_exceeds_the_row():
