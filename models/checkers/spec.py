@@ -342,7 +342,7 @@ game.view(
     view.grid("Board (rank 8 at the top)", rows=SIDE, cols=SIDE,
               cell=lambda r, c: board[r, c],
               row_labels=[str(SIDE - r) for r in range(SIDE)], col_labels=list("abcdefgh"),
-              glyphs={Piece.empty: view.glyph(".", "#ffffff", title="empty"),
+              glyphs={Piece.empty: view.glyph("", "#ffffff", title="empty"),
                       Piece.first_man: view.glyph("o", "#D55E00", title="the first player's man"),
                       Piece.second_man: view.glyph("+", "#222222",
                                                    title="the second player's man"),
