@@ -73,6 +73,9 @@ class Effects:
                             f">= 1), got {counted!r}", element=f"effects {name}", where=where)
         self.game, self.name, self.effects, self.order = game, name, effects, order
         self._printed, self.counted, self._flow = printed, counted, flow
+        #: where the queue, its conditions and its pause were declared: the sites (for
+        #: `rulespec mutate`) of the guards the kit writes into every action
+        self._where, self._possible_where, self._pause_where = where, None, None
         self._extra: _Extra | None = None
         kind: Any = bool if counted is None else range(0, counted + 1)
         self.pending = game.field(name, kind, shape=(effects,), source=source, flow=flow,
@@ -210,12 +213,13 @@ class Effects:
             raise SpecError(f"possible_when() says nothing of {', '.join(missing)} (give "
                             "False for a member that is never an effect)",
                             element=f"effects {self.name}", where=where)
-        self._possible = got
+        self._possible, self._possible_where = got, where
 
     def paused_while(self, cond: Any, text: str, *, source: str) -> None:
         """No effect is carried out or skipped while ``cond`` holds (an effect being chosen
         in several steps, a scout keeping locations): ``text`` is the refusal."""
         self._pause = (lift(cond), text, source)
+        self._pause_where = caller_location()
 
     def can(self, effect: Any) -> Expr:
         """``effect`` (a member or an expression) can be carried out now."""
@@ -248,8 +252,8 @@ class Effects:
 
         rule.require(unless_free(self.waiting(e)), "the effect is waiting", source=source)
         if self._pause is not None:
-            rule.require(unless_free(not_(self._pause[0])), self._pause[1],
-                         source=self._pause[2])
+            _require_at(rule, self._pause_where, unless_free(not_(self._pause[0])),
+                        self._pause[1], self._pause[2])
         known = e.args[0] if e.op == "const" else None  # a member: its place is known
         earlier = [i for i, _ in enumerate(self.effects.members)
                    if not _never(conds[i]) and (known is None or i < known)]
@@ -266,8 +270,8 @@ class Effects:
                                *([] if fixed else [not_(self._printed)]),
                                *([self.extra_waiting()] if self._extra is not None else []),
                                blocked)
-            rule.require(guard, "in printed order: the effects printed before it are done or "
-                         "impossible", source=self._order_source)
+            _require_at(rule, self._where, guard, "in printed order: the effects printed before "
+                        "it are done or impossible", self._order_source)
 
         def queue_done() -> None:
             if self.counted is None:
@@ -341,16 +345,18 @@ class Effects:
             def skip_rule(rule: RuleBuilder) -> None:
                 rule.require(self.active(), "an effect is waiting", source=source)
                 if self._pause is not None:
-                    rule.require(not_(self._pause[0]), self._pause[1], source=self._pause[2])
+                    _require_at(rule, self._pause_where, not_(self._pause[0]), self._pause[1],
+                                self._pause[2])
                 none_can = not_(any_of(*(all_of(self._queued(m), c) for m, c in kinds)))
                 one_fails = any_of(*(all_of(self._queued(m), not_(c)) for m, c in kinds))
                 cond = none_can if always_far else any_of(none_can, all_of(stop, one_fails))
                 if self._extra is not None:
                     cond = if_(self.extra_waiting(), not_(self.can(self._extra.field)), cond)
-                rule.require(cond, refusal or ("no waiting effect can be carried out" + (
-                                 "" if always_far else
-                                 " (or, where the player may stop once one fails, one "
-                                 "cannot)")), source=because or source)
+                _require_at(rule, self._possible_where, cond, refusal or (
+                    "no waiting effect can be carried out" + (
+                        "" if always_far else
+                        " (or, where the player may stop once one fails, one cannot)")),
+                    because or source)
                 if self._extra is not None:
                     with rule.when(self.extra_waiting(), source=self._extra.source):
                         self._drop_extra(rule)
@@ -427,6 +433,16 @@ class Effects:
                          source=source)
             with rule.for_each(effects) as x:
                 rule.set(pending[x], False, source=source)
+
+
+def _require_at(rule: RuleBuilder, where: Any, cond: Expr, text: str,
+                source: str | None) -> None:
+    """A guard the kit writes into an action, sited where the spec declared what it rests
+    on (the pause, the order, the conditions): each guard is its own site for `rulespec
+    mutate`, not the one line that called the kit."""
+    rule.require(cond, text, source=source)
+    if where is not None:
+        rule.preconditions[-1] = attrs.evolve(rule.preconditions[-1], where=where)
 
 
 @attrs.frozen
