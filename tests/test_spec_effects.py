@@ -331,3 +331,17 @@ def test_a_choice_must_leave_a_competing_effect_possible_where_a_reading_asks_it
         most.apply(s, most.action_from_str(s, "hire for 2"))
     hire = next(a for a in _competing_spec().actions if a.name == "hire")
     assert hire.preconditions[-1].source == f"{SRC} §most"
+
+
+def test_each_guard_the_kit_writes_is_its_own_mutation_site():
+    """Dropping one guard (``rulespec mutate``'s drop_precondition removes every guard of a
+    site) must not drop the others: the pause is sited where it was declared, the printed
+    order where the queue was, each action's "the effect is waiting" at its carry_out."""
+    spec = _spec()
+    gain, pay, skip = (next(a for a in spec.actions if a.name == n)
+                       for n in ("gain", "pay", "skip"))
+    sites = [(p.where.line, p.where.column) for p in pay.preconditions[:3]]
+    assert len(set(sites)) == 3
+    assert gain.preconditions[1].where == pay.preconditions[1].where == \
+        skip.preconditions[1].where                      # one pause, one site
+    assert skip.preconditions[1].where != skip.preconditions[2].where
