@@ -8,6 +8,7 @@ import pytest
 
 import rulespec
 from rulespec import IllegalAction
+from rulespec.ir.errors import SpecError
 from rulespec.spec import Game, all_of, not_
 from rulespec.spec.kit import Effects
 
@@ -345,3 +346,13 @@ def test_each_guard_the_kit_writes_is_its_own_mutation_site():
     assert gain.preconditions[1].where == pay.preconditions[1].where == \
         skip.preconditions[1].where                      # one pause, one site
     assert skip.preconditions[1].where != skip.preconditions[2].where
+
+
+def test_the_generic_resolve_action_refuses_an_extra_effect():
+    game = Game("effects_declare", title="Effects declare", players=1, source=SRC)
+    Effect = game.enum("Effect", ["gain", "none"], source=SRC)
+    fx = Effects(game, "pending", Effect, order="any", source=SRC)
+    fx.extra("extra", none=Effect.none, allowed=True, source=SRC)
+    with pytest.raises(SpecError, match="no place for an extra effect"):
+        fx.declare(possible={"gain": True, "none": False},
+                   resolve={"gain": lambda rule: None, "none": lambda rule: None}, source=SRC)

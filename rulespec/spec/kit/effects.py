@@ -393,6 +393,10 @@ class Effects:
         ``possible[member]`` says when that effect can be carried out; ``resolve[member]``
         writes its statements (``def f(rule): ...``).
         """
+        if self._extra is not None:
+            raise SpecError("declare() has no place for an extra effect (fx.extra): carry the "
+                            "effects out with the spec's own actions (fx.carry_out)",
+                            element=f"effects {self.name}", where=caller_location())
         missing = set(self.effects.members) - set(possible) | (
             set(self.effects.members) - set(resolve))
         if missing:
