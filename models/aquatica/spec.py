@@ -27,8 +27,8 @@ the effects still to carry out are counts per effect kind.
 """
 
 from rulespec.spec import (PLAYERS, Game, all_of, any_of, count, forall, if_, implies, lookup,
-                           min_, not_, ordinal, sum_of)
-from rulespec.spec.kit import Deck, Hands, Pile, Row
+                           min_, not_, sum_of)
+from rulespec.spec.kit import Deck, Effects, Hands, Pile, Row
 
 SEED = "002_50b4d45ccb25edcc.txt"
 
@@ -95,8 +95,12 @@ power = game.field("power", game.at_least(0), flow=True, source=book.at("16-17, 
                    doc="power gained this turn and not spent")
 badge = game.field("badge", game.at_least(0), shape=(LocType,), flow=True,
                    source=f"{COMPONENTS} §Turn; assumption location_types", doc="power usable only to conquer that type")
-pending = game.field("pending", range(0, 3), shape=(Effect,), flow=True, source=book.at("7-8"),
-                     doc="effects still to carry out (of the card, or of one extra action)")
+# The effects still to carry out: the kit's queue (how many of each kind wait, in printed
+# order or any order as `order` reads, "as far as possible" as `partial` reads)
+fx = Effects(game, "pending", Effect, order=order, counted=2, flow=True, source=book.at("7-8"),
+             order_source=f"{order.source}; assumption printed_effect_order",
+             doc="effects still to carry out (of the card, or of one extra action)")
+pending = fx.pending
 source_slot = game.field("source_slot", range(-1, MAX_LOCATIONS), initial=-1, flow=True,
                          source=book.at("42", "他の場所カードに表示された「上昇」"),
                          doc="the board slot whose depth gave the pending effect (-1: none); "
@@ -104,10 +108,11 @@ source_slot = game.field("source_slot", range(-1, MAX_LOCATIONS), initial=-1, fl
 in_play = game.field("in_play", Card, flow=True, source=book.at("9", "プレイした後"),
                     doc="the card played this turn while its effects are carried out, under "
                         "discard_timing=after_effects (else none)")
-extra_effect = game.field("extra_effect", Effect, initial=Effect.none, flow=True,
-                         source=book.at("5, 13"),
-                         doc="the effect of an extra action taken between the card's effects "
-                             "(extra_timing=any_time), carried out before the card's next one")
+extra_effect = fx.extra("extra_effect", none=Effect.none, allowed=extra_timing.is_("any_time"),
+                        source=book.at("5, 13"), rules_source=extra_timing.source,
+                        resets={source_slot: -1},
+                        doc="the effect of an extra action taken between the card's effects "
+                            "(extra_timing=any_time), carried out before the card's next one")
 scouting = game.field("scouting", bool, flow=True, source=book.at("47"),
                       doc="a scout is choosing the locations to keep")
 exploited = game.field("exploited", bool, shape=(MAX_LOCATIONS,), flow=True, source=book.at("20"),
@@ -182,12 +187,14 @@ goal_spot = game.field("goal_spot", range(-1, 4), shape=(Goal, SPOTS), initial=-
                        "(-1: free), best spot first")
 
 # Words the rules use: words.py (a part of this folder)
-from .words import (me, SLOTS, no_pending, goal_taken_by, claims_of, filled_spots,
+from .words import (me, SLOTS, goal_taken_by, claims_of, filled_spots,
                     locations_on_board, wild_count, first_free_slot, fully_raised,
                     raisable, top_icon, GOAL_CONDITIONS, condition, row_card,
                     conquer_price, can_pay_power, can_raise, can_score, POSSIBLE,
-                    buy_affordable, recruit_affordable, MOST_EFFECTS,
-                    leaves_the_other_payable, possible, extra_waiting, turn_open)  # noqa: E402
+                    buy_affordable, recruit_affordable, affords_both, MOST_EFFECTS)  # noqa: E402
+
+fx.possible_when(POSSIBLE)
+fx.paused_while(scouting, "no scout is choosing", source=book.at("47"))
 
 # =====================================================================================
 # Setup
@@ -298,11 +305,11 @@ def gain(rule, icon, from_slot):
         rule.add(badge[icon_badge_type[icon]], BADGE_POWER)
     with rule.when(all_of(extra_timing.is_("any_time"), main == MainStep.during,
                           icon_effect[icon] != Effect.none), source=extra_timing.source):
-        rule.set(extra_effect, icon_effect[icon])
+        fx.put_first(rule, icon_effect[icon])
         rule.set(source_slot, from_slot)
     with rule.otherwise():
         with rule.when(icon_effect[icon] != Effect.none, source=book.at("18-19", "効果")):
-            rule.add(pending[icon_effect[icon]], 1)
+            fx.add(rule, icon_effect[icon], 1)
             rule.set(source_slot, from_slot)
 
 
@@ -310,26 +317,25 @@ def may_use_icon(icon):
     """When an extra action's icon may be used (assumption extra_effect_timing): resources
     only during the main action (L17), effects only before or after it (L19)."""
     between_effects = all_of(extra_timing.is_("any_time"), main == MainStep.during,
-                             not_(scouting), not_(extra_waiting()))
+                             not_(scouting), not_(fx.extra_waiting()))
     usable = any_of(extra_without_effect.is_("allowed"), icon_effect[icon] == Effect.none,
-                    possible(icon_effect[icon]))
+                    fx.can(icon_effect[icon]))
     return all_of(usable, if_(is_resource(icon), main == MainStep.during,
-                              any_of(all_of(main != MainStep.during, turn_open()),
+                              any_of(all_of(main != MainStep.during, fx.idle()),
                                      between_effects)))
 
 
 def settle(rule):
     """After each step: the main action ends when its effects are done (and under
     resource_span=main_action its unspent resources vanish); the goals met now are noted."""
-    with rule.when(all_of(main == MainStep.during, no_pending(), not_(scouting),
-                          not_(extra_waiting())), source=book.at("17")):
+    with rule.when(all_of(main == MainStep.during, fx.idle()), source=book.at("17")):
         rule.set(main, MainStep.after)
         with rule.when(all_of(discard_timing.is_("after_effects"), in_play != Card.none),
                        source=discard_timing.source):
             put_down_the_played_card(rule)
         with rule.when(resource_span.is_("main_action"), source=resource_span.source):
             clear_resources(rule)
-    with rule.when(no_pending()):
+    with rule.when(fx.none_waiting()):
         rule.set(source_slot, -1)
     for name, cond in zip(Goal.members, GOAL_CONDITIONS):
         with rule.when(cond(me), source="assumption goals_printed"):
@@ -360,7 +366,7 @@ def clear_resources(rule):
 @game.action(params={"card": Card}, text="play {card}", phase=MainStep.before,
              source=book.at("7", "手札から1枚のキャラクターカードをプレイし、そのカードに示された効果を実行しなければなりません"))
 def play(rule, card):
-    rule.require(turn_open(), "no effect is waiting", source=book.at("7"))
+    rule.require(fx.idle(), "no effect is waiting", source=book.at("7"))
     rule.require(hand.has(card, of=me), "the card is in your hand", source=book.at("7", "手札から"))
     hand.take(rule, card, of=me)
     with rule.when(discard_timing.is_("before_effects"), source=discard_timing.source):
@@ -371,9 +377,9 @@ def play(rule, card):
     rule.add(coins, card_coins[card], source=book.at("16-17"))
     rule.add(power, card_power[card], source=book.at("16-17"))
     for e, table in card_effects.items():
-        rule.add(pending[Effect[e]], table[card], source=book.at("7", "効果を実行"))
+        fx.add(rule, Effect[e], table[card], source=book.at("7", "効果を実行"))
     with rule.when(all_of(card_returns_all[card], matrona.is_("one")), source=matrona.source):
-        rule.add(pending[Effect.take_back], 1)
+        fx.add(rule, Effect.take_back, 1)
     # for the prover: spelled out per player (p == me) rather than indexed by the player on
     # turn, so every cell is a known one (the step proofs of the hand's size at 4 players)
     with rule.when(all_of(card_returns_all[card], matrona.is_("all")), source=matrona.source):
@@ -413,7 +419,7 @@ def exploit(rule, slot):
                  source=book.at("44"))
     rule.require(any_of(icon != Icon.empty, empty_depth.is_("slide_past")),
                  "the top depth is not empty", source=book.at("21", "空の深さは使用できません"))
-    rule.require(if_(icon == Icon.empty, any_of(main == MainStep.during, turn_open()),
+    rule.require(if_(icon == Icon.empty, any_of(main == MainStep.during, fx.idle()),
                      may_use_icon(icon)),
                  "resources only during the main action, effects only before or after it",
                  source=f"{book.at('17')}; {book.at('19')}; assumption extra_effect_timing")
@@ -458,39 +464,9 @@ def use_wild(rule, kind):
 # Carrying out effects (L22-47): one step per effect, with its target
 # =====================================================================================
 EFFECT_NAMES = [m for m in Effect.members if m != "none"]
-
-
-def earlier_done(e):
-    """In printed order, every effect printed before ``e`` is done or cannot be done."""
-    return all_of(*(implies(ordinal(e) > k, any_of(pending[Effect[m]] == 0,
-                                                   not_(POSSIBLE[m]())))
-                    for k, m in enumerate(EFFECT_NAMES)))
-
-
-def resolving(rule, e, source, unless=False):
-    """Preconditions of carrying out a waiting effect ``e`` (none of them when ``unless``
-    holds). An extra action's effect taken between the card's effects comes first."""
-    rule.require(any_of(unless, if_(extra_waiting(), e == extra_effect, pending[e] > 0)),
-                 "the effect is waiting", source=source)
-    rule.require(any_of(unless, not_(scouting)), "no scout is choosing", source=book.at("47"))
-    rule.require(any_of(unless, order.is_("any"), extra_waiting(), earlier_done(e)),
-                 "in printed order: the effects printed before it are done or impossible",
-                 source=f"{order.source}; assumption printed_effect_order")
-
-
-def resolved(rule, e, unless=False):
-    """``e`` is done; in printed order the impossible effects printed before it lapse."""
-    with rule.when(all_of(not_(unless), extra_waiting()), source=extra_timing.source):
-        rule.set(extra_effect, Effect.none)
-        rule.set(source_slot, -1)
-    with rule.otherwise():
-        with rule.when(not_(unless)):
-            rule.add(pending[e], -1)
-            with rule.when(order.is_("printed"),
-                           source=f"{order.source}; assumption printed_effect_order"):
-                for k, m in enumerate(EFFECT_NAMES):
-                    with rule.when(ordinal(e) > k):
-                        rule.set(pending[Effect[m]], 0)
+# Each step starts with fx.carry_out(rule, effect): legal while the effect waits (an extra
+# action's effect first), in printed order once those printed before it are done or
+# impossible; the impossible ones before it lapse (the kit, rulespec.spec.kit.effects).
 
 
 def place_location(rule, loc):
@@ -521,19 +497,19 @@ LIMIT = book.at("35", "1人のプレイヤーがプレイヤーボードに保�
              text="buy the location in {row} slot {k}", source=BUY)
 def buy(rule, row, k):
     loc = row_card(row, k)
-    resolving(rule, Effect.buy, BUY)
+    fx.carry_out(rule, Effect.buy, source=BUY)
     rule.require(row_slot_ok(row, k), "a location is in that slot", source=book.at("30"))
     rule.require(coins >= buy_cost[loc], "you have its coins", source=BUY)
-    rule.require(leaves_the_other_payable(recruit_affordable, buy_cost[loc]),
-                 "the coins left still pay for the waiting recruit (when some choice pays "
-                 "for both)", source=f"{MOST_EFFECTS}; {partial.source}")
+    fx.leave_possible(rule, Effect.buy, Effect.recruit, when=partial.is_("most_effects"),
+                      together=affords_both(), still=recruit_affordable(coins - buy_cost[loc]),
+                      text="the coins left still pay for the waiting recruit (when some "
+                           "choice pays for both)", source=f"{MOST_EFFECTS}; {partial.source}")
     rule.require(locations_on_board(me) < MAX_LOCATIONS, "your board has a free slot",
                  source=LIMIT)
     got = rule.let(loc, name="loc")
     rule.add(coins, 0 - buy_cost[got], source=BUY)
     take_from_row(rule, row, k)
     place_location(rule, got)
-    resolved(rule, Effect.buy)
     settle(rule)
 
 
@@ -541,7 +517,7 @@ def buy(rule, row, k):
              text="conquer the location in {row} slot {k}", source=CONQUER)
 def conquer(rule, row, k):
     loc = row_card(row, k)
-    resolving(rule, Effect.conquer, CONQUER)
+    fx.carry_out(rule, Effect.conquer, source=CONQUER)
     rule.require(row_slot_ok(row, k), "a location is in that slot", source=book.at("33"))
     rule.require(can_pay_power(loc, row), "you have its power",
                  source=f"{CONQUER}; assumption upper_row_conquer_discount")
@@ -554,7 +530,6 @@ def conquer(rule, row, k):
     rule.add(power, from_badge - price, source=CONQUER)
     take_from_row(rule, row, k)
     place_location(rule, got)
-    resolved(rule, Effect.conquer)
     settle(rule)
 
 
@@ -570,26 +545,26 @@ def recruit_from(rule, k):
 @game.action(params={"k": range(CHAR_ROW)}, text="recruit the character in slot {k}",
              source=RECRUIT)
 def recruit(rule, k):
-    resolving(rule, Effect.recruit, RECRUIT)
+    fx.carry_out(rule, Effect.recruit, source=RECRUIT)
     rule.require(char_row[k] != Card.none, "a character is in that slot", source=RECRUIT)
     rule.require(coins >= lookup(RECRUIT_COST, k, name="recruit_cost"), "you have the slot's coins",
                  source="assumption recruit_cost_by_slot")
-    rule.require(leaves_the_other_payable(buy_affordable, lookup(RECRUIT_COST, k, name="recruit_cost")),
-                 "the coins left still pay for the waiting buy (when some choice pays for "
-                 "both)", source=f"{MOST_EFFECTS}; {partial.source}")
+    fx.leave_possible(rule, Effect.recruit, Effect.buy, when=partial.is_("most_effects"),
+                      together=affords_both(),
+                      still=buy_affordable(coins - lookup(RECRUIT_COST, k, name="recruit_cost")),
+                      text="the coins left still pay for the waiting buy (when some choice "
+                           "pays for both)", source=f"{MOST_EFFECTS}; {partial.source}")
     rule.add(coins, 0 - lookup(RECRUIT_COST, k, name="recruit_cost"), source="assumption recruit_cost_by_slot")
     recruit_from(rule, k)
-    resolved(rule, Effect.recruit)
     settle(rule)
 
 
 @game.action(params={"k": range(CHAR_ROW)}, text="recruit the character in slot {k} for free",
              source=f"{RECRUIT}; {COMPONENTS} §Turn ('free Recruit')")
 def recruit_free(rule, k):
-    resolving(rule, Effect.recruit_free, RECRUIT)
+    fx.carry_out(rule, Effect.recruit_free, source=RECRUIT)
     rule.require(char_row[k] != Card.none, "a character is in that slot", source=RECRUIT)
     recruit_from(rule, k)
-    resolved(rule, Effect.recruit_free)
     settle(rule)
 
 
@@ -599,27 +574,25 @@ TAKE_BACK = f"{COMPONENTS} §Turn ('take back 1 Character from discard')"
 @game.action(params={"card": Card}, text="take {card} back from the discard pile",
              source=TAKE_BACK)
 def take_back(rule, card):
-    resolving(rule, Effect.take_back, TAKE_BACK)
+    fx.carry_out(rule, Effect.take_back, source=TAKE_BACK)
     rule.require(discard.has(card, of=me), "the card is in your discard pile", source=TAKE_BACK)
     discard.take(rule, card, of=me)
     hand.put(rule, card, of=me)
-    resolved(rule, Effect.take_back)
     settle(rule)
 
 
 @game.action(params={"choice": WaveChoice}, text="wave-teller: {choice}",
              source=f"{PRINTINGS} (Wellenleser)")
 def choose_wave(rule, choice):
-    resolving(rule, Effect.wave, PRINTINGS)
+    fx.carry_out(rule, Effect.wave, source=PRINTINGS)
     rule.require(if_(choice == WaveChoice.score_two, can_score(), can_raise()),
                  "the chosen effect can be carried out", source=book.at("8"))
-    resolved(rule, Effect.wave)
     with rule.when(choice == WaveChoice.raise_one_by_two):
-        rule.add(pending[Effect.raise2], 1)
+        fx.add(rule, Effect.raise2, 1)
     with rule.when(choice == WaveChoice.raise_two_by_one):
-        rule.add(pending[Effect.raise1], 2)
+        fx.add(rule, Effect.raise1, 2)
     with rule.when(choice == WaveChoice.score_two):
-        rule.add(pending[Effect.score], 2)
+        fx.add(rule, Effect.score, 2)
     settle(rule)
 
 
@@ -630,15 +603,13 @@ RAISE = book.at("40-42", "「上昇」の効果アイコンで指定された深
              source=RAISE)
 def raise_location(rule, slot, by):
     effect = if_(by == 1, Effect.raise1, Effect.raise2)
-    resolving(rule, effect, RAISE)
+    fx.carry_out(rule, effect, source=RAISE)
     rule.require(raisable(me, slot), "a location that is not fully raised, not the one "
                  "whose depth gave the raise", source=book.at("42", "他の場所カード"))
-    which = rule.let(effect, name="effect")
     rule.set(depth[me, slot], min_(depth[me, slot] + by, depths[board[me, slot]]),
              source=f"{book.at('38-39', '引き上げた深さのアイコンは無視しなければなりません')}; "
                     "assumption raise_past_the_bottom")
     gain_wild_if_full(rule, me, slot)
-    resolved(rule, which)
     settle(rule)
 
 
@@ -647,12 +618,11 @@ FULL_RAISE = f"{COMPONENTS} §Turn ('fully rise' a different Location)"
 
 @game.action(params={"slot": SLOTS}, text="fully raise slot {slot}", source=FULL_RAISE)
 def full_raise(rule, slot):
-    resolving(rule, Effect.full_raise, FULL_RAISE)
+    fx.carry_out(rule, Effect.full_raise, source=FULL_RAISE)
     rule.require(raisable(me, slot), "a location that is not fully raised, not the one "
                  "whose depth gave the raise", source=FULL_RAISE)
     rule.set(depth[me, slot], depths[board[me, slot]], source=book.at("38-39"))
     gain_wild_if_full(rule, me, slot)
-    resolved(rule, Effect.full_raise)
     settle(rule)
 
 
@@ -661,15 +631,13 @@ SCORE = book.at("43-44", "最後まで完全に上昇している場所があれ
 
 @game.action(params={"slot": SLOTS}, text="score slot {slot}", source=SCORE)
 def score_location(rule, slot):
-    # score_timing=at_will: no icon needed while the turn is free (pending, scouting and the
-    # extra's effect are not written before resolved reads this again)
-    at_will = all_of(score_timing.is_("at_will"), turn_open())
-    resolving(rule, Effect.score, SCORE, unless=at_will)
+    # score_timing=at_will: no icon needed while the turn is free
+    at_will = all_of(score_timing.is_("at_will"), fx.idle())
+    fx.carry_out(rule, Effect.score, source=SCORE, unless=at_will)
     rule.require(fully_raised(me, slot), "the location is fully raised", source=SCORE)
     scored.put(rule, board[me, slot], of=me, source=book.at("67"))
     rule.set(board[me, slot], Loc.none)
     rule.set(depth[me, slot], 0)
-    resolved(rule, Effect.score, unless=at_will)
     settle(rule)
 
 
@@ -678,22 +646,20 @@ SCOUT = book.at("47", "現在の場にある場所を4枚まで保持して上�
 
 @game.action(text="scout", source=SCOUT)
 def scout(rule):
-    resolving(rule, Effect.scout, SCOUT)
+    fx.carry_out(rule, Effect.scout, source=SCOUT)
     with rule.when(scout_rows.is_("lower_row"), source=scout_rows.options["lower_row"]):
         for k in range(UPPER_SLOTS):
             with rule.when(upper[k] != Loc.none):
                 loc_box.put(rule, upper[k])
             rule.set(upper.cells[k], Loc.none)
     rule.set(scouting, True)
-    resolved(rule, Effect.scout)
 
 
 @game.action(text="do not scout", source=scout_optional.options["optional"])
 def decline_scout(rule):
-    resolving(rule, Effect.scout, SCOUT)
+    fx.carry_out(rule, Effect.scout, source=SCOUT)
     rule.require(scout_optional.is_("optional"), "scouting is optional",
                  source=scout_optional.source)
-    resolved(rule, Effect.scout)
     settle(rule)
 
 
@@ -737,24 +703,11 @@ def finish_scouting(rule):
 SKIP = book.at("8", "もしすべての効果を実行できない場合でも、そのカードをプレイし、実行できる効果だけを使うことができます")
 
 
-@game.action(text="skip the remaining effects", source=SKIP)
+@fx.skip(text="skip the remaining effects", source=SKIP,
+         may_stop=partial.is_("any_once_one_fails"), because=partial.source,
+         refusal="no waiting effect can be carried out (or, with partial=any_once_one_fails, "
+                 "one cannot)")
 def skip(rule):
-    rule.require(any_of(not_(no_pending()), extra_waiting()), "an effect is waiting",
-                 source=SKIP)
-    rule.require(not_(scouting), "no scout is choosing", source=SCOUT)
-    impossible = [all_of(pending[Effect[m]] > 0, not_(POSSIBLE[m]())) for m in EFFECT_NAMES]
-    waiting_possible = [all_of(pending[Effect[m]] > 0, POSSIBLE[m]()) for m in EFFECT_NAMES]
-    rule.require(if_(extra_waiting(), not_(possible(extra_effect)),
-                     any_of(not_(any_of(*waiting_possible)),
-                            all_of(partial.is_("any_once_one_fails"), any_of(*impossible)))),
-                 "no waiting effect can be carried out (or, with partial=any_once_one_fails, "
-                 "one cannot)", source=partial.source)
-    with rule.when(extra_waiting(), source=extra_timing.source):
-        rule.set(extra_effect, Effect.none)
-        rule.set(source_slot, -1)
-    with rule.otherwise():
-        for e in Effect:
-            rule.set(pending[e], 0)
     settle(rule)
 
 
@@ -767,7 +720,7 @@ GOAL_SRC = book.at("51", "その目標の現状の最高点のマスに自分の
 @game.action(params={"goal": Goal, "m": range(len(TRAINED))}, text="claim {goal} with manta {m}",
              source=GOAL_SRC)
 def claim(rule, goal, m):
-    rule.require(turn_open(), "no effect is waiting", source=book.at("51"))
+    rule.require(fx.idle(), "no effect is waiting", source=book.at("51"))
     rule.require(not_(goal_taken_by(goal, me)), "you have not reached this goal before",
                  source=book.at("52", "1人のプレイヤーが同じ目標を2回達成することはできません"))
     rule.require(any_of(condition(goal, me), all_of(goal_claim.is_("once_met"), met[me, goal])),
@@ -788,7 +741,7 @@ def claim(rule, goal, m):
 # =====================================================================================
 @game.action(text="end turn", phase=MainStep.after, source=book.at("5-9, 57"))
 def end_turn(rule):
-    rule.require(turn_open(), "no effect is waiting", source=book.at("8"))
+    rule.require(fx.idle(), "no effect is waiting", source=book.at("8"))
     clear_resources(rule)
     for s in SLOTS:
         rule.set(exploited[s], False)

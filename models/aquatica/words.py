@@ -3,26 +3,21 @@ the state (the player on turn, what can be carried out now, where a location sta
 of spec.py, imported where the rules begin; nothing here changes the state.
 """
 
-from rulespec.spec import (all_of, any_of, count, exists, forall, if_, min_, not_, sum_of)
+from rulespec.spec import (all_of, any_of, count, exists, if_, min_, not_, sum_of)
 
-from .spec import (BADGE_POWER, CHAR_ROW, Card, Effect, Goal, Loc, LocRow, MAX_LOCATIONS, MainStep,
+from .spec import (BADGE_POWER, CHAR_ROW, Card, Goal, Loc, LocRow, MAX_LOCATIONS, MainStep,
                    MantaSide, RECRUIT_COST, ROW_LOCATIONS, SPOTS, TRAINED, UPPER_DISCOUNT,
                    UPPER_SLOTS, WildKind, badge, board, book, buy_cost, can_be_done, char_row,
                    coins, conquer_cost, depth, depth_icon, depth_reuse, depths, discard, exploited,
-                   extra_effect, extra_timing, goal_spot, hand, icon_badge, icon_badge_type,
-                   icon_coins, icon_power, loc_type, lower, main, partial, pending, power, scored,
-                   scouting, source_slot, to_move, trained, upper, wild_icon, wild_ready,
-                   wild_tired)
+                   goal_spot, hand, icon_badge, icon_badge_type, icon_coins, icon_power, loc_type,
+                   lower, main, power, scored, source_slot, to_move, trained, upper,
+                   wild_icon, wild_ready, wild_tired)
 
 # =====================================================================================
 # Words the rules use (helpers that build expressions)
 # =====================================================================================
 me = to_move
 SLOTS = range(MAX_LOCATIONS)
-
-
-def no_pending():
-    return forall(Effect, lambda e: pending[e] == 0)
 
 
 def goal_taken_by(g, p):
@@ -171,35 +166,11 @@ def recruit_affordable(money):
                     for k in range(CHAR_ROW)))
 
 
-def both_affordable():
-    """A recruit and a buy, both waiting, could both be paid from the coins at hand."""
-    return all_of(pending[Effect.recruit] > 0, pending[Effect.buy] > 0, any_of(*(
-        all_of(char_row[k] != Card.none, buy_affordable(coins - RECRUIT_COST[k]))
-        for k in range(CHAR_ROW))))
+def affords_both():
+    """A recruit and a buy could both be paid from the coins at hand (some choice pays for
+    both: what partial=most_effects asks to keep possible while both wait)."""
+    return any_of(*(all_of(char_row[k] != Card.none, buy_affordable(coins - RECRUIT_COST[k]))
+                    for k in range(CHAR_ROW)))
 
 
 MOST_EFFECTS = book.at("8", "カードの効果をすべて実行できる場合は、すべて実行しなければなりません")
-
-
-def leaves_the_other_payable(other_affordable, price):
-    """Under partial=most_effects, a recruit or buy costing ``price`` may not spend the
-    coins the other waiting one needs when some choice pays for both (recruit and buy are
-    the only effects that compete: for coins)."""
-    return any_of(not_(partial.is_("most_effects")), not_(both_affordable()),
-                  other_affordable(coins - price))
-
-
-def possible(e):
-    """Effect ``e`` (an expression) can be carried out now by the player on turn."""
-    return any_of(*(all_of(e == Effect[name], POSSIBLE[name]()) for name in Effect.members))
-
-
-def extra_waiting():
-    """extra_timing=any_time: an extra action's effect waits in the middle of the main
-    action (never under around_main)."""
-    return all_of(extra_timing.is_("any_time"), extra_effect != Effect.none)
-
-
-def turn_open():
-    """The player on turn may act: no effect is waiting and no scout is choosing."""
-    return all_of(no_pending(), not_(scouting), not_(extra_waiting()))
