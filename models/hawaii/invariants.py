@@ -6,15 +6,19 @@ from rulespec.spec import (
     sum_of, to_int)
 
 from .spec import (
-    BOARD_DRAWS, CAPS, CODES, COTTAGES, DEAL_ORDER, DOCKS, DOCK_LIST, Dock, FISH, Founder,
-    GIFT_KINDS, GODS, Gift, ISLAND_NAMES, Isl, KINDS, Kind, Level, N, NAMES, Name, PASS_AREA,
-    PLACE_NAMES, PRIZE, Phase, Place, SPEAR, SPOTS, START_HUT_WIDTH, TARGET, TILE_COUNTS,
-    TOKEN_COUNT, VALUE, VILLAGES, VILLAGE_KINDS, WIDTH, _sum, area_tok, bag, boats, boats_used,
-    book, caught, count_names, deal_step, discard, docks, fish_pool, founder, game, goal_met,
-    has, in_pile, islands_gone, islands_needed, kahunas, laid, layout_step, lvl2, me, order,
-    pass_by, pass_tok, passed, pawn, pending_fish, pending_gift, phase, pos_of, ranking_total,
-    round_, round_prizes, round_total, spears, supply, tikis, took, turn_pos, village_exists,
-    width)
+    DOCKS, START_HUT_WIDTH, VILLAGES, book, game, goal_met, islands_needed, ranking_total,
+    round_prizes)
+from .catalogue import (
+    BOARD_DRAWS, CAPS, CODES, COTTAGES, DEAL_ORDER, FISH, GIFT_KINDS, GODS, ISLAND_NAMES, KINDS,
+    NAMES, PASS_AREA, PLACE_NAMES, PRIZE, SPEAR, SPOTS, TARGET, TILE_COUNTS, TOKEN_COUNT, VALUE,
+    VILLAGE_KINDS, WIDTH)
+from .vocabulary import DOCK_LIST, Dock, Founder, Gift, Isl, Kind, Level, Name, Phase, Place
+from .state import (
+    N, _sum, area_tok, bag, boats, boats_used, caught, deal_step, discard, docks, fish_pool,
+    founder, has, in_pile, islands_gone, kahunas, laid, layout_step, lvl2, me, order, pass_by,
+    pass_tok, passed, pawn, pending_fish, pending_gift, phase, pos_of, round_, round_total,
+    spears, supply, tikis, took, turn_pos, width)
+from .villages import count_names, village_exists
 
 # =====================================================================================
 # What must always hold
