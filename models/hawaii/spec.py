@@ -18,7 +18,8 @@ imports them: ``catalogue.py`` (the component data and the assumptions), ``vocab
 (the enums the rules are written in), ``readings.py`` (the interpretation points and
 rulesets), ``state.py`` (the fields), ``villages.py`` (§タイルの配置 and the tile effects as
 expressions), ``boats.py`` (§ボートの使用: boats and paying a trip), then ``view.py`` (how a
-state looks) and ``invariants.py`` (what must always hold) at the end.
+state looks) and ``invariants.py`` (what must always hold; the facts there that exist only
+for the prover are marked ``proof_aid=True``, listed in docs/games/hawaii.md) at the end.
 
 Modelling choices that keep the state small (see the brief's measured Z3 encodings):
 a village is one Boolean per (player, village, tile name) plus a level-II Boolean, a width
