@@ -156,15 +156,22 @@ def _print_proof_aids(doc: dict[str, Any], full: bool) -> None:
     aids = doc["proof_aids"]
     if not aids:
         return
-    out.print(f"\n[bold]Proof aids[/bold] ({len(aids)}: written only so that the proofs go "
-              "through; a reader of the rules may skip them)")
+    kinds: dict[str, int] = {}
+    for a in aids:
+        kinds[a["kind"]] = kinds.get(a["kind"], 0) + 1
+    words = {"chance": "chance step"}
+    out.print("\n[bold]Proof aids[/bold] ("
+              + ", ".join(f"{n} {words.get(k, k)}{'s' if n > 1 else ''}"
+                          for k, n in kinds.items()) + ")")
+    out.para("written only so that the proofs go through; a reader of the rules may skip "
+             "them", indent=2)
     if full:
         for a in aids:
             out.para(f"{a['name']} ({a['kind']})" + (f": {a['doc']}" if a["doc"] else ""),
                      indent=2)
     else:
-        out.para(summarise([f"{a['name']} ({a['kind']})" for a in aids], SHOWN,
-                           more="--all lists them"), indent=2, hang=2)
+        out.para(summarise([a["name"] for a in aids], SHOWN, more="--all lists them"),
+                 indent=2, hang=2)
 
 
 def _print_action(a: dict[str, Any], full: bool) -> None:
