@@ -152,7 +152,8 @@ def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_al
 
 
 def _print_proof_aids(doc: dict[str, Any], full: bool) -> None:
-    """The parts marked proof_aid=True: checked like the others, but no rule a reader needs."""
+    """The parts marked proof_aid=True: checked like the others, but no rule a reader needs
+    (the overview: one line under the properties; --all: each with its doc)."""
     aids = doc["proof_aids"]
     if not aids:
         return
@@ -160,18 +161,16 @@ def _print_proof_aids(doc: dict[str, Any], full: bool) -> None:
     for a in aids:
         kinds[a["kind"]] = kinds.get(a["kind"], 0) + 1
     words = {"chance": "chance step"}
-    out.print("\n[bold]Proof aids[/bold] ("
-              + ", ".join(f"{n} {words.get(k, k)}{'s' if n > 1 else ''}"
-                          for k, n in kinds.items()) + ")")
-    out.para("written only so that the proofs go through; a reader of the rules may skip "
-             "them", indent=2)
-    if full:
-        for a in aids:
-            out.para(f"{a['name']} ({a['kind']})" + (f": {a['doc']}" if a["doc"] else ""),
-                     indent=2)
-    else:
-        out.para(summarise([a["name"] for a in aids], SHOWN, more="--all lists them"),
-                 indent=2, hang=2)
+    counts = ", ".join(f"{n} {words.get(k, k)}{'s' if n > 1 else ''}" for k, n in kinds.items())
+    why = "written only so that the proofs go through; a reader of the rules may skip them"
+    if not full:
+        out.para(f"proof aids: {counts}, written only so that the proofs go through (--all "
+                 "lists them)", indent=2, hang=2)
+        return
+    out.print(f"\n[bold]Proof aids[/bold] ({counts})")
+    out.para(why, indent=2)
+    for a in aids:
+        out.para(f"{a['name']} ({a['kind']})" + (f": {a['doc']}" if a["doc"] else ""), indent=2)
 
 
 def _print_action(a: dict[str, Any], full: bool) -> None:
