@@ -151,8 +151,8 @@ def test_the_small_bundled_games_score_100_percent(game):
 HAWAII_SCENARIOS = Path(__file__).resolve().parents[1] / "models" / "hawaii" / "scenarios"
 # One mutant per Hawaii scenario file written from `rulespec mutate hawaii`'s survivors
 # (docs/games/hawaii.md, "Mutation testing"): the file kills it, the unmutated spec passes it.
-# An effect's mutant is named by the spec line it sits on (found by its text, so that
-# editing the spec elsewhere does not move the test).
+# An effect's mutant is named by the line it sits on (found by its text in spec.py or one
+# of its parts, so that editing or moving the spec elsewhere does not move the test).
 HAWAII_KILLS = {
     "islands": "constant_plus_one@island_vp_4",
     "trips": ("drop_effect", 'rule.add(fruit[me], -rest, source=book.at("画面説明"'),
@@ -168,9 +168,11 @@ def _hawaii_mutant_id(kill):
     if isinstance(kill, str):
         return kill
     operator, text = kill
-    lines = (HAWAII_SCENARIOS.parent / "spec.py").read_text().splitlines()
-    (at,) = [i for i, line in enumerate(lines) if text in line]
-    return f"{operator}@{at + 1}:{len(lines[at]) - len(lines[at].lstrip())}"
+    (found,) = [(path, i, line) for path in sorted(HAWAII_SCENARIOS.parent.glob("*.py"))
+                for i, line in enumerate(path.read_text().splitlines()) if text in line]
+    path, at, line = found
+    part = "" if path.name == "spec.py" else f"{path.name}:"   # a part's sites name the file
+    return f"{operator}@{part}{at + 1}:{len(line) - len(line.lstrip())}"
 
 
 def test_hawaii_scenarios_written_from_its_survivors_kill_them():

@@ -6,15 +6,19 @@ from rulespec.spec import (
     sum_of, to_int)
 
 from .spec import (
-    BOARD_DRAWS, CAPS, CODES, COTTAGES, DEAL_ORDER, DOCKS, DOCK_LIST, Dock, FISH, Founder,
-    GIFT_KINDS, GODS, Gift, ISLAND_NAMES, Isl, KINDS, Kind, Level, N, NAMES, Name, PASS_AREA,
-    PLACE_NAMES, PRIZE, Phase, Place, SPEAR, SPOTS, START_HUT_WIDTH, TARGET, TILE_COUNTS,
-    TOKEN_COUNT, VALUE, VILLAGES, VILLAGE_KINDS, WIDTH, _sum, area_tok, bag, boats, boats_used,
-    book, caught, count_names, deal_step, discard, docks, fish_pool, founder, game, goal_met,
-    has, in_pile, islands_gone, islands_needed, kahunas, laid, layout_step, lvl2, me, order,
-    pass_by, pass_tok, passed, pawn, pending_fish, pending_gift, phase, pos_of, ranking_total,
-    round_, round_prizes, round_total, spears, supply, tikis, took, turn_pos, village_exists,
-    width)
+    DOCKS, START_HUT_WIDTH, VILLAGES, book, game, goal_met, islands_needed, ranking_total,
+    round_prizes)
+from .catalogue import (
+    BOARD_DRAWS, CAPS, CODES, COTTAGES, DEAL_ORDER, FISH, GIFT_KINDS, GODS, ISLAND_NAMES, KINDS,
+    NAMES, PASS_AREA, PLACE_NAMES, PRIZE, SPEAR, SPOTS, TARGET, TILE_COUNTS, TOKEN_COUNT, VALUE,
+    VILLAGE_KINDS, WIDTH)
+from .vocabulary import DOCK_LIST, Dock, Founder, Gift, Isl, Kind, Level, Name, Phase, Place
+from .state import (
+    N, _sum, area_tok, bag, boats, boats_used, caught, deal_step, discard, docks, fish_pool,
+    founder, has, in_pile, islands_gone, kahunas, laid, layout_step, lvl2, me, order, pass_by,
+    pass_tok, passed, pawn, pending_fish, pending_gift, phase, pos_of, round_, round_total,
+    spears, supply, tikis, took, turn_pos, width)
+from .villages import count_names, village_exists
 
 # =====================================================================================
 # What must always hold
@@ -68,7 +72,7 @@ game.invariant(
     "the_turn_is_at_a_seat_of_the_game", turn_pos < N,
     source=book.at("ゲーム進行", "１ラウンドは全プレイヤーがパスをするまで、各プレイヤーのターンごとに行動していきます"),
     doc="the turn position indexes one of the players' seats (needed for induction: the "
-        "player to move is one of the players)")
+        "player to move is one of the players)", proof_aid=True)
 game.invariant(
     "turn_order_is_a_permutation",
     forall(game.players(), lambda p: count(game.players(), lambda k: order[k] == p) == 1),
@@ -116,13 +120,13 @@ game.invariant(
     "dealing_stops_when_the_pass_spaces_are_filled",
     implies(phase == Phase.deal, deal_step < BOARD_DRAWS + N - 1),
     source=book.at("パス", "パスエリアはプレイ人数と同じ数だけありますが"),
-    doc="the last draw of a round fills the last pass space and ends the deal")
+    doc="the last draw of a round fills the last pass space and ends the deal", proof_aid=True)
 game.invariant(
     "pass_spaces_fill_in_order_while_dealing",
     implies(phase == Phase.deal,
             all_of(*(implies(k > deal_step - BOARD_DRAWS, pass_tok[k] == 0) for k in range(1, 5)))),
     source=book.at("パス", "２番目以降のマスには右のマスにいくにつれて大きい数字の価格トークンが置かれます"),
-    doc="while tokens are dealt, only the pass spaces already dealt hold a token")
+    doc="while tokens are dealt, only the pass spaces already dealt hold a token", proof_aid=True)
 game.invariant(
     "places_are_dealt_one_spot_per_draw",
     implies(phase == Phase.deal,
@@ -131,13 +135,15 @@ game.invariant(
                                 for d in range(BOARD_DRAWS + 5)], deal_step, name=f"draws_for_{PLACE_NAMES[a]}_before")
                      for a in range(10)))),
     source=book.at("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を超えないように、価格トークンは置かれます"),
-    doc="while dealing, a place holds at most as many tokens as draws it has had this round")
+    doc="while dealing, a place holds at most as many tokens as draws it has had this round",
+    proof_aid=True)
 game.invariant(
     "nobody_has_passed_before_the_turns_begin",
     implies(phase.is_one_of(Phase.layout, Phase.deal, Phase.islands),
             forall(game.players(), lambda p: not_(passed[p]))),
     source=book.at("パス", "パスをしたプレイヤーは、そのラウンドではもう二度と手番がこない"),
-    doc="passing belongs to a round's turns: a new round starts with nobody passed")
+    doc="passing belongs to a round's turns: a new round starts with nobody passed",
+    proof_aid=True)
 game.invariant(
     "docked_islands_are_distinct",
     all_of(*(implies(docks[DOCK_LIST[i]] != Isl.none, docks[DOCK_LIST[i]] != docks[DOCK_LIST[j]])
@@ -148,24 +154,25 @@ game.invariant(
     all_of(not_(in_pile[Isl.none]),
            forall(Isl, lambda i: implies(in_pile[i], forall(Dock, lambda d: docks[d] != i)))),
     source=book.at("島の訪問", "右側に新たにできた空きスペースに新しい島タイルが補充されます"),
-    doc="an island drawn from the pile leaves it; 'none' is not an island")
+    doc="an island drawn from the pile leaves it; 'none' is not an island", proof_aid=True)
 game.invariant(
     "islands_are_drawn_only_while_a_dock_is_empty",
     implies(phase == Phase.islands, islands_needed()),
     source=book.at("島の訪問", "右側に新たにできた空きスペースに新しい島タイルが補充されます"),
-    doc="the island draws end when the docks are full or the pile is empty")
+    doc="the island draws end when the docks are full or the pile is empty", proof_aid=True)
 game.invariant(
     "a_fisher_has_a_token_to_take",
     implies(phase == Phase.fishing, pending_fish >= 1),
     source=book.at("釣り", "ボートを使って、支払った「足」の数と同じ数だけ魚トークンを獲得できます"),
-    doc="fishing ends with the last token paid for (at least one is paid for)")
+    doc="fishing ends with the last token paid for (at least one is paid for)", proof_aid=True)
 game.invariant(
     "a_waiting_island_tile_is_in_the_supply",
     implies(phase == Phase.gift,
             all_of(pending_gift != Gift.none,
                    *(implies(pending_gift == Gift[k], supply[Kind[k]] >= 1) for k in GIFT_KINDS))),
     source=book.at("島の訪問", "該当するタイルが残っていない場合は、タイルを獲得することすらできません"),
-    doc="an island gives its tile only while one is left; it waits in the supply until placed")
+    doc="an island gives its tile only while one is left; it waits in the supply until placed",
+    proof_aid=True)
 game.invariant(
     "board_places_are_a_permutation",
     all_of(count(Place, lambda pl: laid[pl]) == layout_step,
@@ -185,13 +192,14 @@ game.invariant(
                    *(pass_tok[k] == 0 for k in range(5)),
                    *(area_tok[a, c] == 0 for a in range(10) for c in CODES))),
     source=book.at("ゲーム進行", "ゲーム開始時、メインボードにランダムにタイルが配置されます"),
-    doc="the board is laid before the first price token is drawn")
+    doc="the board is laid before the first price token is drawn", proof_aid=True)
 game.invariant(
     "dealt_pass_spaces_hold_a_token",
     implies(phase == Phase.deal,
             all_of(*(implies(k <= deal_step - BOARD_DRAWS, pass_tok[k] != 0) for k in range(1, 5)))),
     source=book.at("パス", "２番目以降のマスには右のマスにいくにつれて大きい数字の価格トークンが置かれます"),
-    doc="while dealing, each pass space dealt so far holds a token (none is skipped)")
+    doc="while dealing, each pass space dealt so far holds a token (none is skipped)",
+    proof_aid=True)
 
 # --- the round-goal prize law, for every possible set of totals ------------------------
 def _prizes_as_worded(ach, tot, r0):

@@ -8,9 +8,18 @@ values, which tiles lie on which place, island contents, round tiles, tile effec
 described in ``docs/sources.md`` (they are not part of the repository).
 See ``README.md`` in this folder for the full list and the scope of the model.
 
-Reading guide: vocabulary and component data first, then the state, then the rules phase
-by phase (laying the board, dealing price tokens, drawing islands, the four turn actions,
-the end of a round), then scoring, the end, invariants and conservation laws.
+This file holds the rules in the order of the seed's §ルール: the numbers it prints, then
+§ゲーム進行 (setup: resources and the start cottage; laying the board; at each round start
+the price tokens of §細かいルール and the islands; whose turn it is), the four turn actions
+in the text's order (§タイルの購入と配置 buying a tile, §釣り fishing, §島の訪問 visiting an
+island, §パス passing), §ラウンド目標 and §ラウンド終了と新たなラウンドの開始 (the end of a
+round), and §ゲーム終了 (the end and scoring). The folder's parts, in the order this file
+imports them: ``catalogue.py`` (the component data and the assumptions), ``vocabulary.py``
+(the enums the rules are written in), ``readings.py`` (the interpretation points and
+rulesets), ``state.py`` (the fields), ``villages.py`` (§タイルの配置 and the tile effects as
+expressions), ``boats.py`` (§ボートの使用: boats and paying a trip), then ``view.py`` (how a
+state looks) and ``invariants.py`` (what must always hold; the facts there that exist only
+for the prover are marked ``proof_aid=True``, listed in docs/games/hawaii.md) at the end.
 
 Modelling choices that keep the state small (see the brief's measured Z3 encodings):
 a village is one Boolean per (player, village, tile name) plus a level-II Boolean, a width
@@ -19,12 +28,8 @@ and its first tile (the only tile whose order matters); tikis and kahunas are co
 counts; price tokens are counts per token type and location (type = value + spear mark).
 """
 
-import attrs
-
-from rulespec.spec import (PLAYERS, Game, abs_, all_of, any_of, called, count, derived, exists,
-                           const, count_most, forall, highest, if_, implies, lookup, max_, min_, not_, option,
-                           rank, sum_of, to_int, view)
-from rulespec.spec.components import member_of
+from rulespec.spec import (Game, abs_, all_of, any_of, called, const, count, exists, forall, if_,
+                           implies, lookup, max_, min_, not_, rank, to_int)
 
 SEED = "000_3b00b4fc026f56e4.txt"
 RESEARCH = "research/components.md"
@@ -82,411 +87,37 @@ SURFER_II_GOAL = game.constant("surfer_II_goal_reduction", 4, source=book.at(
     "タイル効果の詳細", "レベルⅡサーファー（ラウンド目標の達成値を４引き下げる）"))
 
 from .catalogue import (  # noqa: E402 - catalogue.py: the component data, the assumptions
-    ADJACENT, BEACH, BOARD_DRAWS, CAPS, CODES, COTTAGES, DEAL_ORDER, DIST, EXCHANGE,
-    EXCHANGE_BOUND, EXCHANGE_COUNTS_FRUIT, EXCHANGE_TWO, FEET_INCOME, FISH, FISH_BOUND,
-    FISH_CHOICE, FRUITS, FRUIT_INCOME, GIFT_KINDS, GODS, HULA_VP, INCOME_FEET, INCOME_SHELLS,
-    IRRIGATION_VP, ISLANDS, ISLAND_NAMES, KANALOA_VP, KANE_VP, KINDS, KU_VP, LAKA_VP, LONG_VP,
-    LONO_VP, NAMES, PASS_AREA, PELE_FEET, PLACES, PLACE_NAMES, PLACE_OF, PRIZE, PlaceNo,
-    SHELL_INCOME, SINGLE_SIDED, SPEAR, SPEAR_VP, SPOTS, SURFER_GOAL, TARGET, TIKI_COLUMNS,
-    TILE_COUNTS, TOKEN_COUNT, TRIP_BOATS, VALUE, VILLAGE_KINDS, WIDTH, NO_REWARD)
+    BEACH, BOARD_DRAWS, CAPS, CODES, COTTAGES, DEAL_ORDER, DIST, EXCHANGE_BOUND,
+    EXCHANGE_COUNTS_FRUIT, EXCHANGE_TWO, FEET_INCOME, FISH, FISH_BOUND, FISH_CHOICE, FRUITS,
+    FRUIT_INCOME, GIFT_KINDS, HULA_VP, INCOME_FEET, INCOME_SHELLS, IRRIGATION_VP, ISLANDS,
+    KANALOA_VP, KANE_VP, KINDS, KU_VP, LAKA_VP, LONG_VP, LONO_VP, PASS_AREA, PELE_FEET,
+    PLACE_NAMES, PLACE_OF, PRIZE, SHELL_INCOME, SINGLE_SIDED, SPEAR, SPEAR_VP, TARGET,
+    TOKEN_COUNT, TRIP_BOATS, VALUE, VILLAGE_KINDS, NO_REWARD)
 TIKI_FEET = TIKI_FEET + NO_REWARD          # the 4th and 5th spots: the assumption
 KAHUNA_SHELLS = KAHUNA_SHELLS + NO_REWARD
 
-# =====================================================================================
-# Vocabulary
-# =====================================================================================
-Phase = game.enum("Phase", {
-    "layout": "game start: the ten places are laid at random (chance)",
-    "deal": "round start: price tokens are drawn for places and pass spaces (chance)",
-    "islands": "round start: empty island docks are refilled from the pile (chance)",
-    "play": "players take turns",
-    "fishing": "the current player takes the fish tokens paid for, one at a time",
-    "gift": "the current player places the tile shown on the island just visited",
-    "over": "the fifth round has ended",
-}, source=book.at("ゲーム進行"))
-Place = game.enum("Place", {p: f"the place selling {', '.join(PLACES[p].tiles)}"
-                            for p in PLACE_NAMES},
-                  source=book.at("タイルの購入と配置", "次の１０個のエリアに分かれています"))
-Name = game.enum("Name", {n: f"the {n} village tile" for n in NAMES},
-                 source=book.at("タイルの配置", "補足１・補足３"))
-Kind = game.enum("Kind", {k: f"the supply stack of {k} tiles" for k in KINDS},
-                 source=book.at("タイルの購入と配置", "用意されているタイルの数には上限があります"))
-Founder = game.enum("Founder", {"none": "no village in this row yet",
-                                **{n: f"the village was founded with a {n}"
-                                   for n in ["start_hut"] + COTTAGES}},
-                    source=book.at("タイルの配置", "各村の１枚目のタイルは必ずコテージ系のタイル"))
-Level = game.enum("Level", {"I": "level I side", "II": "level II side (bought at double price)"},
-                  source=book.at("貝の支払い", "価格トークンの数字の２倍の個数の貝を支払うことで"))
-Mark = game.enum("Mark", {"plain": "a price token without a spear",
-                          "spear": "a price token with a spear"},
-                 source=book.at("貝の支払い", "槍（バツ印のような模様）が描かれているもの"))
-# token codes by their parts (value, mark), named "6/spear" in states, scenarios and reports
-TokenCode = game.codes("TokenCode", (range(2, 7), Mark), first=1, source=book.at(
-    "貝の支払い", "価格トークンの中には槍（バツ印のような模様）が描かれているものがあります"))
-assert TokenCode.names[1:] == tuple(f"{VALUE[c]}/{'spear' if SPEAR[c] else 'plain'}" for c in CODES)
-Dest = game.enum("Dest", {**{f"village_{r + 1}": f"village row {r + 1} (from the top)"
-                             for r in range(VILLAGES)},
-                          "discard": "the tile cannot be placed anywhere and is discarded"},
-                 source=book.at("タイルの配置", "もし購入したタイルが配置できない場合は"))
-PayWith = game.enum("PayWith", {
-    "own": "feet for the move, shells for the price",
-    "fruit_for_feet": "fruit for the move, shells for the price",
-    "fruit_for_shells": "feet for the move, fruit for the price",
-    "fruit_for_both": "fruit for both",
-    # exchange cottage: fruit pays part of one payment (exchange > 0: of the price,
-    # exchange < 0: of the move); the rest as with own
-    "mix_fruit": "feet for the move, shells for the price, the exchanged units in fruit",
-    # exchange units of *both* payments in fruit (exchange > 0: that many of each);
-    # legal where exchange_uses=per_payment or fruit_payment=per_unit
-    "mix_fruit_both": "feet for the move, shells for the price, the exchanged units of each "
-                      "in fruit",
-}, source=book.at("画面説明", "フルーツ、貝にも足の代わりにも使えるジョーカーのような資源"))
-FootPay = game.enum("FootPay", {"feet": "pay the trip in feet", "fruit": "pay the trip in fruit",
-                                "feet_and_fruit": "the exchanged feet in fruit, the rest in feet "
-                                                  "(exchange cottage)"},
-                    source=book.at("画面説明", "フルーツ、貝にも足の代わりにも使えるジョーカーのような資源"))
-BOAT_USES = {  # member -> (canoes, level-I boats, level-II boats)
-    "canoe": (1, 0, 0), "boat_I": (0, 1, 0), "boat_II": (0, 0, 1),
-    "canoe_and_boat_I": (1, 1, 0), "canoe_and_boat_II": (1, 0, 1),
-    "two_boat_I": (0, 2, 0), "boat_I_and_boat_II": (0, 1, 1), "two_boat_II": (0, 0, 2),
-    # three boats (combine_boats=any; assumption trip_boats_bound)
-    "canoe_and_two_boat_I": (1, 2, 0), "canoe_boat_I_and_boat_II": (1, 1, 1),
-    "canoe_and_two_boat_II": (1, 0, 2), "three_boat_I": (0, 3, 0),
-    "two_boat_I_and_boat_II": (0, 2, 1), "boat_I_and_two_boat_II": (0, 1, 2),
-    "three_boat_II": (0, 0, 3),
-}
-BoatUse = game.enum("BoatUse", {u: f"use {u.replace('_', ' ')}" for u in BOAT_USES},
-                    source=book.at("ボートの使用"))
-Dock = game.enum("Dock", {f"dock_{d + 1}": f"the island {ISLAND_FEET[d]} feet away"
-                          for d in range(DOCKS)},
-                 source=book.at("島の訪問", "左の島から順番に３個、４個、５個、６個"))
-Isl = game.enum("Isl", {"none": "no island", **{i: f"island showing {ISLANDS[i][1]}"
-                                                 f" ({ISLANDS[i][0]})" for i in ISLAND_NAMES}},
-                source=book.at("島の訪問"))
-Gift = game.enum("Gift", {"none": "no tile waiting", **{k: f"a level-II {k} from an island"
-                                                        for k in GIFT_KINDS}},
-                 source=book.at("島の訪問", "このタイルを配置する際にも、「タイル購入時のタイル配置ルール」が通常通り適用されます"))
-
+from .vocabulary import (  # noqa: E402 - vocabulary.py: the enums the rules are written in
+    BoatUse, DOCK_LIST, Dest, Dock, FootPay, Founder, Gift, Isl, Kind, Level, Mark,
+    Name, PayWith, Phase, Place, TokenCode)
 from .readings import (  # noqa: E402 - readings.py: the interpretation points, the rulesets
-    RULESET_ENGLISH, beach_return, combine_boats, exchange_direction, exchange_uses, final_tie,
+    RULESET_ENGLISH, beach_return, exchange_direction, exchange_uses, final_tie,
     fish_bonus_foot, fruit_payment, goal_ranking, income_after_last_round, kanaloa_surfers,
-    laka_fruit, pele_floor, price_cap, village_without_tiki)
-
-# =====================================================================================
-# State
-# =====================================================================================
-# --- flow ------------------------------------------------------------------------------
-phase = game.field("phase", Phase, initial=Phase.layout, flow=True, source=book.at("ゲーム進行"))
-game.phases(phase, {
-    Phase.layout: ("the board is being laid", book.at("ゲーム進行")),
-    Phase.deal: ("price tokens are being dealt", book.at("細かいルール")),
-    Phase.islands: ("islands are being drawn", book.at("島の訪問")),
-    Phase.play: ("it is a player's turn", book.at("ゲーム進行")),
-    Phase.fishing: ("the player is fishing", book.at("釣り")),
-    Phase.gift: ("an island tile waits to be placed", book.at("島の訪問")),
-}, source=book.at("ゲーム進行", "１ターンでは様々な行動のうち１つを選択して、それを実行します"))
-round_ = game.field("round", range(1, ROUNDS + 1), initial=1, flow=True,
-                    source=book.at("ゲーム進行", "ゲームは全５ラウンド行われ"))
-order = game.field("order", range(0, 5), shape=(5,), initial=[0, 1, 2, 3, 4], flow=True,
-                   source=book.at("パス", "次のラウンドのターン順") + "; assumption start_order",
-                   doc="order[k] = the player who moves k-th this round")
-turn_pos = game.field("turn_pos", range(0, 5), flow=True, source=book.at("ゲーム進行"),
-                      doc="index into order of the player to move")
-passed = game.field("passed", bool, shape=(PLAYERS,), flow=True,
-                    source=book.at("パス", "パスをしたプレイヤーは、そのラウンドではもう二度と手番がこない"))
-layout_step = game.field("layout_step", range(0, 11), flow=True,
-                         source=book.at("ゲーム進行", "ゲーム開始時、メインボードにランダムにタイルが配置されます"))
-deal_step = game.field("deal_step", range(0, BOARD_DRAWS + 5), flow=True,
-                       source=book.at("細かいルール"), doc="how many price tokens were drawn this round")
-pending_fish = game.field("pending_fish", range(0, 8), flow=True, source=book.at("釣り"),
-                          doc="fish tokens still to take in the current fishing action")
-pending_gift = game.field("pending_gift", Gift, flow=True, source=book.at("島の訪問"))
-
-# --- the main board --------------------------------------------------------------------
-pos_of = game.field("pos_of", range(0, 10), shape=(Place,),
-                    source=book.at("ゲーム進行", "メインボードにランダムにタイルが配置されます"),
-                    doc="board position (0-1 lowest row, 2-4, 5-7, 8-9 top row) of each place")
-laid = game.field("laid", bool, shape=(Place,), flow=True,
-                  source=book.at("ゲーム進行", "メインボードにランダムにタイルが配置されます"),
-                  doc="the place has been laid on the board (game start)")
-supply = game.field("supply", range(0, 26), shape=(Kind,),
-                    initial=[TILE_COUNTS[k] for k in KINDS],
-                    source=book.at("タイルの購入と配置", "用意されているタイルの数には上限があります"))
-discard = game.field("discard", range(0, 26), shape=(Kind,),
-                     source=book.at("タイルの配置", "そのタイルは保持や配置ができず捨てられる"))
-bag = game.field("bag", range(0, 6), shape=(TokenCode,), initial=TOKEN_COUNT,
-                 source=book.at("ゲーム進行", "価格トークンや魚トークンがランダムに配置され"),
-                 doc="price tokens not yet dealt, by token code (code 0 unused)")
-area_tok = game.field("area_tok", range(0, 4), shape=(PlaceNo, TokenCode),
-                      source=book.at("貝の支払い", "そこに置かれている価格トークン"),
-                      doc="price tokens on each place (by Place order), by token code")
-pass_tok = game.field("pass_tok", range(0, 11), shape=(5,),
-                      source=book.at("パス", "２番目以降のマスには右のマスにいくにつれて大きい数字の価格トークン"),
-                      doc="token code on each pass space (0 = none; space 1 never has one)")
-pass_by = game.field("pass_by", range(-1, 5), shape=(5,), initial=-1, flow=True,
-                     source=book.at("パス"), doc="the player on each pass space (-1 = free)")
-fish_pool = game.field("fish_pool", range(0, 6), shape=(TokenCode,),
-                       source=book.at("細かいルール", "余った価格トークンが裏返されることで魚トークンとして準備"),
-                       doc="fish tokens in the cove, by the code of their price side")
-docks = game.field("docks", Isl, shape=(Dock,), initial=Isl.none,
-                   source=book.at("島の訪問", "島は下の画像のように、ラウンド開始時に４つ準備されます"))
-in_pile = game.field("in_pile", bool, shape=(Isl,),
-                     initial=[False] + [True] * len(ISLAND_NAMES),
-                     source=book.at("島の訪問", "新しい島タイルが補充されます"))
-islands_gone = game.field("islands_gone", range(0, len(ISLAND_NAMES) + 1),
-                          source=book.at("島の訪問", "訪問した島タイルは無くなります"))
-
-# --- players ---------------------------------------------------------------------------
-shells = game.field("shells", game.at_least(0), shape=(PLAYERS,), source=book.at("画面説明", "貝"))
-feet = game.field("feet", game.at_least(0), shape=(PLAYERS,), source=book.at("画面説明", "足"))
-fruit = game.field("fruit", game.at_least(0), shape=(PLAYERS,), source=book.at("画面説明", "フルーツ"))
-vp = game.field("vp", game.at_least(0), shape=(PLAYERS,), source=book.at("画面説明", "勝利点"))
-pawn = game.field("pawn", range(0, 12), shape=(PLAYERS,), initial=BEACH,
-                  source=book.at("足の支払い", "ラウンド開始時には、必ず砂浜に自分のコマが置かれます"),
-                  doc="board position 0-9, 10 = beach, 11 = pass area")
-round_total = game.field("round_total", range(0, sum(v * c for v, c in zip(VALUE, TOKEN_COUNT)) + 1), shape=(PLAYERS,),
-                         source=book.at("画面説明", "このラウンドで獲得した価格トークンの合計値"))
-spears = game.field("spears", range(0, 6), shape=(PLAYERS,), source=book.at("貝の支払い"),
-                    doc="spear price tokens taken this round")
-took = game.field("took", range(0, 6), shape=(PLAYERS, TokenCode), source=book.at("貝の支払い"),
-                  doc="price tokens taken this round (price side), by code")
-caught = game.field("caught", range(0, 6), shape=(PLAYERS, TokenCode), source=book.at("釣り"),
-                    doc="fish tokens caught this round, by the code of their price side")
-founder = game.field("founder", Founder, shape=(PLAYERS, VILLAGES), initial=Founder.none,
-                     source=book.at("タイルの配置", "各村の１枚目のタイル"))
-has = game.field("has", bool, shape=(PLAYERS, VILLAGES, Name),
-                 source=book.at("タイルの配置", "１つの村に同じ名前のタイルを２枚以上置くことはできない"))
-lvl2 = game.field("lvl2", bool, shape=(PLAYERS, VILLAGES, Name),
-                  source=book.at("タイルの配置", "補足２"), doc="the tile lies on its level-II side")
-width = game.field("width", range(0, 17), shape=(PLAYERS, VILLAGES),
-                   source=book.at("タイルの配置", "個人ボードは下の画像のように７列に分かれており"))
-tikis = game.field("tikis", range(0, 6), shape=(PLAYERS,),
-                   source=book.at("タイルの配置", "ティキは個人ボードの上部に右詰めで置かれていきます"))
-kahunas = game.field("kahunas", range(0, 6), shape=(PLAYERS,),
-                     source=book.at("タイルの配置", "カフナはそれぞれの村の左側に上から順番に置かれます"))
-boats = game.field("boats", range(0, TILE_COUNTS["boat"] + 1), shape=(PLAYERS, Level),
-                   source=book.at("ボートの使用", "個人ボード下部にあるボート"))
-boats_used = game.field("boats_used", range(0, TILE_COUNTS["boat"] + 1), shape=(PLAYERS, Level),
-                        source=book.at("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
-canoe_used = game.field("canoe_used", bool, shape=(PLAYERS,),
-                        source=book.at("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
-
-# =====================================================================================
-# Derived quantities (expressions over the state)
-# =====================================================================================
-me = called(order[turn_pos], "mover")  # the player to move (turn_pos changes only when a turn ends)
-N = game.num_players
-
-
-# A price token's code is TokenCode.of(price, mark): codes are sorted by value, then spear,
-# so that sorting codes sorts tokens the way §細かいルール lays them out (same number: the
-# spear token to the right).
-
-
-def by_level(p, v, name: str, amounts: tuple[int, int]):
-    """What the tile ``name`` in village ``v`` gives at its level (0 when absent)."""
-    n = Name[name]
-    return if_(has[p, v, n], if_(lvl2[p, v, n], amounts[1], amounts[0]), 0)
-
-
-def owned(p, name: str, amounts: tuple[int, int]):
-    """The effect of ``name`` summed over the player's villages (effects add up)."""
-    return sum_of(range(VILLAGES), lambda v: by_level(p, v, name, amounts))
-
-
-def exchange_capacity(p):
-    return owned(p, "exchange_hut", EXCHANGE)
-
-
-def surfer_reduction(p):
-    return owned(p, "surfer", SURFER_GOAL)
-
-
-def village_exists(p, v):
-    return founder[p, v] != Founder.none
-
-
-def valid(p, v):
-    """§タイルの配置: the village's rightmost tile reaches the column of the leftmost tiki
-    (without a tiki: never, or the board's last column — village_without_tiki)."""
-    line = if_(village_without_tiki.is_("board_edge"), max_(tikis[p], 1), tikis[p])
-    return all_of(village_exists(p, v), line >= 1,
-                  width[p, v] + line >= derived(COLUMNS + 1, TIKI_COLUMNS))
-
-
-def tiles_in(p, v):
-    return count(Name, lambda n: has[p, v, n])
-
-
-def count_names(p, v, names):
-    """How many of the tile names ``names`` village ``v`` holds."""
-    return _sum([to_int(has[p, v, Name[n]]) for n in names])
-
-
-def _sum(xs):
-    total = xs[0]
-    for x in xs[1:]:
-        total = total + x
-    return total
-
-
-def can_place(p, kind: str, r: int):
-    """§タイルの配置: may ``kind`` go into village row ``r`` of player ``p``?"""
-    n = Name[kind]
-    rules = [not_(has[p, r, n])]
-    if kind in GODS:
-        rules.append(all_of(*(not_(has[p, r, Name[g]]) for g in GODS)))
-        rules.append(all_of(*(not_(has[p, v, n]) for v in range(VILLAGES))))
-    in_existing = all_of(village_exists(p, r), *rules)
-    if kind in COTTAGES and r > 0:
-        new_row = all_of(not_(village_exists(p, r)), village_exists(p, r - 1))
-        return called(any_of(in_existing, new_row), f"fits_village_{r + 1}")
-    return called(in_existing, f"fits_village_{r + 1}")
-
-
-def placement_ok(p, kind: str, dest):
-    """The chosen destination is a legal row, or no row is legal and the tile is discarded."""
-    anywhere = any_of(*(can_place(p, kind, r) for r in range(VILLAGES)))
-    return any_of(*(all_of(dest == Dest[f"village_{r + 1}"], can_place(p, kind, r))
-                    for r in range(VILLAGES)),
-                  all_of(dest == Dest.discard, not_(anywhere)))
-
-
-def place_in_village(rule, kind: str, dest, level_two):
-    """Put the tile into the chosen row (founding it if new), or discard it."""
-    n = Name[kind]
-    for r in range(VILLAGES):
-        with rule.when(dest == Dest[f"village_{r + 1}"],
-                       source=book.at("タイルの配置", "購入したタイルはすぐに自分の村に配置します")):
-            if kind in COTTAGES and r > 0:  # village 1 is founded by the start cottage
-                with rule.when(founder[me, r] == Founder.none,
-                               source=book.at("タイルの配置", "新たな村をつくる時には上詰めで置かなくてはならない")):
-                    rule.set(founder[me, r], Founder[kind])
-            rule.set(has[me, r, n], True)
-            rule.set(lvl2[me, r, n], level_two)
-            rule.add(width[me, r], WIDTH.get(kind, 1))
-    with rule.when(dest == Dest.discard,
-                   source=book.at("タイルの配置", "そのタイルは保持や配置ができず捨てられる")):
-        rule.add(discard[Kind[kind]], 1)
-
-
-def place_on_track(rule, count, reward, table, kind, where_source, reward_source):
-    """Kahunas and tikis fill a printed track of five spots, one after the other; a spot
-    may pay a reward at once. With the track full, the tile is discarded."""
-    with rule.when(count[me] < len(table), source=where_source):
-        rule.add(reward[me], lookup(table, count[me], name=f"{kind}_track_reward"), source=reward_source)
-        rule.add(count[me], 1)
-    with rule.otherwise():
-        rule.add(discard[Kind[kind]], 1)
-
-
-def place_kahuna(rule):
-    place_on_track(rule, kahunas, shells, KAHUNA_SHELLS, "kahuna",
-                   book.at("タイルの配置", "カフナはそれぞれの村の左側に上から順番に置かれます")
-                   + "; assumption kahuna_spots",
-                   book.at("タイルの配置", "「貝」が描かれている場所にカフナを配置すると"))
-
-
-def place_tiki(rule):
-    place_on_track(rule, tikis, feet, TIKI_FEET, "tiki",
-                   book.at("タイルの配置", "ティキは右詰めで配置されていきます") + "; assumption kahuna_spots",
-                   book.at("タイルの配置", "「足」が描かれている場所にティキを配置すると"))
-
-
-def advance_turn(rule):
-    """The next player in turn order who has not passed moves (the mover itself if alone)."""
-    nxt = turn_pos
-    for d in reversed(range(1, 6)):
-        k = (turn_pos + d) % N
-        nxt = if_(all_of(d <= N, not_(passed[order[k]])), k, nxt)
-    rule.set(turn_pos, nxt, source=book.at("ゲーム進行", "各プレイヤーのターンごとに行動していきます"))
-
-
-def boats_needed(use, which: int):
-    """How many boats of a kind (0 canoe, 1 level I, 2 level II) a BoatUse takes."""
-    terms = [to_int(use == BoatUse[u]) * n[which] for u, n in BOAT_USES.items() if n[which]]
-    return _sum(terms)
-
-
-def boats_available(use):
-    return all_of(
-        boats_needed(use, 0) <= 1 - to_int(canoe_used[me]),
-        boats_needed(use, 1) <= boats[me, Level.I] - boats_used[me, Level.I],
-        boats_needed(use, 2) <= boats[me, Level.II] - boats_used[me, Level.II])
-
-
-def boats_combine(use):
-    """combine_boats: one boat, two together, or (any) up to three together."""
-    by_count = {n: [BoatUse[u] for u, c in BOAT_USES.items() if sum(c) == n] for n in (1, 2, 3)}
-    return any_of(use.is_one_of(*by_count[1]),
-                  all_of(use.is_one_of(*by_count[2]), combine_boats.is_one_of("two", "any")),
-                  all_of(use.is_one_of(*by_count[3]), combine_boats.is_("any")))
-
-
-def boat_capacity(use):
-    return (CANOE_CAP * boats_needed(use, 0) + BOAT_I_CAP * boats_needed(use, 1)
-            + BOAT_II_CAP * boats_needed(use, 2))
-
-
-def use_boats(rule, use):
-    rule.set(canoe_used[me], any_of(canoe_used[me], boats_needed(use, 0) == 1),
-             source=book.at("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
-    rule.add(boats_used[me, Level.I], boats_needed(use, 1))
-    rule.add(boats_used[me, Level.II], boats_needed(use, 2))
-
-
-def trip_exchange_ok(pay, swap):
-    """Exchanging ``swap`` of a trip's feet needs that much exchange cottage capacity
-    (fruit for part of the feet needs none with fruit_payment=per_unit)."""
-    return any_of(swap == 0, swap <= exchange_capacity(me),
-                  all_of(pay == FootPay.feet_and_fruit, fruit_payment.is_("per_unit")))
-
-
-def trip_exchange_direction_ok(pay, swap):
-    """exchange_direction=price_only: no exchange cottage mixes a trip's feet (fruit for
-    part of them only where fruit_payment=per_unit lets fruit mix without one)."""
-    return implies(exchange_direction.is_("price_only"),
-                   any_of(swap == 0, all_of(pay == FootPay.feet_and_fruit,
-                                            fruit_payment.is_("per_unit"))))
-
-
-def trip_payment_ok(due, pay, swap):
-    """A boat trip's feet: ``swap`` of them exchanged (exchange cottage), the rest in feet or
-    fruit. feet / fruit: the ``swap`` feet are paid in shells; feet_and_fruit: in fruit."""
-    rest = due - swap
-    return all_of(swap <= due,
-                  if_(pay == FootPay.feet_and_fruit,
-                      # a real mix: fruit for all of it is 'fruit', for none of it 'feet'
-                      all_of(swap >= 1, rest >= 1, fruit[me] >= swap, feet[me] >= rest),
-                      all_of(shells[me] >= swap,
-                             if_(pay == FootPay.feet, feet[me] >= rest,
-                                 all_of(rest >= 1, fruit[me] >= rest)))))
-
-
-def pay_trip(rule, due, pay, swap):
-    rest = rule.let(due - swap, name="rest")
-    with rule.when(pay == FootPay.feet_and_fruit,
-                   source=book.at("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます")):
-        rule.add(fruit[me], -swap, source=book.at("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます"))
-        rule.add(feet[me], -rest, source=book.at("釣り"))
-    with rule.otherwise():
-        rule.add(shells[me], -swap, source=book.at("タイル効果の詳細", "交換コテージ"))
-        with rule.when(pay == FootPay.feet, source=book.at("釣り")):
-            rule.add(feet[me], -rest)
-        with rule.otherwise():
-            rule.add(fruit[me], -rest, source=book.at("画面説明", "フルーツ、貝にも足の代わりにも使える"))
-
-
-def take_token(rule, who, code):
-    """A price token (price side) goes to ``who`` and counts toward the round goal."""
-    rule.add(took[who, code], 1)
-    rule.add(round_total[who], lookup(VALUE, code, name="value"),
-             source=book.at("ラウンド目標", "受け取る価格トークンの値は２倍にはなりません"))
-    rule.add(spears[who], lookup(SPEAR, code, name="spears_on"))
+    laka_fruit, pele_floor, price_cap)
+from .state import (  # noqa: E402 - state.py: the fields, the mover, the number of players
+    N, _sum, area_tok, bag, boats, boats_used, canoe_used, caught, deal_step, docks, feet,
+    fish_pool, founder, fruit, has, in_pile, islands_gone, kahunas, laid, layout_step, me,
+    order, pass_by, pass_tok, passed, pawn, pending_fish, pending_gift, phase, pos_of, round_,
+    round_total, shells, spears, supply, tikis, took, turn_pos, vp, width)
+from .villages import (  # noqa: E402 - villages.py: §タイルの配置 and tile effects
+    by_level, count_names, exchange_capacity, owned, place_in_village, place_kahuna, place_tiki,
+    placement_ok, surfer_reduction, tiles_in, valid)
+from .boats import (  # noqa: E402 - boats.py: §ボートの使用 and paying a trip
+    boat_capacity, boats_available, boats_combine, boats_needed, pay_trip,
+    trip_exchange_direction_ok, trip_exchange_ok, trip_payment_ok, use_boats)
 
 
 # =====================================================================================
-# Setup: resources, the printed start cottage, the first turn order
+# §ゲーム進行, game start: resources and the printed start cottage
 # =====================================================================================
 @game.setup(source=book.at("ゲーム進行", "第１ラウンド開始時（ゲーム開始時）には貝を１３個、足を７個"))
 def setup(rule):
@@ -502,7 +133,8 @@ def setup(rule):
 
 
 # =====================================================================================
-# Chance: laying the board, dealing price tokens, drawing islands
+# §ゲーム進行 and §細かいルール, chance: laying the board; at each round start, dealing
+# price tokens and drawing islands
 # =====================================================================================
 @game.chance(params={"place": Place}, text="lay {place} at the next board position",
              phase=Phase.layout,
@@ -580,8 +212,33 @@ def draw_island(rule, island):
 
 
 # =====================================================================================
-# Turn action 1: buy a tile and place it at once
+# §ゲーム進行: whose turn it is (one action per turn, in turn order)
 # =====================================================================================
+def advance_turn(rule):
+    """The next player in turn order who has not passed moves (the mover itself if alone)."""
+    nxt = turn_pos
+    for d in reversed(range(1, 6)):
+        k = (turn_pos + d) % N
+        nxt = if_(all_of(d <= N, not_(passed[order[k]])), k, nxt)
+    rule.set(turn_pos, nxt, source=book.at("ゲーム進行", "各プレイヤーのターンごとに行動していきます"))
+
+
+game.chance_node(phase.is_one_of(Phase.layout, Phase.deal, Phase.islands),
+                 source=book.at("ゲーム進行", "新たなラウンドが開始されると価格トークンや魚トークンがランダムに配置され、島タイルが補充されます"))
+game.current_player(me, source=book.at("ゲーム進行", "各プレイヤーのターンごとに行動していきます"))
+
+
+# =====================================================================================
+# §タイルの購入と配置 (turn action 1): buy a tile, pay feet and shells, place it at once
+# =====================================================================================
+def take_token(rule, who, code):
+    """A price token (price side) goes to ``who`` and counts toward the round goal."""
+    rule.add(took[who, code], 1)
+    rule.add(round_total[who], lookup(VALUE, code, name="value"),
+             source=book.at("ラウンド目標", "受け取る価格トークンの値は２倍にはなりません"))
+    rule.add(spears[who], lookup(SPEAR, code, name="spears_on"))
+
+
 def move_cost(place):
     """§足の支払い: feet to reach ``place`` (1 to stay; the beach is free to return to)."""
     tgt = pos_of[place]
@@ -726,7 +383,7 @@ for _kind in KINDS:
 
 
 # =====================================================================================
-# Turn action 2: fish
+# §釣り (turn action 2): fish
 # =====================================================================================
 @game.action(params={"use": BoatUse, "k": range(1, 8), "pay": FootPay, "swap": range(0, 5)},
              phase=Phase.play,
@@ -795,11 +452,8 @@ def take_fish(rule, n):
 
 
 # =====================================================================================
-# Turn action 3: visit an island
+# §島の訪問 (turn action 3): visit an island
 # =====================================================================================
-DOCK_LIST = [Dock[f"dock_{d + 1}"] for d in range(DOCKS)]
-
-
 def dock_table(dock, values):
     return _sum([to_int(dock == DOCK_LIST[d]) * values[d] for d in range(DOCKS)])
 
@@ -886,7 +540,8 @@ for _kind in GIFT_KINDS:
 
 
 # =====================================================================================
-# Turn action 4: pass; the end of a round
+# §パス (turn action 4), §ラウンド目標, §ラウンド終了と新たなラウンドの開始: pass; the end of
+# a round (written before the pass action, which calls it when the last player passes)
 # =====================================================================================
 def goal_met(i, target):
     """Seat ``i`` is in the game and its price-token total, with its surfers, meets the goal."""
@@ -1014,11 +669,8 @@ def pass_turn(rule, spot):
 
 
 # =====================================================================================
-# Flow, the end, scoring
+# §ゲーム終了: the end and scoring
 # =====================================================================================
-game.chance_node(phase.is_one_of(Phase.layout, Phase.deal, Phase.islands),
-                 source=book.at("ゲーム進行", "新たなラウンドが開始されると価格トークンや魚トークンがランダムに配置され、島タイルが補充されます"))
-game.current_player(me, source=book.at("ゲーム進行", "各プレイヤーのターンごとに行動していきます"))
 game.terminal(phase == Phase.over, source=book.at("ゲーム終了", "第５ラウンドが終了するとゲーム終了です"))
 
 

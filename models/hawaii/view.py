@@ -2,12 +2,15 @@
 
 from rulespec.spec import if_, view
 
-from .spec import (
-    ADJACENT, BEACH, CODES, COLUMNS, COTTAGES, DOCKS, DOCK_LIST, FISH, FRUITS, GIFT_KINDS,
-    GODS, ISLANDS, ISLAND_FEET, ISLAND_NAMES, Isl, Level, N, NAMES, Name, PLACES, PLACE_NAMES,
-    Place, SPEAR, START_HUT_WIDTH, VALUE, VILLAGES, WIDTH, area_tok, boats, canoe_used, docks,
-    feet, fish_pool, fruit, game, has, kahunas, laid, lvl2, order, pass_by, pass_tok, pawn,
-    phase, pos_of, round_, round_total, shells, tikis, valid, vp)
+from .spec import COLUMNS, DOCKS, ISLAND_FEET, START_HUT_WIDTH, VILLAGES, game
+from .catalogue import (
+    ADJACENT, BEACH, CODES, COTTAGES, FISH, FRUITS, GIFT_KINDS, GODS, ISLANDS, ISLAND_NAMES,
+    NAMES, PLACES, PLACE_NAMES, SPEAR, VALUE, WIDTH)
+from .vocabulary import DOCK_LIST, Isl, Level, Name, Place
+from .state import (
+    N, area_tok, boats, canoe_used, docks, feet, fish_pool, fruit, has, kahunas, laid, lvl2,
+    order, pass_by, pass_tok, pawn, phase, pos_of, round_, round_total, shells, tikis, vp)
+from .villages import valid
 
 # =====================================================================================
 # How it looks (the report and --svg draw the state from this)

@@ -1,5 +1,6 @@
 """What must always hold in MOTU: the invariants and laws the checks and the prover read,
-with the turn's flow facts that exist for the prover (marked so). A part of spec.py."""
+with the turn's flow facts that exist for the prover (each marked ``proof_aid=True``; listed
+in docs/games/motu.md, "Proof aids"). A part of spec.py."""
 
 from rulespec.spec import (all_of, any_of, count, exists, forall, if_, implies, lookup, not_,
                            sum_of, to_int)
@@ -25,10 +26,9 @@ def triangle(k):
     return lookup([n * (n + 1) // 2 for n in range(4)], k, name="scorings_in_all")
 
 
-# for the prover: a flow fact that makes the step proofs inductive
 game.invariant("the_mover_and_the_scorer_are_players",
                all_of(to_move < N, scorer < N, dealt < N),
-               source=AIM.at(33))
+               source=AIM.at(33), proof_aid=True)
 game.conservation("coconuts_are_conserved",
                   sum_of(SEATED, lambda p: coconuts[p]) +
                   sum_of(ROW_SLOTS, lambda k: row.rider("coconuts", k)),
@@ -45,13 +45,11 @@ game.invariant("the_row_holds_four_cards_after_every_refill",
                                        Phase.fate, Phase.traveller, Phase.scoring,
                                        Phase.tally, Phase.over), row.full()),
                source=REFILL.at(88) + " (deck_sizes: 4 + 9 per player <= 58 cards)")
-# for the prover: a flow fact that makes the step proofs inductive
 game.invariant("a_card_is_chosen_only_until_it_is_paid",
-               implies(phase != Phase.pay, chosen == 0), source=TAKE.at(56))
-# for the prover: a flow fact that makes the step proofs inductive
+               implies(phase != Phase.pay, chosen == 0), source=TAKE.at(56), proof_aid=True)
 game.invariant("a_card_is_in_hand_only_while_it_is_placed",
                (taken != Card.none) == (phase == Phase.place),
-               source=ROUND.at("47-49"))
+               source=ROUND.at("47-49"), proof_aid=True)
 game.invariant("the_village_star_stays_visible",
                forall(SEATED, lambda p: implies(any_of(phase != Phase.villages, p < dealt),
                                                 symbol[p, CENTRE[0], CENTRE[1]] == Sym.village)),
@@ -65,12 +63,11 @@ game.invariant("each_source_is_scored_once_per_scoring_share",
                    triangle(scorings))),
                source=SCORING.at("128-134"),
                doc="1, then 1 + 2, then all 6 sources per player; the scorer is part-way")
-# for the prover: a flow fact that makes the step proofs inductive
 game.invariant("the_scorer_has_a_source_left_to_choose",
                implies(phase == Phase.scoring, all_of(choices >= 1, choices <= scorings + 1)),
                source=SCORING.at("128-130"),
                doc="during a scoring the scorer still chooses 1 to (scorings done + 1) "
-                   "sources: 1 after deck A, 2 after B, 3 after C")
+                   "sources: 1 after deck A, 2 after B, 3 after C", proof_aid=True)
 game.invariant("only_scored_sources_have_points",
                forall(SEATED, lambda p: forall(Source, lambda s: implies(
                    not_(scored[p, s]), sheet[p, s] == 0))),
@@ -94,10 +91,10 @@ game.invariant("every_player_takes_nine_cards",
 
 
 # --- the turn's counters ------------------------------------------------------------------
-# For the prover: facts of the turn order that tie the flow counters together. Each follows
-# from the rules (and is tested by play like every invariant); together they make the step
-# proofs above inductive: a state that breaks one of them is unreachable. A reader of the
-# rules can skip this section (the prover issue after issue 27 removes it).
+# For the prover (proof_aid=True): facts of the turn order that tie the flow counters
+# together. Each follows from the rules (and is tested by play like every invariant);
+# together they make the step proofs above inductive: a state that breaks one of them is
+# unreachable. A reader of the rules can skip this section (issue 28 removes it).
 DECK_SIZES = [DECK_SHARE["A"], DECK_SHARE["B"], DECK_SHARE["C"]]
 DRAWING = (Phase.villages, Phase.row, Phase.travellers, Phase.fates,
            Phase.take, Phase.pay, Phase.place, Phase.refill)
@@ -114,20 +111,18 @@ def turns_taken():
     return sum_of(SEATED, cards_taken)
 
 
-# for the prover: a flow fact that makes the step proofs inductive
 game.invariant("a_scoring_is_due_for_each_deck_run_out_and_not_yet_scored",
                scorings + to_int(due) == deck_no,
                source=REFILL.at(90, "デッキの最後のカードを引いた場合、今度は中間決算を計算します") +
                "; " + SCORING.at("128-136"),
-               doc="the scorings done plus the one due are the decks that ran out")
-# for the prover: a flow fact that makes the step proofs inductive
+               doc="the scorings done plus the one due are the decks that ran out", proof_aid=True)
 game.invariant("no_scoring_is_due_before_a_card_is_drawn",
                all_of(implies(phase.is_one_of(*DRAWING), not_(due)),
                       implies(phase == Phase.scoring, due)),
                source=ROUND.at("45-52") + "; " + REFILL.at(90),
                doc="a deck runs out only at a draw, and its scoring is over before the next "
-                   "player takes a card (step 6 of the same turn, or at once: scoring_time)")
-# for the prover: a flow fact that makes the step proofs inductive
+                   "player takes a card (step 6 of the same turn, or at once: scoring_time)",
+               proof_aid=True)
 game.invariant("decks_run_out_in_order",
                all_of(*[all_of(implies(d < deck_no, deck_left[d] == 0),
                                implies(d == deck_no, all_of(
@@ -139,22 +134,20 @@ game.invariant("decks_run_out_in_order",
                SCORING.at(136, "デッキ列の次のデッキ"),
                doc="the row is refilled from the nearest deck: the decks before it are "
                    "empty, the ones after it untouched, and a deck just reached (a scoring "
-                   "due) is still whole (deck_sizes: 4, 3, 2 cards per player)")
-# for the prover: a flow fact that makes the step proofs inductive
+                   "due) is still whole (deck_sizes: 4, 3, 2 cards per player)", proof_aid=True)
 game.invariant("the_game_ends_only_when_deck_c_has_run_out",
                all_of(implies(phase.is_one_of(*DRAWING), deck_no < 3),
                       implies(phase.is_one_of(Phase.tally, Phase.over), deck_no == 3)),
                source=END.at(150, "最後の中間決算") + "; " + REFILL.at(88),
                doc="a turn starts only while a deck has cards; the final count comes after "
-                   "deck C's scoring")
-# for the prover: a flow fact that makes the step proofs inductive
+                   "deck C's scoring", proof_aid=True)
 game.invariant("one_card_is_drawn_for_each_card_taken",
                turns_taken() + deck_left[0] + deck_left[1] + deck_left[2]
                == ROUNDS * N + to_int(phase == Phase.refill),
                source=REFILL.at(88, "列に最も近いデッキから別のカードを引き") + "; " +
                SCORING.at(132, "9枚のカードを配置する"),
                doc="cards added or set aside + cards left in the decks = 9 per player (4 + 3 "
-                   "+ 2), one more while the row waits for its refill")
+                   "+ 2), one more while the row waits for its refill", proof_aid=True)
 def _behind(p):
     """Cards seat ``p`` has taken, less those of the current round: every seat's count is
     the same (the rounds completed). For the prover: written linearly, not with // and %."""
@@ -162,7 +155,6 @@ def _behind(p):
     return cards_taken(p) - to_int(p < to_move) - to_int(all_of(p == to_move, after))
 
 
-# for the prover: a flow fact that makes the step proofs inductive
 game.invariant("players_take_cards_in_turn",
                all_of(forall(SEATED, lambda p: _behind(p) == _behind(0)),
                       N * _behind(0) + to_move + to_int(phase.is_one_of(*AFTER_PLACING))
@@ -170,21 +162,18 @@ game.invariant("players_take_cards_in_turn",
                source=AIM.at(33, "ゲームは時計回りに進行し") + "; " + ROUND.at("43-52"),
                doc="one card per turn, clockwise from seat 0: every seat has taken the same "
                    "number of cards in the rounds completed, plus one for the seats before "
-                   "the player to move, and the player to move's own once taken")
-# for the prover: a flow fact that makes the step proofs inductive
+                   "the player to move, and the player to move's own once taken", proof_aid=True)
 game.invariant("players_plus_one_fate_cards_are_turned_up",
                all_of(fates_shown <= N + 1, implies(phase == Phase.fates, fates_shown <= N),
                       implies(phase.is_one_of(Phase.villages, Phase.row, Phase.travellers),
                               fates_shown == 0)),
                source=SETUP.at(19, "プレイヤーの数に1を加えた数だけ選択します"),
                doc="the setup turns up fate cards until there are players + 1 (after the "
-                   "villages, the row and the travellers)")
-# for the prover: a flow fact that makes the step proofs inductive
+                   "villages, the row and the travellers)", proof_aid=True)
 game.invariant("the_chosen_card_is_affordable",
                implies(phase == Phase.pay, coconuts[to_move] >= chosen),
                source=TAKE.at(56, "カウンターが足りない場合は、このカードを取ることができず"),
-               doc="a chosen card is paid one coconut per card to its left")
-# for the prover: a flow fact that makes the step proofs inductive
+               doc="a chosen card is paid one coconut per card to its left", proof_aid=True)
 game.invariant("the_row_lacks_one_card_until_its_refill",
                all_of(implies(phase.is_one_of(Phase.place, Phase.refill),
                               all_of(row[ROW - 2] != Card.none, row[ROW - 1] == Card.none)),
@@ -192,7 +181,7 @@ game.invariant("the_row_lacks_one_card_until_its_refill",
                               row[ROW - 1] == Card.none)),
                source=REFILL.at(88, "列の右側に配置します") + "; " + SETUP.at(13),
                doc="taking a card leaves three in the row until the refill; before play "
-                   "the row is dealt slot by slot")
+                   "the row is dealt slot by slot", proof_aid=True)
 
 
 def _on_grid(r, c):

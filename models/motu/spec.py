@@ -12,8 +12,9 @@ describes both texts, which are not in the repository). ``README.md`` in this fo
 
 The folder's parts, in the order this file imports them: ``cards.py`` (the component data
 and the tables read from it), ``readings.py`` (the interpretation points and rulesets),
-``looks.py`` (how a state looks), ``invariants.py`` (what must always hold, and the flow
-facts that exist for the prover).
+``island.py`` (reading an island for scoring: visible symbols, sources), ``grid.py`` (cards
+on the cell grid), ``looks.py`` (how a state looks), ``invariants.py`` (what must always
+hold, and the flow facts that exist for the prover).
 
 **The geometry is an abstraction** (stated in ``docs/games/motu.md``, with a picture): the
 physical cards may lie at any position and angle; here each card is 2 x 3 cells, each cell
@@ -29,14 +30,17 @@ readings (readings.py), the state, setup (chance), a turn in the seed's order (t
 refill, fate card, traveller), the intermediate scorings and the final count, scoring and
 the end.
 
-For the prover: taking, placing and refilling are separate actions, so the coconut flow (take, buy a fate card) never meets the geometry (place);
-the end-of-game measures (longest beach, element counts for the fate cards) are written on
-the score sheet by a final ``tally`` step, so the scoring laws are arithmetic over fields.
+For the prover: taking, placing and refilling are separate actions (as the seed's steps 1-3
+are), so the coconut flow (take, buy a fate card) never meets the geometry (place). What
+exists only for the prover is marked ``proof_aid=True`` where it is declared (listed in
+docs/games/motu.md, "Proof aids"): the row dealt one action per slot, the final ``tally``
+step that writes the end-of-game measures (longest beach, element counts for the fate
+cards) on the score sheet so that the scoring laws are arithmetic over fields, and the flow
+facts in invariants.py.
 """
 
-from rulespec.spec import (PLAYERS, Game, Graph, Text, all_of, any_of, count, exists, if_,
-                           implies, largest_component, lookup, most, not_, ordinal, sum_of,
-                           to_int)
+from rulespec.spec import (PLAYERS, Game, Text, all_of, any_of, count, exists, if_, implies,
+                           largest_component, most, not_, sum_of, to_int)
 from rulespec.spec.kit import Deck, Pile, Row
 
 # The seed, cited by section heading and line (`SETUP.at(13, "quote")`), and the research
@@ -163,8 +167,7 @@ Phase = game.enum("Phase", {
 
 from .cards import (BOTH_ONE, CARD_COUNT, CARD_SYMBOL, CARD_TERRAIN, CARD_TERRAIN_TURNED,
                     CARD_TOTEMS, CATALOGUE, Card, DECK_SHARE, Element, FATES, FATE_PRICE, Fate,
-                    PRINTED_BEACH, RULER_BY_CELL, TOTEM_POINTS, TRAVELLER_COCONUTS,
-                    TRAVELLER_COUNTS, TRAVELLER_RATE, TRAVELLER_SYMBOLS, Traveller, VILLAGE_SYMBOL,
+                    PRINTED_BEACH, TRAVELLER_COUNTS, TRAVELLER_RATE, Traveller, VILLAGE_SYMBOL,
                     VILLAGE_TERRAIN, Village)  # noqa: E402 - cards.py
 
 from .readings import (FULL, beach_bonus_at_zero, beach_card, beach_cut, beach_end, diagonal,
@@ -265,70 +268,20 @@ sheet = game.field("sheet", game.at_least(0), shape=(PLAYERS, Source), source=SC
 scored = game.field("scored", bool, shape=(PLAYERS, Source), source=SCORING.at(134))
 traveller_points = game.field("traveller_points", game.at_least(0), shape=(PLAYERS,),
                               source=TRAVELLER.at(107, "スコアシートの旅人の行に記入"))
+# the final count's measures, on the sheet for the prover (proof_aid: see tally)
 beach = game.field("beach", range(0, ROUNDS + 2), shape=(PLAYERS,), source=FINAL.at(158),
-                   doc="the longest beach in island cards (written by the final count)")
+                   doc="the longest beach in island cards (written by the final count)",
+                   proof_aid=True)
 tallied = game.field("tallied", game.at_least(0), shape=(PLAYERS, Element),
                      source=FINAL.at(157), doc="each player's elements for the fate cards "
-                                                "(written by the final count)")
+                                                "(written by the final count)", proof_aid=True)
 
 N = game.num_players
 ROW_SLOTS = range(ROW)
 
 
-# =====================================================================================
-# Reading the island
-# =====================================================================================
-CELLS = [(r, c) for r in range(R) for c in range(C)]
-GRID = Graph.grid(R, C)
-
-
-def visible_count(p, sym):
-    """Fully visible symbols ``sym`` on player ``p``'s island (L134)."""
-    return count(range(R * C), lambda i: symbol[p, i // C, i % C] == sym)
-
-
-def with_traveller(p, name):
-    """Visible symbols of a kind plus those on the revealed traveller (L107)."""
-    extra = if_(revealed[p], TRAVELLER_SYMBOLS[name][traveller[p]], 0) \
-        if name in TRAVELLER_SYMBOLS else 0
-    return visible_count(p, Sym[name]) + extra
-
-
-def traveller_coconut_count(p):
-    return if_(revealed[p], TRAVELLER_COCONUTS[traveller[p]], 0)
-
-
-def totem_kinds(p):
-    return count(Sym, lambda s: all_of(ordinal(s) >= ordinal(Sym.lizard),
-                                       ordinal(s) <= ordinal(Sym.shark),
-                                       exists(range(R * C),
-                                              lambda i: symbol[p, i // C, i % C] == s)))
-
-
-def pair_points(p, who, what, per):
-    """2/3/4 per fisher/hunter/canoe, 0 when they outnumber fish/birds/palms (L139-141)."""
-    a, b = with_traveller(p, who), with_traveller(p, what)
-    return if_(a > b, 0, per * a)
-
-
-def source_points(p, s):
-    """What source ``s`` is worth for player ``p`` now (the table L138-144)."""
-    volcano = sum_of(range(R * C), lambda i: if_(symbol[p, i // C, i % C] == Sym.volcano,
-                                                lookup(RULER_BY_CELL, i, name="ruler_points"), 0))
-    totems = lookup_totems(totem_kinds(p))
-    return if_(s == Source.fishers, pair_points(p, "fisher", "fish", 2),
-               if_(s == Source.hunters, pair_points(p, "hunter", "bird", 3),
-                   if_(s == Source.canoes, pair_points(p, "canoe", "palm", 4),
-                       if_(s == Source.coconuts, coconuts[p] + traveller_coconut_count(p),
-                           if_(s == Source.totems, totems, volcano)))))
-
-
-def lookup_totems(kinds):
-    return lookup(TOTEM_POINTS, kinds, name="totem_points")
-
-
-def is_beach(t):
-    return t.is_one_of(Terrain.beach_h, Terrain.beach_v)
+from .island import (CELLS, GRID, is_beach, source_points, traveller_coconut_count,  # noqa: E402
+                     visible_count, with_traveller)  # island.py: reading the island for scoring
 
 
 # =====================================================================================
@@ -519,7 +472,7 @@ def deal_village(rule, v):
 
 def deal_row_rule(k):
     @game.chance(phase=Phase.row, params={"card": Card}, name=f"deal_row_{k + 1}",
-                 text=f"deal {{card}} to row slot {k + 1}",
+                 text=f"deal {{card}} to row slot {k + 1}", proof_aid=True,
                  source=SETUP.at(13, "島カードから4枚を表向きにして"))
     def deal_row(rule, card):
         """Setup: the k-th of the four row cards. For the prover: one action per slot, so
@@ -794,7 +747,8 @@ def longest_band_chain(p):
         text="the longest chain of beach bands, in island cards")
 
 
-@game.action(phase=Phase.tally, name="tally", text="count the island", source=FINAL.at("154-159"))
+@game.action(phase=Phase.tally, name="tally", text="count the island", source=FINAL.at("154-159"),
+             proof_aid=True)
 def tally(rule):
     """The final count: the longest beach in cards, and the elements the fate cards ask."""
     p = scorer

@@ -18,9 +18,12 @@ def _value(v: Any) -> Any:
 def _info_doc(model: Model) -> dict[str, Any]:
     from ..check.property import all_properties
     from ..spec.components import Components, catalogues, describe
+    from ..spec.elements import proof_aids
     from ..ir.english import definitions, to_english
     from ..ir.walk import statement_exprs
     spec = model.spec
+    aids = proof_aids(spec)
+    aid_props = {name for kind, name, _ in aids if kind in ("invariant", "law")}
 
     def named(a: Any) -> list[dict[str, str]]:
         used = [pre.cond for pre in a.preconditions] + list(statement_exprs(a.effects))
@@ -34,11 +37,14 @@ def _info_doc(model: Model) -> dict[str, Any]:
                      "params": {p.name: p.domain.label for p in a.params},
                      "preconditions": [{"text": pre.text, "rule": to_english(pre.cond),
                                         "source": pre.source} for pre in a.preconditions],
-                     "definitions": named(a)}
+                     "definitions": named(a), "proof_aid": a.proof_aid}
                     for a in spec.actions],
         "properties": [{"name": p.name, "kind": p.kind, "source": p.source,
-                        "checked_by": "python" if p.python_only else "python, z3"}
+                        "checked_by": "python" if p.python_only else "python, z3",
+                        "proof_aid": p.name in aid_props}
                        for p in all_properties(model)],
+        # the parts written only so that a proof goes through (proof_aid=True), apart
+        "proof_aids": [{"kind": kind, "name": name, "doc": doc} for kind, name, doc in aids],
         "interpretations": [{"name": i.name, "question": i.question, "default": i.default,
                              "default_reason": i.default_reason, "english": i.english,
                              "options": [{"name": o, "source": s} for o, s in i.options.items()]}
@@ -106,10 +112,12 @@ def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_al
     names = [p["name"] for p in props]
     if show_all:
         for p in props:
-            out.para(f"{p['name']} ({p['kind']}; checked by {p['checked_by']}): {p['source']}",
-                     indent=2)
+            aid = "; a proof aid" if p["proof_aid"] else ""
+            out.para(f"{p['name']} ({p['kind']}; checked by {p['checked_by']}{aid}): "
+                     f"{p['source']}", indent=2)
     else:
         out.para(summarise(names, SHOWN, more="--all lists them"), indent=2, hang=2)
+    _print_proof_aids(doc, full=show_all)
     out.print("\n[bold]Interpretation points[/bold]"
               + (f" ({len(doc['interpretations'])})" if doc["interpretations"] else ": none"))
     if not show_all and len(doc["interpretations"]) > 4:   # one screen: names and options
@@ -141,6 +149,28 @@ def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_al
     else:
         _print_assumptions(doc, full=False)
         out.para(f"details: rulespec info {game} --action NAME | --assumptions | --all | --json")
+
+
+def _print_proof_aids(doc: dict[str, Any], full: bool) -> None:
+    """The parts marked proof_aid=True: checked like the others, but no rule a reader needs
+    (the overview: one line under the properties; --all: each with its doc)."""
+    aids = doc["proof_aids"]
+    if not aids:
+        return
+    kinds: dict[str, int] = {}
+    for a in aids:
+        kinds[a["kind"]] = kinds.get(a["kind"], 0) + 1
+    words = {"chance": "chance step"}
+    counts = ", ".join(f"{n} {words.get(k, k)}{'s' if n > 1 else ''}" for k, n in kinds.items())
+    why = "written only so that the proofs go through; a reader of the rules may skip them"
+    if not full:
+        out.para(f"proof aids: {counts}, written only so that the proofs go through (--all "
+                 "lists them)", indent=2, hang=2)
+        return
+    out.print(f"\n[bold]Proof aids[/bold] ({counts})")
+    out.para(why, indent=2)
+    for a in aids:
+        out.para(f"{a['name']} ({a['kind']})" + (f": {a['doc']}" if a["doc"] else ""), indent=2)
 
 
 def _print_action(a: dict[str, Any], full: bool) -> None:

@@ -160,6 +160,9 @@ class Field:
     #: a record the rules keep to decide something else (a position history): readings
     #: that part only on it have not parted yet (``rulespec diff`` looks further)
     bookkeeping: bool = False
+    #: kept only so that a proof goes through (a counter the step proofs need), not because
+    #: the rules call for it: ``info`` and the report list it apart (``game.field``)
+    proof_aid: bool = False
 
     @property
     def size(self) -> int:

@@ -175,8 +175,10 @@ def _properties(model: Model, c: Collected, pics: _Pictures) -> list[dict[str, A
     out = []
     for name in dict.fromkeys(names):
         p = declared.get(name)
+        aid = False   # a fact written only so that the proofs go through (proof_aid=True)
         if name in invariants:
             inv = invariants[name]
+            aid = inv.proof_aid
             statement = ((inv.doc + ": " if inv.doc else "")
                          + to_english(inv.cond, limit=EXPR_LIMIT, where=inv.where))
             kind = "law" if inv.law else "invariant"
@@ -196,7 +198,7 @@ def _properties(model: Model, c: Collected, pics: _Pictures) -> list[dict[str, A
                     "source": (p.source if p else None) or next(
                         (r.source for r in mine if r.source), None),
                     "checked_by": "python" if p is not None and p.python_only else
-                    "python, z3", "witness": bool(p and p.witness),
+                    "python, z3", "witness": bool(p and p.witness), "proof_aid": aid,
                     "result": _headline([r["status"] for r in rows]), "results": rows})
     return out
 

@@ -14,7 +14,8 @@ from .builder import PLAYERS, Game, Option, RuleBuilder, option
 from .cite import Citation, Text
 from .rank import count_most, fewest, highest, lowest, most, rank
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
-                       Invariant, Param, Precondition, Rule, Ruleset, Scoring, TieBreak)
+                       Invariant, Param, Precondition, Rule, Ruleset, Scoring, TieBreak,
+                       proof_aids)
 
 __all__ = [
     "PLAYERS", "Action", "Assumption", "Citation", "Conservation", "Constant", "Game", "GameSpec",
@@ -25,4 +26,5 @@ __all__ = [
     "any_of",
     "component_size", "connected", "const", "count", "derived", "exists", "forall", "if_",
     "implies", "largest_component", "let_", "lookup", "max_", "min_", "not_", "ordinal", "sum_of", "to_int",
+    "proof_aids",
 ]

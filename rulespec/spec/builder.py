@@ -16,7 +16,7 @@ from ..ir.nodes import (BOOL, INT, Dim, Domain, Enum, Expr, Field, Labels, Table
                         domain_of, int_span, lift)
 from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Interpretation,
                        Invariant, Param, Rule, Ruleset, TieBreak)
-from .flow import Flow
+from .flow import Flow, _flag
 from .phases import Phases
 from .readings import Option, Readings, option
 from .rules import RuleBuilder, _in_element
@@ -176,7 +176,7 @@ class Game(Readings, Flow, Phases):
 
     def field(self, name: str, kind: Any, *, source: str, shape: Sequence[Any] = (),
               initial: Any = None, doc: str = "", flow: bool = False,
-              visible: Any = "all", bookkeeping: bool = False) -> Any:
+              visible: Any = "all", bookkeeping: bool = False, proof_aid: bool = False) -> Any:
         """Declare a state field.
 
         ``kind`` is ``bool``, an :class:`Enum`, ``range(lo, hi + 1)`` for a bounded int, or
@@ -191,6 +191,8 @@ class Game(Readings, Flow, Phases):
         ``bookkeeping=True``: a record the rules keep to decide something else (the
         positions seen, for a repetition rule); ``rulespec diff`` does not count two
         readings as parted where only such fields differ, and looks on for the real parting.
+        ``proof_aid=True``: kept only so that a proof goes through, not because the rules
+        call for it (``rulespec info`` and the report list it apart: :func:`~.elements.proof_aids`).
         """
         where = caller_location()
         self._claim("field", name, where)
@@ -234,13 +236,15 @@ class Game(Readings, Flow, Phases):
                 raise SpecError(f"bad dimension {d!r}: use a positive int, an enum, labels "
                                 "or PLAYERS",
                                 element=element, where=where)
-        if not isinstance(bookkeeping, bool):
-            raise SpecError(f"bookkeeping is True or False, got {bookkeeping!r}",
-                            element=element, where=where)
+        for flag, value in (("bookkeeping", bookkeeping), ("proof_aid", proof_aid)):
+            if not isinstance(value, bool):
+                raise SpecError(f"{flag} is True or False, got {value!r}", element=element,
+                                where=where)
         init = default if initial is None else _initial_value(initial, typ, lo, hi, element, where)
         seen, observer = self._visibility(visible, tuple(dims), element, where)
         f = Field(name, typ, lo, hi, tuple(dims), init, source, where, doc, flow, seen,
-                  observer, (tags_of(initial) | _shape_tags(shape)) or None, bookkeeping)
+                  observer, (tags_of(initial) | _shape_tags(shape)) or None, bookkeeping,
+                  proof_aid)
         self.fields.append(f)
         return lift(f) if not dims else f
 
@@ -324,23 +328,29 @@ class Game(Readings, Flow, Phases):
 
     def action(self, name: str | None = None, *, source: str,
                params: dict[str, Any] | None = None, text: str | None = None,
-               doc: str = "", phase: Any = None) -> Callable[[Callable], Callable]:
+               doc: str = "", phase: Any = None,
+               proof_aid: bool = False) -> Callable[[Callable], Callable]:
         """Decorate ``def verb(rule, **params)``: a player's move with guards and effects.
-        ``phase``: the phase (or phases) it belongs to, see :meth:`phases`."""
-        return self._rule(name, source, params or {}, text, doc, chance=False, phase=phase)
+        ``phase``: the phase (or phases) it belongs to, see :meth:`phases`.
+        ``proof_aid=True``: the action is split or written this way only for a proof."""
+        return self._rule(name, source, params or {}, text, doc, chance=False, phase=phase,
+                          proof_aid=proof_aid)
 
     def chance(self, name: str | None = None, *, source: str,
                params: dict[str, Any] | None = None, text: str | None = None,
-               doc: str = "", phase: Any = None) -> Callable[[Callable], Callable]:
+               doc: str = "", phase: Any = None,
+               proof_aid: bool = False) -> Callable[[Callable], Callable]:
         """Decorate ``def outcome(rule, **params)``: a random event's outcomes at chance nodes.
 
         ``rule.require`` limits which outcomes are possible; ``rule.set_weight`` gives each
-        a relative weight (default 1: uniform).
+        a relative weight (default 1: uniform). ``proof_aid`` as for :meth:`action`.
         """
-        return self._rule(name, source, params or {}, text, doc, chance=True, phase=phase)
+        return self._rule(name, source, params or {}, text, doc, chance=True, phase=phase,
+                          proof_aid=proof_aid)
 
     def _rule(self, name: str | None, source: str, params: dict[str, Any], text: str | None,
-              doc: str, chance: bool, phase: Any = None) -> Callable[[Callable], Callable]:
+              doc: str, chance: bool, phase: Any = None,
+              proof_aid: bool = False) -> Callable[[Callable], Callable]:
         where = caller_location()
         block = self._phase_block  # a ``with game.phase(...)`` around the decorator
 
@@ -373,7 +383,8 @@ class Game(Readings, Flow, Phases):
                                     element=f"action {aname}", where=where)
             self.actions.append(Action(aname, tuple(ps), tuple(rb.preconditions), rb.effects,
                                        source, where, text, chance, rb.weight,
-                                       doc or (fn.__doc__ or "").strip(), frozenset(rb.rests)))
+                                       doc or (fn.__doc__ or "").strip(), frozenset(rb.rests),
+                                       _flag("proof_aid", proof_aid, f"action {aname}", where)))
             return fn
         return deco
 

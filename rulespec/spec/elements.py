@@ -46,6 +46,9 @@ class Action:
     #: assumptions the action rests on by its shape (``rule.rests_on``): labels of
     #: :mod:`rulespec.ir.assumed`
     rests_on: frozenset = frozenset()
+    #: written this way only so that a proof goes through (one action per slot, say), not
+    #: because the rules split it: ``info`` and the report list it apart
+    proof_aid: bool = False
 
 
 @attrs.frozen(eq=False)
@@ -131,6 +134,9 @@ class Invariant:
     where: Location | None
     doc: str = ""
     law: bool = False
+    #: a fact stated only so that the step proofs become inductive (true of the rules, but
+    #: no rule a reader needs): ``info`` and the report list it apart
+    proof_aid: bool = False
 
 
 @attrs.frozen(eq=False)
@@ -254,3 +260,14 @@ class GameSpec:
             if r.name == name:
                 return r
         raise KeyError(name)
+
+
+def proof_aids(spec: GameSpec) -> list[tuple[str, str, str]]:
+    """``(kind, name, doc)`` of every part marked ``proof_aid=True``: the invariants and laws,
+    fields and actions written only so that a proof goes through (what a reader of the
+    rules may skip, and what an inferring prover should make unnecessary), in spec order."""
+    return ([("law" if i.law else "invariant", i.name, i.doc) for i in spec.invariants
+             if i.proof_aid]
+            + [("field", f.name, f.doc) for f in spec.fields if f.proof_aid]
+            + [("chance" if a.chance else "action", a.name, a.doc) for a in spec.actions
+               if a.proof_aid])

@@ -105,20 +105,25 @@ class Flow:
         self._need_source("rule", "shared_ties", source, where)
         self._shared_ties = Rule(const(True), source, where)
 
-    def invariant(self, name: str, cond: Any, *, source: str, doc: str = "") -> None:
-        """Something true in every reachable state."""
-        self._condition("invariant", "an invariant", name, cond, source, doc, False)
+    def invariant(self, name: str, cond: Any, *, source: str, doc: str = "",
+                  proof_aid: bool = False) -> None:
+        """Something true in every reachable state. ``proof_aid=True``: a fact stated only
+        so that the step proofs become inductive, not a rule a reader needs (``rulespec
+        info`` and the report list it apart); it is checked and proved like any other."""
+        self._condition("invariant", "an invariant", name, cond, source, doc, False, proof_aid)
 
-    def law(self, name: str, cond: Any, *, source: str, doc: str = "") -> None:
+    def law(self, name: str, cond: Any, *, source: str, doc: str = "",
+            proof_aid: bool = False) -> None:
         """Something true in every state within the declared bounds, reachable or not.
 
         Use it for pure rules over all inputs: a prize table against every possible set of
-        totals, a tie-break against every possible score line.
+        totals, a tie-break against every possible score line. ``proof_aid`` as for
+        :meth:`invariant`.
         """
-        self._condition("law", "a law", name, cond, source, doc, True)
+        self._condition("law", "a law", name, cond, source, doc, True, proof_aid)
 
     def _condition(self, kind: str, what: str, name: str, cond: Any, source: str, doc: str,
-                   law: bool) -> None:
+                   law: bool, proof_aid: bool = False) -> None:
         where = caller_location()
         self._claim(kind, name, where)
         self._need_source(kind, name, source, where)
@@ -127,7 +132,9 @@ class Flow:
             raise SpecError(f"{what} must be a bool, got {c.type}", element=f"{kind} {name}",
                             where=where)
         _not_constant(c, what, f"{kind} {name}", where)
-        self.invariants.append(Invariant(name, c, source, where, doc, law=law))
+        self.invariants.append(Invariant(name, c, source, where, doc, law=law,
+                                         proof_aid=_flag("proof_aid", proof_aid,
+                                                         f"{kind} {name}", where)))
 
     def conservation(self, name: str, total: Any, *, source: str, doc: str = "") -> None:
         """A total (e.g. supply + board + players) that stays at its initial value."""
@@ -194,6 +201,13 @@ class Flow:
                             element="rule check_examples", where=where)
         self._check_examples = n
 
+
+
+def _flag(name: str, value: Any, element: str, where: Location | None) -> bool:
+    """A yes/no marker of an element (``proof_aid=True``): a bool, or a one-line error."""
+    if not isinstance(value, bool):
+        raise SpecError(f"{name} is True or False, got {value!r}", element=element, where=where)
+    return value
 
 
 def _not_constant(cond: Expr, what: str, element: str, where: Location | None) -> None:
