@@ -23,6 +23,8 @@ from ..formats.names import slug
 from ..runtime import trace
 from .chart import coverage_chart
 from .document import FORMAT
+from .families import (by_family, family_members, family_of, family_rules, read_by_family,
+                       rule_families)
 from .glossary import DOCS, KINDS, WORDS
 from .rules import slug
 from .share import SharedPictures
@@ -332,10 +334,13 @@ def number_runs(ids: list[str], number: dict[str, int]
 def render_html(doc: dict[str, Any], out_dir: str | Path | None = None) -> str:
     """The report as one self-contained HTML page (pieces its pictures share drawn once)."""
     shared = SharedPictures({pid: p["svg"] for pid, p in doc["pictures"].items()})
+    families = rule_families(doc["rules"])
     return _env(True).get_template("report.html.j2").render(
         **_context(doc, out_dir), css=_css(), report_js=_asset("report.js"), shared=shared,
         pin_sets=pin_sets(doc["rules"]), rule_actions=rule_actions(doc["rules"]),
         rule_repeats=rule_repeats(doc["rules"]), repeat_groups=repeat_groups,
+        families=families, family_members=family_members(families),
+        family_of=family_of(families), by_family=by_family, read_by_family=read_by_family,
         common_source=common_source(doc["rules"]),
         scenario_number={s["id"]: k for k, s in enumerate(doc["scenarios"], 1)},
         scenario_rests=common_rests([s.get("rests_on") for s in doc["scenarios"]]),
@@ -345,9 +350,12 @@ def render_html(doc: dict[str, Any], out_dir: str | Path | None = None) -> str:
 def render_markdown(doc: dict[str, Any], pictures_dir: str,
                     out_dir: str | Path | None = None) -> str:
     """The report as Markdown; pictures are referenced as ``pictures_dir/ID.svg``."""
+    families = rule_families(doc["rules"])
     return _env(False).get_template("report.md.j2").render(
         **_context(doc, out_dir), pictures_dir=pictures_dir,
-        rule_actions=rule_actions(doc["rules"]))
+        rule_actions=rule_actions(doc["rules"]), families=families,
+        family_rules=family_rules(families), family_of=family_of(families),
+        by_family=by_family)
 
 
 def write_report(doc: dict[str, Any], out_dir: str | Path) -> list[Path]:
