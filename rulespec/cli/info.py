@@ -110,11 +110,15 @@ def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_al
                      indent=2)
     else:
         out.para(summarise(names, SHOWN, more="--all lists them"), indent=2, hang=2)
+    summary = not show_all and len(doc["interpretations"]) > 4
     out.print("\n[bold]Interpretation points[/bold]"
-              + (f" ({len(doc['interpretations'])})" if doc["interpretations"] else ": none"))
-    if not show_all and len(doc["interpretations"]) > 4:   # one screen: names and options
-        out.para(", ".join(f"{i['name']} ({'/'.join(o['name'] for o in i['options'])})"
-                           for i in doc["interpretations"]) + " (default first)",
+              + (f" ({len(doc['interpretations'])}" + ("; options, default first)" if summary
+                                                        else ")")
+                 if doc["interpretations"] else ": none"))
+    if summary:   # one screen: the first few
+        out.para(summarise([f"{i['name']} ({'/'.join(o['name'] for o in i['options'])})"
+                            for i in doc["interpretations"]], POINTS_SHOWN,
+                           more="--all lists them"),
                  indent=2, hang=2)
     for i in doc["interpretations"] if show_all or len(doc["interpretations"]) <= 4 else ():
         opts = ", ".join(o["name"] for o in i["options"])
@@ -126,9 +130,10 @@ def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_al
                 out.para(f"why {i['default']} by default: {i['default_reason']}", indent=6)
     rulesets = [(r, ", ".join(f"{k}={v}" for k, v in r["options"].items()))
                 for r in doc["rulesets"]]
-    if rulesets and not show_all:
-        out.para("rulesets: " + "; ".join(f"{r['name']} ({opts})" for r, opts in rulesets),
-                 indent=2, hang=2)
+    if rulesets and not show_all:   # one screen: what each sets is under --all
+        out.para("rulesets: " + ", ".join(
+            f"{r['name']} ({len(r['options'])} point{'s' if len(r['options']) != 1 else ''})"
+            for r, _ in rulesets) + "; --all gives their readings", indent=2, hang=2)
     elif rulesets:
         out.print(f"\n[bold]Rulesets[/bold] ({len(rulesets)})")
         for r, opts in rulesets:
@@ -141,6 +146,12 @@ def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_al
     else:
         _print_assumptions(doc, full=False)
         out.para(f"details: rulespec info {game} --action NAME | --assumptions | --all | --json")
+
+
+#: the overview names this many interpretation points and lists this many catalogues in
+#: full (one screen); the rest are counted
+POINTS_SHOWN = 5
+CATALOGUES_SHOWN = 2
 
 
 def _print_action(a: dict[str, Any], full: bool) -> None:
@@ -188,7 +199,8 @@ def _print_components(doc: dict[str, Any], full: bool) -> None:
     if not cats:
         return
     out.print(f"\n[bold]Components[/bold] ({len(cats)})")
-    for c in cats:
+    rest = [] if full or len(cats) <= CATALOGUES_SHOWN + 1 else cats[CATALOGUES_SHOWN:]
+    for c in cats[:len(cats) - len(rest)]:
         counts = ", ".join(f"{n} {k}" for k, n in c["counts"].items())
         shown = c["file"].rsplit("/", 1)[-1] + (", replaced" if c["replaced"] else "")
         n = len(c["entries"])
@@ -208,3 +220,6 @@ def _print_components(doc: dict[str, Any], full: bool) -> None:
             why = "why" if kind == "constructed" else "source"
             out.para(f"{kind} ({len(names)}): {', '.join(names)}", indent=6, hang=2)
             out.para(f"{why}: {text}", indent=8, hang=2)
+    if rest:   # one screen: the others by name and size
+        out.para(summarise([f"{c['name']} ({len(c['entries'])} entries)" for c in rest],
+                           len(rest)) + "; --assumptions lists them", indent=2, hang=4)
