@@ -10,6 +10,7 @@ on a place that names it.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import defaultdict
 from typing import Any
@@ -40,16 +41,43 @@ def name_words(names: list[str]) -> list[str]:
     return ["_".join(w[i:len(w) - j]) or "_".join(w) for w in words]
 
 
-def swapped(text: str, swap: tuple[str, str] | None) -> str:
-    """``text`` with the whole word ``swap[0]`` read as ``swap[1]`` (``shells`` keeps its
-    ``shell``).
+def word_pairs(shown: str, mine: str, first: tuple[str, str]) -> list[tuple[str, str]]:
+    """The words a member's own reading puts for the shown one's: ``first`` (its name's
+    word), then each word its description says in the shown one's place (a tile's kind
+    and its place: one spec line, several parameters).
+
+    >>> word_pairs("Buy a shell_hut at cottages_1.", "Buy a spear_hut at cottages_2.",
+    ...            ("shell_hut", "spear_hut"))
+    [('shell_hut', 'spear_hut'), ('cottages_1', 'cottages_2')]
+    """
+    a, b = _WORD.findall(shown), _WORD.findall(mine)
+    pairs = [first]
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op == "replace" and i2 - i1 == j2 - j1:
+            for x, y in zip(a[i1:i2], b[j1:j2]):
+                if re.fullmatch(r"\w+", x) and (x, y) not in pairs \
+                        and x not in dict(pairs):
+                    pairs.append((x, y))
+    return pairs
+
+
+_WORD = re.compile(r"\w+|\W")
+
+
+def swapped(text: str, swap: tuple[str, str] | list[tuple[str, str]] | None) -> str:
+    """``text`` with each whole word ``old`` read as ``new`` (``shells`` keeps its
+    ``shell``), all at once.
 
     >>> swapped("a shell_hut tile; shells_paid", ("shell_hut", "foot_hut"))
     'a foot_hut tile; shells_paid'
+    >>> swapped("a at b", [("a", "b"), ("b", "a")])
+    'b at a'
     """
     if not swap:
         return text
-    return re.sub(rf"(?<!\w){re.escape(swap[0])}(?!\w)", lambda _: swap[1], text)
+    pairs = dict([swap] if isinstance(swap, tuple) else swap)
+    pattern = "|".join(re.escape(w) for w in sorted(pairs, key=len, reverse=True))
+    return re.sub(rf"(?<!\w)({pattern})(?!\w)", lambda m: pairs[m.group(1)], text)
 
 
 def family_name(names: list[str]) -> str:
@@ -115,7 +143,8 @@ def rule_families(rules: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         for m in members:
             if m is shown:
                 continue
-            swap = (word[shown["id"]], word[m["id"]])
+            swap = word_pairs(shown["english"], m["english"],
+                              (word[shown["id"]], word[m["id"]]))
             children = []
             for c in kids[m["id"]]:
                 f = _match(c, kids[shown["id"]], shown["id"], m["id"], swap)
