@@ -156,6 +156,9 @@ def rule_families(rules: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
                            else m["english"], "children": children})
         families[shown["id"]] = {"name": family_name([m["name"] for m in members]),
                                  "shown": shown, "others": others, "word": word[shown["id"]],
+                                 "members": [m["name"] for m in members],
+                                 "kinds": ("chance outcomes" if shown["kind"] == "chance"
+                                           else "actions"),
                                  "size": len(members)}
     return families
 
@@ -176,7 +179,7 @@ def family_of(families: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for fid, fam in families.items():
         info = {"id": fid, "name": fam["name"], "size": fam["size"],
-                "kind": fam["shown"]["kind"]}
+                "kind": fam["kinds"]}
         for m in [fam["shown"], *(o["rule"] for o in fam["others"])]:
             out[m["id"]] = info
     return out
@@ -206,7 +209,7 @@ def by_family(groups: list[dict[str, Any]], of: dict[str, dict[str, Any]]
     actions: ...)``, linking to the family, ``n`` their rules in all (a few of a large
     family stay each on its own, linking to its entry).
 
-    >>> of = {f"a-x{k}": {"id": "a-x1", "name": "x…", "size": 5, "kind": "action"}
+    >>> of = {f"a-x{k}": {"id": "a-x1", "name": "x…", "size": 5, "kind": "actions"}
     ...       for k in range(1, 6)}
     >>> by_family([{"id": "a-x2", "name": "x2", "n": 2}, {"id": "a-y", "name": "y", "n": 1},
     ...            {"id": "a-x1", "name": "x1", "n": 1}], of)  # doctest: +NORMALIZE_WHITESPACE
@@ -235,9 +238,9 @@ def by_family(groups: list[dict[str, Any]], of: dict[str, dict[str, Any]]
     for m in merged.values():
         fam, names = m.pop("fam"), m.pop("names")
         if len(names) == fam["size"]:
-            m["name"] = f"{fam['name']} (all {fam['size']} {fam['kind']}s)"
+            m["name"] = f"{fam['name']} (all {fam['size']} {fam['kind']})"
         else:
-            m["name"] = (f"{fam['name']} ({len(names)} of {fam['size']} {fam['kind']}s: "
+            m["name"] = (f"{fam['name']} ({len(names)} of {fam['size']} {fam['kind']}: "
                          + ", ".join(names) + ")")
     return [{"id": g["id"], "name": g["name"], "n": g["n"]} for g in out]
 
