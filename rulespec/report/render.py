@@ -264,12 +264,21 @@ def by_element(rule_ids: list[str], actions: dict[str, tuple[str, str]]
     return list(out.values())
 
 
+#: a citation names its document first, then where in it: a section (§) or a line (L7)
+_CITED_DOC = re.compile(r"(.+?) (?=§|L\d)")
+
+
 def common_source(rules: list[dict[str, Any]]) -> str:
-    """The document most rules cite (the text before " §" of their sources), when it is
-    more than half of them: the rule index names it once instead of in every rule."""
-    from collections import Counter
-    docs = Counter(r["source"].split(" §", 1)[0] for r in rules
-                   if r["source"] and " §" in r["source"])
+    """The document most rules cite (the text before " §" or " L<line>" of their sources),
+    when it is more than half of them: the rule index names it once instead of in every
+    rule.
+
+    >>> common_source([{"source": "rules.txt L7: x"}, {"source": "rules.txt §Setup"},
+    ...                {"source": None}])
+    'rules.txt'
+    """
+    docs = Counter(m.group(1) for r in rules if r["source"]
+                   for m in [_CITED_DOC.match(r["source"])] if m)
     if not docs:
         return ""
     name, n = docs.most_common(1)[0]
