@@ -322,6 +322,20 @@ def quoted_in_full(rules: list[dict[str, Any]]) -> set[str]:
     return set(first.values())
 
 
+def differs_from(results: list[dict[str, Any]], common: dict[str, Any]) -> bool:
+    """Whether any of a property's results rests on other than what most do (its table
+    then says what each rests on)."""
+    return any(rests_key(r.get("rests_on")) != common["key"] for r in results)
+
+
+def shown_details(results: list[dict[str, Any]]) -> list[str]:
+    """Each result's detail as its row shows it (none where its evidence already says
+    it passed), or [] when no row has one (the table has no detail column)."""
+    shown = ["" if r.get("evidence_text") and r["status"] in ("PASSED", "PROVED")
+             else (r.get("detail") or "") for r in results]
+    return shown if any(shown) else []
+
+
 def rests_key(rests_on: Any) -> str:
     return json.dumps(rests_on, sort_keys=True)
 
@@ -353,7 +367,10 @@ def render_html(doc: dict[str, Any], out_dir: str | Path | None = None) -> str:
         common_source=common_source(doc["rules"]),
         scenario_number={s["id"]: k for k, s in enumerate(doc["scenarios"], 1)},
         scenario_rests=common_rests([s.get("rests_on") for s in doc["scenarios"]]),
-        rests_key=rests_key, number_runs=number_runs, quoted_in_full=quoted_in_full(doc["rules"]))
+        result_rests=common_rests([r.get("rests_on") for p in doc["properties"]
+                                   for r in p["results"]]),
+        rests_key=rests_key, number_runs=number_runs, differs_from=differs_from,
+        shown_details=shown_details, quoted_in_full=quoted_in_full(doc["rules"]))
 
 
 def render_markdown(doc: dict[str, Any], pictures_dir: str,
