@@ -161,7 +161,28 @@ def pin_sets(rules: list[dict[str, Any]]) -> dict[str, Any]:
             count[n] = count.get(n, 0) + 1
     sets = [{"n": n, "properties": list(props), "rules": count[n]}
             for props, n in number.items()]
+    for k, st in enumerate(sets):
+        st.update(_against_earlier(st["properties"], [x for x in sets[:k] if "base" not in x]))
     return {"inline": INLINE_PROPERTIES, "sets": sets, "of": of}
+
+
+def _against_earlier(props: list[str], earlier: list[dict[str, Any]]) -> dict[str, Any]:
+    """A set said as an earlier one (written in full) with what it adds and lacks, when
+    that is under half as long as its own list: ``{"base", "plus", "minus"}`` or {}.
+
+    >>> names = [f"property_{k}" for k in range(12)]
+    >>> _against_earlier(names[1:], [{"n": 1, "properties": names[:11]}])
+    {'base': 1, 'plus': ['property_11'], 'minus': ['property_0']}
+    """
+    mine, best, own = set(props), {}, len(", ".join(props))
+    for e in earlier:
+        theirs = set(e["properties"])
+        plus = [p for p in props if p not in theirs]
+        minus = [p for p in e["properties"] if p not in mine]
+        said = len(", ".join(plus)) + len(", ".join(minus)) + 30
+        if said * 2 < own:
+            best, own = {"base": e["n"], "plus": plus, "minus": minus}, said * 2
+    return best
 
 
 def rule_actions(rules: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
