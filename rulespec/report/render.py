@@ -166,6 +166,26 @@ def pin_sets(rules: list[dict[str, Any]]) -> dict[str, Any]:
     return {"inline": INLINE_PROPERTIES, "sets": sets, "of": of}
 
 
+def assumption_rows(sets: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each set of assumptions said as an earlier one (written in full) with what it adds
+    and lacks, where that is under half as long (``{"base", "plus", "minus"}`` by the set's
+    id; a set absent is written in full). An assumption read with other entries counts as
+    another one."""
+    def items(st: dict[str, Any]) -> list[str]:
+        return [json.dumps([n, st["entries"].get(n), n in st["constructed"]])
+                for n in st["assumptions"]]
+    listed = [{"n": st["id"], "properties": items(st)} for st in sets]
+    out: dict[str, dict[str, Any]] = {}
+    for k, st in enumerate(listed):
+        said = _against_earlier(st["properties"], [x for x in listed[:k]
+                                                   if x["n"] not in out])
+        if said:
+            out[st["n"]] = {"base": said["base"],
+                            "plus": [json.loads(i)[0] for i in said["plus"]],
+                            "minus": [json.loads(i)[0] for i in said["minus"]]}
+    return out
+
+
 def _against_earlier(props: list[str], earlier: list[dict[str, Any]]) -> dict[str, Any]:
     """A set said as an earlier one (written in full) with what it adds and lacks, when
     that is under half as long as its own list: ``{"base", "plus", "minus"}`` or {}.
@@ -391,7 +411,7 @@ def render_html(doc: dict[str, Any], out_dir: str | Path | None = None) -> str:
         result_rests=common_rests([r.get("rests_on") for p in doc["properties"]
                                    for r in p["results"]]),
         rests_key=rests_key, number_runs=number_runs, differs_from=differs_from,
-        shown_details=shown_details, quoted_in_full=quoted_in_full(doc["rules"]))
+        shown_details=shown_details, assumption_rows=assumption_rows(doc["assumption_sets"]), quoted_in_full=quoted_in_full(doc["rules"]))
 
 
 def render_markdown(doc: dict[str, Any], pictures_dir: str,
