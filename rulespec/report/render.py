@@ -411,7 +411,8 @@ def render_html(doc: dict[str, Any], out_dir: str | Path | None = None) -> str:
         result_rests=common_rests([r.get("rests_on") for p in doc["properties"]
                                    for r in p["results"]]),
         rests_key=rests_key, number_runs=number_runs, differs_from=differs_from,
-        shown_details=shown_details, assumption_rows=assumption_rows(doc["assumption_sets"]), quoted_in_full=quoted_in_full(doc["rules"]))
+        shown_details=shown_details, assumption_rows=assumption_rows(doc["assumption_sets"]),
+        quoted_in_full=quoted_in_full(doc["rules"]))
 
 
 def render_markdown(doc: dict[str, Any], pictures_dir: str,
