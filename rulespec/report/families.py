@@ -179,7 +179,7 @@ def family_of(families: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for fid, fam in families.items():
         info = {"id": fid, "name": fam["name"], "size": fam["size"],
-                "kind": fam["kinds"]}
+                "kind": fam["kinds"], "members": fam["members"]}
         for m in [fam["shown"], *(o["rule"] for o in fam["others"])]:
             out[m["id"]] = info
     return out
@@ -209,14 +209,17 @@ def by_family(groups: list[dict[str, Any]], of: dict[str, dict[str, Any]]
     actions: ...)``, linking to the family, ``n`` their rules in all (a few of a large
     family stay each on its own, linking to its entry).
 
-    >>> of = {f"a-x{k}": {"id": "a-x1", "name": "x…", "size": 5, "kind": "actions"}
-    ...       for k in range(1, 6)}
+    >>> fam = {"id": "a-x1", "name": "x…", "size": 5, "kind": "actions",
+    ...        "members": [f"x{k}" for k in range(1, 6)]}
+    >>> of = {f"a-x{k}": fam for k in range(1, 6)}
     >>> by_family([{"id": "a-x2", "name": "x2", "n": 2}, {"id": "a-y", "name": "y", "n": 1},
     ...            {"id": "a-x1", "name": "x1", "n": 1}], of)  # doctest: +NORMALIZE_WHITESPACE
     [{'id': 'a-x2', 'name': 'x2', 'n': 2}, {'id': 'a-y', 'name': 'y', 'n': 1},
      {'id': 'a-x1', 'name': 'x1', 'n': 1}]
     >>> by_family([{"id": f"a-x{k}", "name": f"x{k}", "n": 1} for k in range(1, 6)], of)
     [{'id': 'a-x1', 'name': 'x… (all 5 actions)', 'n': 5}]
+    >>> by_family([{"id": f"a-x{k}", "name": f"x{k}", "n": 1} for k in range(1, 5)], of)
+    [{'id': 'a-x1', 'name': 'x… (4 of 5 actions: all but x5)', 'n': 4}]
     """
     count: dict[str, int] = defaultdict(int)
     for g in groups:
@@ -239,9 +242,11 @@ def by_family(groups: list[dict[str, Any]], of: dict[str, dict[str, Any]]
         fam, names = m.pop("fam"), m.pop("names")
         if len(names) == fam["size"]:
             m["name"] = f"{fam['name']} (all {fam['size']} {fam['kind']})"
-        else:
-            m["name"] = (f"{fam['name']} ({len(names)} of {fam['size']} {fam['kind']}: "
-                         + ", ".join(names) + ")")
+        else:   # the shorter list: those named, or those not
+            lacking = [n for n in fam["members"] if n not in names]
+            said = ("all but " + ", ".join(lacking) if len(lacking) < len(names)
+                    else ", ".join(names))
+            m["name"] = f"{fam['name']} ({len(names)} of {fam['size']} {fam['kind']}: {said})"
     return [{"id": g["id"], "name": g["name"], "n": g["n"]} for g in out]
 
 
