@@ -168,9 +168,9 @@ def pin_sets(rules: list[dict[str, Any]]) -> dict[str, Any]:
 
 def assumption_rows(sets: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Each set of assumptions said as an earlier one (written in full) with what it adds
-    and lacks, where that is under half as long (``{"base", "plus", "minus"}`` by the set's
-    id; a set absent is written in full). An assumption read with other entries counts as
-    another one."""
+    and lacks, where that is under half as long (``{"base", "plus", "changed", "minus"}``
+    by the set's id; a set absent is written in full): ``changed`` are in both, read with
+    other entries."""
     def items(st: dict[str, Any]) -> list[str]:
         return [json.dumps([n, st["entries"].get(n), n in st["constructed"]])
                 for n in st["assumptions"]]
@@ -180,9 +180,12 @@ def assumption_rows(sets: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         said = _against_earlier(st["properties"], [x for x in listed[:k]
                                                    if x["n"] not in out])
         if said:
-            out[st["n"]] = {"base": said["base"],
-                            "plus": [json.loads(i)[0] for i in said["plus"]],
-                            "minus": [json.loads(i)[0] for i in said["minus"]]}
+            plus = [json.loads(i)[0] for i in said["plus"]]
+            minus = [json.loads(i)[0] for i in said["minus"]]
+            out[st["n"]] = {"base": said["base"],   # read with other entries: "instead"
+                            "changed": [n for n in plus if n in minus],
+                            "plus": [n for n in plus if n not in minus],
+                            "minus": [n for n in minus if n not in plus]}
     return out
 
 
