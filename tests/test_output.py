@@ -11,6 +11,7 @@ from rich.cells import cell_len
 
 from rulespec.cli import main
 from rulespec.console import wrap
+from rulespec.runtime.registry import available_games
 
 
 def run(capsys, *argv):
@@ -50,12 +51,15 @@ def test_human_output_fits_100_columns(capsys, tmp_path, argv):
 def test_info_is_a_one_screen_overview_with_details_on_request(capsys):
     _, overview, _ = run(capsys, "info", "hawaii")
     lines = overview.splitlines()
-    # one screen was 60 lines; issue 27 added a points line (14 points, printed whole) and
-    # the Components section (5 catalogues, 8 lines): summarising both, as the properties
-    # are, is an `info` change still to make
-    assert len(lines) <= 69
+    # one screen: the interpretation points, the rulesets and the catalogues are summarised
+    # as the properties are (their counts and the first few), the rest under --all
+    assert len(lines) <= 61
     assert "Actions (31)" in overview and "Assumptions (14)" in overview
-    assert "Components (5)" in overview
+    assert "Components (5)" in overview and "Interpretation points (14;" in overview
+    flat = " ".join(overview.split())
+    assert "(9 more; --all lists them)" in flat and "pele_floor" not in flat
+    assert "round_tiles (5 entries); --assumptions lists them" in flat
+    assert "rulesets: rulebook (2 points), bga (3 points)" in flat
     # one line per action, named in full
     for action in ("lay_place(", "buy_shell_hut(", "fish(", "pass_turn("):
         assert sum(line.lstrip().startswith(action) for line in lines) == 1
@@ -67,6 +71,7 @@ def test_info_is_a_one_screen_overview_with_details_on_request(capsys):
     assert "why: " in assumptions and "origin: " in assumptions
     _, everything, _ = run(capsys, "info", "hawaii", "--all")
     assert len(everything.splitlines()) > 10 * len(lines)
+    assert "pele_floor" in everything and "round_tiles (components.toml)" in everything
 
 
 def test_check_tables_never_cut_property_names(capsys, tmp_path):
@@ -117,3 +122,9 @@ def test_wrap_counts_wide_characters_as_two_columns():
     lines = wrap(text, 40, indent=2, hang=4)
     assert all(cell_len(line) <= 40 for line in lines)
     assert "".join(line.strip() for line in lines).replace(" ", "") == text.replace(" ", "")
+
+
+@pytest.mark.parametrize("game", available_games())
+def test_every_bundled_games_overview_fits_one_screen(capsys, game):
+    _, overview, _ = run(capsys, "info", game)
+    assert len(overview.splitlines()) <= 61

@@ -260,3 +260,20 @@ def test_a_link_into_a_folded_rule_opens_it(reports, browser):
     assert problems == []
     assert page.locator(f"[id='{target}']").is_visible()
     page.context.close()
+
+
+def test_a_link_into_a_family_members_rule_opens_the_family_at_that_member(reports, browser):
+    from rulespec.report.families import rule_families
+    _, docs = reports
+    fam = next(f for f in rule_families(docs["hawaii"]["rules"]).values()
+               if f["name"] == "buy_…")
+    member = fam["others"][-1]
+    target = next(c["rule"]["id"] for c in member["children"] if c["as"] is not None)
+    page, problems = open_page(browser, _url(reports, "hawaii") + f"#{target}", DESKTOP)
+    assert problems == []
+    assert page.locator(f"[id='{target}']").is_visible()
+    # the place it lands on names the member
+    named = page.locator(f"[id='{target}']").evaluate(
+        "el => el.closest('.member').querySelector('h4').textContent")
+    assert member["rule"]["name"] in named
+    page.context.close()

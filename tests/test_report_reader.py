@@ -132,3 +132,46 @@ def test_long_property_lists_are_shared_sets(smoke_reports):
     html = (out / "hawaii.html").read_text()
     for s in sets["sets"]:
         assert f'id="pins-{s["n"]}"' in html
+
+
+def test_a_set_said_as_an_earlier_one_names_the_same_members(smoke_reports):
+    """A pin set or an assumption set written as 'those of set N and ..., but not ...'
+    stands for exactly its members, and the set it names is written in full."""
+    from rulespec.report.render import assumption_rows
+    _, docs = smoke_reports
+    said = 0
+    for doc in docs.values():
+        sets = {st["id"]: st for st in doc["assumption_sets"]}
+        for sid, row in assumption_rows(doc["assumption_sets"]).items():
+            base = sets[row["base"]]["assumptions"]
+            assert row["base"] not in assumption_rows(doc["assumption_sets"])
+            assert set(row["changed"]) <= set(base)   # read with other entries
+            assert sorted({*base, *row["plus"]} - set(row["minus"])) \
+                == sorted(sets[sid]["assumptions"])
+            said += 1
+        pins = pin_sets(doc["rules"])["sets"]
+        full = {ps["n"]: ps["properties"] for ps in pins if "base" not in ps}
+        for ps in pins:
+            if "base" in ps:
+                assert sorted({*full[ps["base"]], *ps["plus"]} - set(ps["minus"])) \
+                    == sorted(ps["properties"])
+                said += 1
+    assert said > 5   # the seed games' sets overlap: some are said short
+
+
+@pytest.mark.parametrize("game", SEED_GAMES)
+def test_what_most_results_rest_on_is_said_once(smoke_reports, game):
+    from rulespec.report.render import common_rests, rests_key
+    out, docs = smoke_reports
+    html = (out / f"{game}.html").read_text()
+    results = [r for p in docs[game]["properties"] for r in p["results"]]
+    common = common_rests([r.get("rests_on") for r in results])
+    cells = html.count('<td class="rests">')
+    if common is None:
+        assert cells == len(results)
+    else:
+        assert "Each result below rests on" in html
+        # only the tables of properties with a result resting on something else have cells
+        others = [p for p in docs[game]["properties"]
+                  if any(rests_key(r.get("rests_on")) != common["key"] for r in p["results"])]
+        assert cells == sum(len(p["results"]) for p in others) < len(results)

@@ -9,6 +9,7 @@ import click
 from rich.markup import escape
 
 from ..console import summarise, width
+from ..report.families import FAMILY_MIN, family_name
 from ..runtime.model import Model
 from .options import (SHOWN, BadInput, Command, components_option, emit_json, load_model, out)
 def _value(v: Any) -> Any:
@@ -100,8 +101,12 @@ def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_al
               f"{length}")
     out.para(f"source: {spec.source}", hang=2)
     out.print(f"\n[bold]Actions[/bold] ({len(doc['actions'])})")
-    for a in doc["actions"]:
-        _print_action(a, full=show_all)
+    for group in _families(doc["actions"]) if not show_all else [[a] for a in doc["actions"]]:
+        if len(group) < FAMILY_MIN:
+            for a in group:
+                _print_action(a, full=show_all)
+        else:
+            _print_family(group)
     props = doc["properties"]
     kinds: dict[str, int] = {}
     for p in props:
@@ -118,11 +123,15 @@ def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_al
     else:
         out.para(summarise(names, SHOWN, more="--all lists them"), indent=2, hang=2)
     _print_proof_aids(doc, full=show_all)
+    summary = not show_all and len(doc["interpretations"]) > 4
     out.print("\n[bold]Interpretation points[/bold]"
-              + (f" ({len(doc['interpretations'])})" if doc["interpretations"] else ": none"))
-    if not show_all and len(doc["interpretations"]) > 4:   # one screen: names and options
-        out.para(", ".join(f"{i['name']} ({'/'.join(o['name'] for o in i['options'])})"
-                           for i in doc["interpretations"]) + " (default first)",
+              + (f" ({len(doc['interpretations'])}" + ("; options, default first)" if summary
+                                                        else ")")
+                 if doc["interpretations"] else ": none"))
+    if summary:   # one screen: the first few
+        out.para(summarise([f"{i['name']} ({'/'.join(o['name'] for o in i['options'])})"
+                            for i in doc["interpretations"]], POINTS_SHOWN,
+                           more="--all lists them"),
                  indent=2, hang=2)
     for i in doc["interpretations"] if show_all or len(doc["interpretations"]) <= 4 else ():
         opts = ", ".join(o["name"] for o in i["options"])
@@ -134,9 +143,10 @@ def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_al
                 out.para(f"why {i['default']} by default: {i['default_reason']}", indent=6)
     rulesets = [(r, ", ".join(f"{k}={v}" for k, v in r["options"].items()))
                 for r in doc["rulesets"]]
-    if rulesets and not show_all:
-        out.para("rulesets: " + "; ".join(f"{r['name']} ({opts})" for r, opts in rulesets),
-                 indent=2, hang=2)
+    if rulesets and not show_all:   # one screen: what each sets is under --all
+        out.para("rulesets: " + ", ".join(
+            f"{r['name']} ({len(r['options'])} point{'s' if len(r['options']) != 1 else ''})"
+            for r, _ in rulesets) + "; --all gives their readings", indent=2, hang=2)
     elif rulesets:
         out.print(f"\n[bold]Rulesets[/bold] ({len(rulesets)})")
         for r, opts in rulesets:
@@ -149,6 +159,14 @@ def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_al
     else:
         _print_assumptions(doc, full=False)
         out.para(f"details: rulespec info {game} --action NAME | --assumptions | --all | --json")
+
+
+#: the overview names this many interpretation points and lists this many catalogues in
+#: full (one screen); the rest are counted
+POINTS_SHOWN = 5
+CATALOGUES_SHOWN = 2
+#: a family of actions (from FAMILY_MIN members on) is one line naming this many of them
+FAMILY_SHOWN = 4
 
 
 def _print_proof_aids(doc: dict[str, Any], full: bool) -> None:
@@ -171,6 +189,29 @@ def _print_proof_aids(doc: dict[str, Any], full: bool) -> None:
     out.para(why, indent=2)
     for a in aids:
         out.para(f"{a['name']} ({a['kind']})" + (f": {a['doc']}" if a["doc"] else ""), indent=2)
+
+
+def _families(actions: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Runs of actions citing one passage (one rule written for each kind of tile or card):
+    the report's families (rulespec/report/families.py), told from the spec's JSON."""
+    runs: list[list[dict[str, Any]]] = []
+    for a in actions:
+        if runs and (runs[-1][0]["source"], runs[-1][0]["chance"]) == (a["source"], a["chance"]):
+            runs[-1].append(a)
+        else:
+            runs.append([a])
+    return [r for run in runs for r in ([run] if len(run) >= FAMILY_MIN else [[a] for a in run])]
+
+
+def _print_family(group: list[dict[str, Any]]) -> None:
+    """One line for a family: its name, its members (the first few) and their preconditions."""
+    names = [a["name"] for a in group]
+    kind = "chance outcomes" if group[0]["chance"] else "actions"
+    counts = sorted({len(a["preconditions"]) for a in group})
+    pre = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+    out.para(f"{family_name(names)} ({len(group)} {kind}: "
+             f"{summarise(names, FAMILY_SHOWN, more='--all lists them')}) — {pre} "
+             "preconditions each", indent=2, hang=2)
 
 
 def _print_action(a: dict[str, Any], full: bool) -> None:
@@ -218,7 +259,8 @@ def _print_components(doc: dict[str, Any], full: bool) -> None:
     if not cats:
         return
     out.print(f"\n[bold]Components[/bold] ({len(cats)})")
-    for c in cats:
+    rest = [] if full or len(cats) <= CATALOGUES_SHOWN + 1 else cats[CATALOGUES_SHOWN:]
+    for c in cats[:len(cats) - len(rest)]:
         counts = ", ".join(f"{n} {k}" for k, n in c["counts"].items())
         shown = c["file"].rsplit("/", 1)[-1] + (", replaced" if c["replaced"] else "")
         n = len(c["entries"])
@@ -238,3 +280,6 @@ def _print_components(doc: dict[str, Any], full: bool) -> None:
             why = "why" if kind == "constructed" else "source"
             out.para(f"{kind} ({len(names)}): {', '.join(names)}", indent=6, hang=2)
             out.para(f"{why}: {text}", indent=8, hang=2)
+    if rest:   # one screen: the others by name and size
+        out.para(summarise([f"{c['name']} ({len(c['entries'])} entries)" for c in rest],
+                           len(rest)) + "; --assumptions lists them", indent=2, hang=4)

@@ -23,6 +23,8 @@ from ..formats.names import slug
 from ..runtime import trace
 from .chart import coverage_chart
 from .document import FORMAT
+from .families import (by_family, family_members, family_of, family_rules, read_by_family,
+                       rule_families)
 from .glossary import DOCS, KINDS, WORDS
 from .rules import slug
 from .share import SharedPictures
@@ -159,7 +161,51 @@ def pin_sets(rules: list[dict[str, Any]]) -> dict[str, Any]:
             count[n] = count.get(n, 0) + 1
     sets = [{"n": n, "properties": list(props), "rules": count[n]}
             for props, n in number.items()]
+    for k, st in enumerate(sets):
+        st.update(_against_earlier(st["properties"], [x for x in sets[:k] if "base" not in x]))
     return {"inline": INLINE_PROPERTIES, "sets": sets, "of": of}
+
+
+def assumption_rows(sets: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each set of assumptions said as an earlier one (written in full) with what it adds
+    and lacks, where that is under half as long (``{"base", "plus", "changed", "minus"}``
+    by the set's id; a set absent is written in full): ``changed`` are in both, read with
+    other entries."""
+    def items(st: dict[str, Any]) -> list[str]:
+        return [json.dumps([n, st["entries"].get(n), n in st["constructed"]])
+                for n in st["assumptions"]]
+    listed = [{"n": st["id"], "properties": items(st)} for st in sets]
+    out: dict[str, dict[str, Any]] = {}
+    for k, st in enumerate(listed):
+        said = _against_earlier(st["properties"], [x for x in listed[:k]
+                                                   if x["n"] not in out])
+        if said:
+            plus = [json.loads(i)[0] for i in said["plus"]]
+            minus = [json.loads(i)[0] for i in said["minus"]]
+            out[st["n"]] = {"base": said["base"],   # read with other entries: "instead"
+                            "changed": [n for n in plus if n in minus],
+                            "plus": [n for n in plus if n not in minus],
+                            "minus": [n for n in minus if n not in plus]}
+    return out
+
+
+def _against_earlier(props: list[str], earlier: list[dict[str, Any]]) -> dict[str, Any]:
+    """A set said as an earlier one (written in full) with what it adds and lacks, when
+    that is under half as long as its own list: ``{"base", "plus", "minus"}`` or {}.
+
+    >>> names = [f"property_{k}" for k in range(12)]
+    >>> _against_earlier(names[1:], [{"n": 1, "properties": names[:11]}])
+    {'base': 1, 'plus': ['property_11'], 'minus': ['property_0']}
+    """
+    mine, best, own = set(props), {}, len(", ".join(props))
+    for e in earlier:
+        theirs = set(e["properties"])
+        plus = [p for p in props if p not in theirs]
+        minus = [p for p in e["properties"] if p not in mine]
+        said = len(", ".join(plus)) + len(", ".join(minus)) + 30
+        if said * 2 < own:
+            best, own = {"base": e["n"], "plus": plus, "minus": minus}, said * 2
+    return best
 
 
 def rule_actions(rules: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
@@ -262,12 +308,21 @@ def by_element(rule_ids: list[str], actions: dict[str, tuple[str, str]]
     return list(out.values())
 
 
+#: a citation names its document first, then where in it: a section (§) or a line (L7)
+_CITED_DOC = re.compile(r"(.+?) (?=§|L\d)")
+
+
 def common_source(rules: list[dict[str, Any]]) -> str:
-    """The document most rules cite (the text before " §" of their sources), when it is
-    more than half of them: the rule index names it once instead of in every rule."""
-    from collections import Counter
-    docs = Counter(r["source"].split(" §", 1)[0] for r in rules
-                   if r["source"] and " §" in r["source"])
+    """The document most rules cite (the text before " §" or " L<line>" of their sources),
+    when it is more than half of them: the rule index names it once instead of in every
+    rule.
+
+    >>> common_source([{"source": "rules.txt L7: x"}, {"source": "rules.txt §Setup"},
+    ...                {"source": None}])
+    'rules.txt'
+    """
+    docs = Counter(m.group(1) for r in rules if r["source"]
+                   for m in [_CITED_DOC.match(r["source"])] if m)
     if not docs:
         return ""
     name, n = docs.most_common(1)[0]
@@ -311,6 +366,20 @@ def quoted_in_full(rules: list[dict[str, Any]]) -> set[str]:
     return set(first.values())
 
 
+def differs_from(results: list[dict[str, Any]], common: dict[str, Any]) -> bool:
+    """Whether any of a property's results rests on other than what most do (its table
+    then says what each rests on)."""
+    return any(rests_key(r.get("rests_on")) != common["key"] for r in results)
+
+
+def shown_details(results: list[dict[str, Any]]) -> list[str]:
+    """Each result's detail as its row shows it (none where its evidence already says
+    it passed), or [] when no row has one (the table has no detail column)."""
+    shown = ["" if r.get("evidence_text") and r["status"] in ("PASSED", "PROVED")
+             else (r.get("detail") or "") for r in results]
+    return shown if any(shown) else []
+
+
 def rests_key(rests_on: Any) -> str:
     return json.dumps(rests_on, sort_keys=True)
 
@@ -332,22 +401,32 @@ def number_runs(ids: list[str], number: dict[str, int]
 def render_html(doc: dict[str, Any], out_dir: str | Path | None = None) -> str:
     """The report as one self-contained HTML page (pieces its pictures share drawn once)."""
     shared = SharedPictures({pid: p["svg"] for pid, p in doc["pictures"].items()})
+    families = rule_families(doc["rules"])
     return _env(True).get_template("report.html.j2").render(
         **_context(doc, out_dir), css=_css(), report_js=_asset("report.js"), shared=shared,
         pin_sets=pin_sets(doc["rules"]), rule_actions=rule_actions(doc["rules"]),
         rule_repeats=rule_repeats(doc["rules"]), repeat_groups=repeat_groups,
+        families=families, family_members=family_members(families),
+        family_of=family_of(families), by_family=by_family, read_by_family=read_by_family,
         common_source=common_source(doc["rules"]),
         scenario_number={s["id"]: k for k, s in enumerate(doc["scenarios"], 1)},
         scenario_rests=common_rests([s.get("rests_on") for s in doc["scenarios"]]),
-        rests_key=rests_key, number_runs=number_runs, quoted_in_full=quoted_in_full(doc["rules"]))
+        result_rests=common_rests([r.get("rests_on") for p in doc["properties"]
+                                   for r in p["results"]]),
+        rests_key=rests_key, number_runs=number_runs, differs_from=differs_from,
+        shown_details=shown_details, assumption_rows=assumption_rows(doc["assumption_sets"]),
+        quoted_in_full=quoted_in_full(doc["rules"]))
 
 
 def render_markdown(doc: dict[str, Any], pictures_dir: str,
                     out_dir: str | Path | None = None) -> str:
     """The report as Markdown; pictures are referenced as ``pictures_dir/ID.svg``."""
+    families = rule_families(doc["rules"])
     return _env(False).get_template("report.md.j2").render(
         **_context(doc, out_dir), pictures_dir=pictures_dir,
-        rule_actions=rule_actions(doc["rules"]))
+        rule_actions=rule_actions(doc["rules"]), families=families,
+        family_rules=family_rules(families), family_of=family_of(families),
+        by_family=by_family)
 
 
 def write_report(doc: dict[str, Any], out_dir: str | Path) -> list[Path]:
