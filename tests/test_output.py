@@ -60,9 +60,10 @@ def test_info_is_a_one_screen_overview_with_details_on_request(capsys):
     assert "(9 more; --all lists them)" in flat and "pele_floor" not in flat
     assert "round_tiles (5 entries); --assumptions lists them" in flat
     assert "rulesets: rulebook (2 points), bga (3 points)" in flat
-    # one line per action, named in full
-    for action in ("lay_place(", "buy_shell_hut(", "fish(", "pass_turn("):
+    # one line per action, named in full, and a family of actions one entry
+    for action in ("lay_place(", "fish(", "pass_turn(", "buy_… (21 actions: buy_shell_hut"):
         assert sum(line.lstrip().startswith(action) for line in lines) == 1
+    assert not any(line.lstrip().startswith("buy_foot_hut(") for line in lines)
     assert "more; --all lists them" in " ".join(overview.split())  # wherever the line wraps
     _, detail, _ = run(capsys, "info", "hawaii", "--action", "fish")
     assert "requires: the boat(s) have not been used this round" in detail
