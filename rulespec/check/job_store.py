@@ -13,6 +13,8 @@ done: the units, the job count and the verdicts read as in the run that computed
 from __future__ import annotations
 
 import concurrent.futures as cf
+import hashlib
+import json
 import os
 from typing import Any, Callable, Sequence
 
@@ -20,7 +22,7 @@ from ..runtime.model import Model
 from .fingerprint import SpecPrint, _Hasher
 from .jobs import Jobs
 from .results import Result
-from .store import MISSING, current
+from .store import MISSING, Unstorable, current, encode
 
 KIND = "proof-job"
 
@@ -41,7 +43,7 @@ class JobStore:
         ir = p.of_actions(range(len(p.actions)) if actions is None else actions,
                           self.model.interpretation)
         return {"game": self.model.spec.name, "ir": ir, "job": fn.__name__,
-                "args": _Hasher().of(args)}
+                "args": [_argument(a) for a in args]}
 
     def submit(self, jobs: Jobs, label: str, fn: Callable[..., Any], args: tuple,
                actions: Sequence[int] | None) -> cf.Future:
@@ -75,6 +77,17 @@ class JobStore:
 
     def counts(self) -> tuple[int, int] | None:
         return None if self.store is None else (self.hits, self.asked)
+
+
+def _argument(x: Any) -> str:
+    """A job's argument by content: plain data (the cases, what a job learned, the games
+    played) as the JSON the store would write, hashed once (a Merkle hash of each of its
+    thousands of tuples took seconds per job); anything else by its Merkle hash."""
+    try:
+        text = json.dumps(encode(x), sort_keys=True)
+    except Unstorable:
+        return _Hasher().of(x)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _whole(got: Any) -> bool:
