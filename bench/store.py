@@ -44,7 +44,8 @@ def run(tree: Path, cache: Path, out: Path, workers: int, label: str,
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "rulespec.cli", "report", *games, "-o",
                            str(out), "--budget", "quick", "--workers", str(workers), "-q"],
-                          env=env, capture_output=True, text=True)
+                          env=env, capture_output=True, text=True,
+                          cwd=tree)   # not the caller's folder: `-m` imports from there first
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

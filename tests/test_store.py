@@ -187,11 +187,11 @@ def test_stored_and_fresh_reports_mutations_and_scenarios_are_the_same(tmp_path)
 
 
 # --- an edit recomputes what reads it -----------------------------------------------------
-#: two edits of pass_turn, each on one line: the same rule written otherwise (every verdict
-#: stays), and a pass that counts twice (it jumps over the end of the game: an invariant
-#: breaks)
-EDITS = {"same_rule": ("        with rule.when(draws == MAX_DRAW):\n",
-                       "        with rule.when(draws >= MAX_DRAW):\n"),
+#: two edits of pass_turn, each on one line: a precondition written otherwise (every
+#: verdict stays, the random games play as before), and a pass that counts twice (it jumps
+#: over the end of the game: an invariant breaks)
+EDITS = {"same_rule": ("any_of(can_pass, deck.size() == 0)",    # a size is never below 0
+                       "any_of(can_pass, deck.size() <= 0)"),
          "breaks_an_invariant": ("if_(deck.size() == 0, passes + 1, 0)",
                                  "if_(deck.size() == 0, passes + 2, 0)")}
 
@@ -241,8 +241,10 @@ def test_editing_one_rule_recomputes_exactly_the_proof_jobs_that_read_it(
         step = ("passes_end_the_game_at_a_full_round", "z3-step")
         assert was[step] == "PROVED" and now.get(step) != "PROVED", {
             k: (v, now.get(k)) for k, v in was.items() if now.get(k) != v}
-    else:
-        assert now == was
+    else:   # the same verdicts (a dead-rule verdict names the branch as now written)
+        assert {k: v for k, v in now.items() if "pass_turn" not in k[0]} == {
+            k: v for k, v in was.items() if "pass_turn" not in k[0]}
+        assert sorted(now.values()) == sorted(was.values())
     # which step jobs read pass_turn: those that prove it, and those they teach
     with rulespec.compile.smt_terms.own_context():
         cases = step_cases(compile_smt(after.spec))
@@ -264,12 +266,13 @@ def test_editing_one_rule_recomputes_exactly_the_proof_jobs_that_read_it(
              index in g for g in _dead_groups(after, cases)}
     dead = {label: hit for fn, label, hit in jobs if fn == "_dead_job"}
     assert len(dead) == len(reads) > 1
-    if edit == "same_rule":   # the random games play as before: the others are stored
-        assert dead == {label: not reading for label, reading in reads.items()}
-    else:   # they play otherwise (the passes count twice): each job starts from new games
-        assert not any(dead.values())
+    assert not any(dead[label] for label, reading in reads.items() if reading)
+    others = {dead[label] for label, reading in reads.items() if not reading}
+    assert len(others) == 1   # stored, or (the random games played otherwise) all anew
+    if edit == "same_rule":   # the games play as before: the others are stored
+        assert others == {True}
     assert [hit for fn, _, hit in jobs if fn == "_base_and_laws_job"] == [True]
-    assert [hit for fn, _, hit in jobs if fn == "_score_job"] == [True]
+    assert [hit for fn, _, hit in jobs if fn == "_score_job"] == list(others)
     # the random games and bounded model checking play or unroll every rule
     assert not any(hit for fn, _, hit in jobs if fn in ("_played_job", "_bmc_job"))
     assert edited.stored == (sum(hit for *_, hit in jobs), len(jobs))
