@@ -99,9 +99,13 @@ def test_the_store_is_off_in_the_tests_but_for_their_own():
 
 
 # --- stored and fresh verdicts are the same ------------------------------------------------
+#: the games whose whole proof is cheap; of the others (hex: 65 s for two proofs), a slice
+WHOLE = ("tic_tac_toe", "connect_four", "crazy_eights")
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("game", available_games())
-def test_stored_proofs_are_the_fresh_proofs_on_every_bundled_game(game, tmp_path):
+@pytest.mark.parametrize("game", [g for g in available_games() if g in WHOLE])
+def test_stored_proofs_are_the_fresh_proofs_on_every_small_bundled_game(game, tmp_path):
     model = rulespec.load(game)
     with opened(folder=tmp_path, fresh=True):
         fresh = prove(model, rlimit=RLIMIT, depth=DEPTH)
@@ -110,6 +114,42 @@ def test_stored_proofs_are_the_fresh_proofs_on_every_bundled_game(game, tmp_path
     assert stored.stored == (fresh.jobs, fresh.jobs)
     assert _json(stored) == _json(fresh)
     assert (stored.rlimit, stored.jobs, stored.units) == (fresh.rlimit, fresh.jobs, fresh.units)
+
+
+@pytest.mark.parametrize("game", [g for g in available_games() if g not in WHOLE])
+def test_stored_proof_jobs_are_the_fresh_ones_on_a_slice_of_every_other_bundled_game(
+        game, tmp_path):
+    """A whole proof of a seed game takes minutes; its jobs are of two kinds, and the
+    store keeps each the same way: the base case and laws, and a step job (two action
+    cases of the fewest players, with what they learned) go through the store twice."""
+    from rulespec.check.jobs import Jobs
+    from rulespec.check.prove import _base_and_laws_job, _steps_job
+    from rulespec.compile.smt_terms import own_context
+    from rulespec.check.budget import Budget
+    model = rulespec.load(game)
+    with own_context():
+        cases = step_cases(compile_smt(model.spec, model.interpretation))
+    fewest = [c for c in cases if dict(c[1])[0] == model.spec.min_players][:2]
+    budget = Budget(RLIMIT)
+
+    def run(fresh: bool):
+        with opened(folder=tmp_path, fresh=fresh), Jobs(model, workers=1) as jobs:
+            stored = job_store.JobStore(model)
+            done = [stored.submit(jobs, "steps", _steps_job, (fewest, budget, None),
+                                  [a for a, _ in fewest]),
+                    stored.submit(jobs, "base case and laws", _base_and_laws_job,
+                                  (budget, None), [])]
+            jobs.wait(done)
+            out = [stored.answer(jobs, f) for f in done]
+            return out, json.dumps(encode(out), sort_keys=True), jobs.rlimit, stored.counts()
+    out, fresh, units, counts = run(fresh=True)
+    assert counts == (0, 2)
+    (steps, _), (base, laws) = out   # the cases' verdicts and lessons; the base, the laws
+    assert [case for case, *_ in steps] == fewest and isinstance(base, dict)
+    assert all(isinstance(r, Result) for r in laws)
+    _, again, stored_units, counts = run(fresh=False)
+    assert counts == (2, 2)
+    assert again == fresh and stored_units == units > 0
 
 
 def _cli(*args: str, cwd: Path, cache: Path) -> subprocess.CompletedProcess:
@@ -147,12 +187,20 @@ def test_stored_and_fresh_reports_mutations_and_scenarios_are_the_same(tmp_path)
 
 
 # --- an edit recomputes what reads it -----------------------------------------------------
-EDITED = ("        with rule.when(draws == MAX_DRAW):\n",
-          "        with rule.when(draws >= MAX_DRAW):\n")   # pass_turn's, on its own line
+#: two edits of pass_turn, each on one line: a precondition written otherwise (every
+#: verdict stays, the random games play as before), and a pass that counts twice (it jumps
+#: over the end of the game: an invariant breaks)
+EDITS = {"same_rule": ("any_of(can_pass, deck.size() == 0)",    # a size is never below 0
+                       "any_of(can_pass, deck.size() <= 0)"),
+         "breaks_an_invariant": ("if_(deck.size() == 0, passes + 1, 0)",
+                                 "if_(deck.size() == 0, passes + 2, 0)")}
 
 
 @pytest.mark.slow
-def test_editing_one_rule_recomputes_only_the_proof_jobs_that_read_it(tmp_path, monkeypatch):
+@pytest.mark.parametrize("edit", sorted(EDITS))
+def test_editing_one_rule_recomputes_exactly_the_proof_jobs_that_read_it(
+        edit, tmp_path, monkeypatch):
+    from rulespec.check.prove import _dead_groups
     folder = tmp_path / "crazy_eights"
     shutil.copytree(models_dir() / "crazy_eights", folder)
     spec = folder / "spec.py"
@@ -168,12 +216,13 @@ def test_editing_one_rule_recomputes_only_the_proof_jobs_that_read_it(tmp_path, 
         return f
     monkeypatch.setattr(job_store.JobStore, "submit", noted)
     with opened(folder=tmp_path / "cache"):
-        prove(before, rlimit=RLIMIT, depth=DEPTH)
+        unedited = prove(before, rlimit=RLIMIT, depth=DEPTH)
     text = spec.read_text()
-    assert text.count(EDITED[0]) == 1
+    old, new = EDITS[edit]
+    assert text.count(old) == 1
     edited_folder = tmp_path / "edited" / "crazy_eights"   # a path not loaded before
     shutil.copytree(folder, edited_folder)
-    (edited_folder / "spec.py").write_text(text.replace(*EDITED))
+    (edited_folder / "spec.py").write_text(text.replace(old, new))
     after = rulespec.load(str(edited_folder / "spec.py"))
     p, q = SpecPrint.of(before.spec), SpecPrint.of(after.spec)
     changed = [a.name for a, x, y in zip(after.spec.actions, p.actions, q.actions) if x != y]
@@ -185,9 +234,21 @@ def test_editing_one_rule_recomputes_only_the_proof_jobs_that_read_it(tmp_path, 
     with opened(folder=tmp_path / "fresh", fresh=True):
         fresh = prove(after, rlimit=RLIMIT, depth=DEPTH)
     assert _json(edited) == _json(fresh) and edited.rlimit == fresh.rlimit
+    assert edited.units == fresh.units
+    was = {(r.property, r.checker): r.status for r in unedited.results}
+    now = {(r.property, r.checker): r.status for r in edited.results}
+    if edit == "breaks_an_invariant":   # the changed verdict is the edited run's
+        step = ("passes_end_the_game_at_a_full_round", "z3-step")
+        assert was[step] == "PROVED" and now.get(step) != "PROVED", {
+            k: (v, now.get(k)) for k, v in was.items() if now.get(k) != v}
+    else:   # the same verdicts (a dead-rule verdict names the branch as now written)
+        assert {k: v for k, v in now.items() if "pass_turn" not in k[0]} == {
+            k: v for k, v in was.items() if "pass_turn" not in k[0]}
+        assert sorted(now.values()) == sorted(was.values())
     # which step jobs read pass_turn: those that prove it, and those they teach
     with rulespec.compile.smt_terms.own_context():
-        groups = _step_groups(after, step_cases(compile_smt(after.spec)))
+        cases = step_cases(compile_smt(after.spec))
+    groups = _step_groups(after, cases)
     teachers = _teachers(groups)
     index = [a.name for a in after.spec.actions].index("pass_turn")
     reading = {i for i, g in enumerate(groups) if any(a == index for a, _ in g)}
@@ -198,9 +259,22 @@ def test_editing_one_rule_recomputes_only_the_proof_jobs_that_read_it(tmp_path, 
     assert "pass_turn" in " ".join(recomputed) or len(recomputed) >= len(reading)
     assert len(reading) <= len(recomputed) <= len(reading) + len(taught), recomputed
     assert len(steps) - len(recomputed) >= len(groups) - len(reading) - len(taught) > 0
-    # the base case reads no action; every job that plays or searches the game reads it
+    # a dead-rule job reads its own actions: only pass_turn's is searched again; the
+    # scoring's and the base case read no action
+    names = [a.name for a in after.spec.actions]
+    reads = {f"dead rules: {names[g[0]]}" + (f" and {len(g) - 1} more" if len(g) > 1 else ""):
+             index in g for g in _dead_groups(after, cases)}
+    dead = {label: hit for fn, label, hit in jobs if fn == "_dead_job"}
+    assert len(dead) == len(reads) > 1
+    assert not any(dead[label] for label, reading in reads.items() if reading)
+    others = {dead[label] for label, reading in reads.items() if not reading}
+    assert len(others) == 1   # stored, or (the random games played otherwise) all anew
+    if edit == "same_rule":   # the games play as before: the others are stored
+        assert others == {True}
     assert [hit for fn, _, hit in jobs if fn == "_base_and_laws_job"] == [True]
-    assert not any(hit for fn, _, hit in jobs if fn not in ("_steps_job", "_base_and_laws_job"))
+    assert [hit for fn, _, hit in jobs if fn == "_score_job"] == list(others)
+    # the random games and bounded model checking play or unroll every rule
+    assert not any(hit for fn, _, hit in jobs if fn in ("_played_job", "_bmc_job"))
     assert edited.stored == (sum(hit for *_, hit in jobs), len(jobs))
 
 
@@ -232,3 +306,84 @@ def test_an_interrupted_mutate_goes_on_where_it_stopped(tmp_path, monkeypatch):
     fresh = _cli(*command, "--fresh", cwd=tmp_path, cache=tmp_path / "cache")
     assert f"0 of {len(chosen)} mutant judgements" in fresh.stderr
     assert json.loads(again.stdout) == json.loads(fresh.stdout)
+
+
+class _Interrupt:
+    """Ctrl-C as a counted event: ``fn`` (a method) runs, and after its ``after``-th
+    call this run is interrupted (what that call did is kept: it was finished)."""
+
+    def __init__(self, monkeypatch, owner: type, name: str, after: int) -> None:
+        self.calls, self.after = 0, after
+        original = getattr(owner, name)
+
+        def counted(*args, **kwargs):
+            out = original(*args, **kwargs)
+            self.calls += 1
+            if self.calls == self.after:
+                raise KeyboardInterrupt
+            return out
+        monkeypatch.setattr(owner, name, counted)
+
+
+def test_an_interrupted_diff_plays_only_the_games_it_had_not_played(tmp_path, monkeypatch):
+    from rulespec.check import impact_store
+    from rulespec.check.diff import diff
+    ma = rulespec.load("crazy_eights")
+    mb = rulespec.load("crazy_eights", {"penalty": "openspiel_code"})
+    games = 12
+
+    def run(**store) -> tuple[dict, tuple[int, int]]:
+        with opened(**store) as s:
+            report = diff(ma, mb, depth=1, setups=1, games=games, seed=3, budget=200,
+                          scenario_dir=None)
+            return report.to_json(), s.counts()
+    whole, _ = run(folder=tmp_path / "whole")
+    with monkeypatch.context() as m:
+        _Interrupt(m, impact_store.LockstepStore, "put", after=5)
+        with pytest.raises(KeyboardInterrupt):
+            run(folder=tmp_path / "cache")
+    kept = list((tmp_path / "cache" / impact_store.KIND).rglob("*.json"))
+    assert len(kept) == 5
+    resumed, counts = run(folder=tmp_path / "cache")
+    assert counts == (5, games)   # the five games played before Ctrl-C, and the rest
+    assert resumed == whole
+    again, counts = run(folder=tmp_path / "cache")
+    assert counts == (games, games) and again == whole
+
+
+@pytest.mark.slow
+def test_an_interrupted_report_all_goes_on_where_it_stopped(tmp_path, monkeypatch):
+    """Two games' reports, Ctrl-C during the second one's proofs: the next run takes the
+    first report whole and the second one's finished proof jobs from the store, and
+    writes what an uninterrupted run writes."""
+    import attrs
+
+    from rulespec.report.budget import SMOKE
+    from rulespec.report.run import report_games
+    budget = attrs.evolve(SMOKE, prove=True, solver_rlimit=RLIMIT)
+    games = ["tic_tac_toe", "connect_four"]
+
+    def run(out: Path, folder: Path) -> list[dict]:
+        with opened(folder=folder):
+            return report_games(games, budget, str(out))
+
+    def written(out: Path) -> list[dict]:
+        docs = [json.loads((out / f"{g}.json").read_text()) for g in games]
+        for d in docs:
+            d["budget"].pop("seconds")   # how long it took: not a verdict
+        return docs
+    whole = run(tmp_path / "whole", tmp_path / "whole-cache")
+    with monkeypatch.context() as m:   # how many proof jobs the first game answers
+        first = _Interrupt(m, job_store.JobStore, "answer", after=0)
+        with opened(folder=tmp_path / "first-cache"):
+            report_games(games[:1], budget, str(tmp_path / "first"))
+    first_jobs = first.calls
+    with monkeypatch.context() as m:
+        stop = _Interrupt(m, job_store.JobStore, "answer", after=first_jobs + 2)
+        with pytest.raises(KeyboardInterrupt):
+            run(tmp_path / "out", tmp_path / "cache")
+    assert stop.calls == first_jobs + 2
+    resumed = run(tmp_path / "out", tmp_path / "cache")
+    assert resumed[0]["stored"]["report"] and not resumed[1]["stored"]["report"]
+    assert resumed[1]["stored"]["hits"] >= 2   # its proof jobs answered before Ctrl-C
+    assert written(tmp_path / "out") == written(tmp_path / "whole")

@@ -125,10 +125,12 @@ def play(model: Any, smt: SmtGame, games: int, rounds_of: int | None = None) -> 
 
 
 def action_rules(smt: SmtGame, actions: Sequence[int], played: Played,
-                 rlimit: int) -> list[Result]:
-    """Alive or dead: each of the given actions, and each branch of its effects."""
+                 rlimit: int, cases: Sequence[tuple] | None = None) -> list[Result]:
+    """Alive or dead: each of the given actions, and each branch of its effects (``cases``:
+    their step cases, when the caller has them: then no other action is compiled, and
+    the answer reads only these actions and the rest of the spec)."""
     try:
-        search = _Search(smt, played, rlimit)
+        search = _Search(smt, played, rlimit, cases)
     except Unsupported as err:  # the step cases could not be built
         return [Result(f"rule_can_apply:{smt.spec.actions[a].name}", SKIPPED, CHECKER,
                        f"no Z3 encoding: {err}", smt.spec.actions[a].source) for a in actions]
@@ -153,10 +155,11 @@ class _Rule:
 class _Search:
     """The witness queries of one job: one solver per step case, premises asserted once."""
 
-    def __init__(self, smt: SmtGame, played: Played, rlimit: int) -> None:
+    def __init__(self, smt: SmtGame, played: Played, rlimit: int,
+                 cases: Sequence[tuple] | None = None) -> None:
         self.smt, self.played, self.rlimit = smt, played, rlimit
         self.cases: dict[int, list[tuple]] = {}
-        for a, fixed in step_cases(smt):
+        for a, fixed in step_cases(smt) if cases is None else cases:
             self.cases.setdefault(a, []).append(fixed)
         self.reached = dict(played.reached)
         self._premises: dict[tuple, Premises] = {}

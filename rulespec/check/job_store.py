@@ -13,14 +13,18 @@ done: the units, the job count and the verdicts read as in the run that computed
 from __future__ import annotations
 
 import concurrent.futures as cf
+import hashlib
+import json
 import os
 from typing import Any, Callable, Sequence
+
+import attrs
 
 from ..runtime.model import Model
 from .fingerprint import SpecPrint, _Hasher
 from .jobs import Jobs
 from .results import Result
-from .store import MISSING, current
+from .store import MISSING, Unstorable, current, encode
 
 KIND = "proof-job"
 
@@ -41,7 +45,7 @@ class JobStore:
         ir = p.of_actions(range(len(p.actions)) if actions is None else actions,
                           self.model.interpretation)
         return {"game": self.model.spec.name, "ir": ir, "job": fn.__name__,
-                "args": _Hasher().of(args)}
+                "args": [_argument(a) for a in args]}
 
     def submit(self, jobs: Jobs, label: str, fn: Callable[..., Any], args: tuple,
                actions: Sequence[int] | None) -> cf.Future:
@@ -51,7 +55,7 @@ class JobStore:
         self.asked += 1
         got = self.store.get(KIND, key)
         if got is not MISSING and _whole(got):
-            out, units = got
+            out, units = _rooted(got, _HERE, self._file())
             self.hits += 1
             f: cf.Future = cf.Future()
             f.set_result((out, units))
@@ -70,11 +74,47 @@ class JobStore:
         out = jobs.answer(f)  # raises a job's exception: nothing is stored then
         key = self._keys.pop(f, None)
         if key is not None and self.store is not None:
-            self.store.put(KIND, key, f.result())
+            self.store.put(KIND, key, _rooted(f.result(), self._file(), _HERE))
         return out
+
+    def _file(self) -> str | None:
+        file = getattr(self.model.spec, "file", None)
+        return str(file) if file else None
 
     def counts(self) -> tuple[int, int] | None:
         return None if self.store is None else (self.hits, self.asked)
+
+
+#: the spec's file in a stored answer (a dead rule names the line it is written on): the
+#: key leaves out where the file sits, so a copy elsewhere reads its own path back
+_HERE = "<the spec file>"
+
+
+def _rooted(x: Any, old: str | None, new: str | None) -> Any:
+    """``x`` with the path ``old`` in its texts written as ``new``."""
+    if not old or not new:
+        return x
+    if isinstance(x, str):
+        return x.replace(old, new)
+    if isinstance(x, (list, tuple, set, frozenset)):
+        return type(x)(_rooted(a, old, new) for a in x)
+    if isinstance(x, dict):
+        return {_rooted(k, old, new): _rooted(v, old, new) for k, v in x.items()}
+    if isinstance(x, Result):
+        return attrs.evolve(x, **{a.name: _rooted(getattr(x, a.name), old, new)
+                                  for a in attrs.fields(Result) if a.init})
+    return x
+
+
+def _argument(x: Any) -> str:
+    """A job's argument by content: plain data (the cases, what a job learned, the games
+    played) as the JSON the store would write, hashed once (a Merkle hash of each of its
+    thousands of tuples took seconds per job); anything else by its Merkle hash."""
+    try:
+        text = json.dumps(encode(x), sort_keys=True)
+    except Unstorable:
+        return _Hasher().of(x)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _whole(got: Any) -> bool:

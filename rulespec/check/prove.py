@@ -224,9 +224,9 @@ def _played_job(model: Model, smt: SmtGame, games: int) -> Any:
 
 
 def _dead_job(model: Model, smt: SmtGame, actions: Sequence[int], played: Any,
-              budget: Budget) -> list[Result]:
+              budget: Budget, cases: Sequence[Case]) -> list[Result]:
     from .dead import action_rules
-    return action_rules(smt, actions, played, budget.query)
+    return action_rules(smt, actions, played, budget.query, cases)
 
 
 def _explain_job(model: Model, smt: SmtGame, played: Any, budget: Budget,
@@ -331,14 +331,20 @@ class _Run:
                 self.dead_why = out
             elif f is played:
                 games = out
-                for group in _dead_groups(model, [] if isinstance(cases, str) else cases):
+                encoded = not isinstance(cases, str)
+                for group in _dead_groups(model, cases if encoded else []):
                     names = [model.spec.actions[a].name for a in group]
+                    # given its cases, a job reads its actions and the rest (and the
+                    # games' findings, by content): an edit elsewhere leaves it stored
                     job = self.submit(jobs, f"dead rules: {names[0]}" + (
                         f" and {len(names) - 1} more" if len(names) > 1 else ""),
-                        _dead_job, group, out, self.budget)
+                        _dead_job, group, out, self.budget,
+                        [c for c in cases if c[0] in group] if encoded else None,
+                        actions=group if encoded else None)
                     dead_jobs[job] = names
                     pending.append(job)
-                score = self.submit(jobs, "dead scoring clauses", _score_job, out, self.budget)
+                score = self.submit(jobs, "dead scoring clauses", _score_job, out, self.budget,
+                                    actions=[])  # the scoring is in the rest
                 dead_jobs[score] = []
                 pending.append(score)
             elif f in dead_jobs:
