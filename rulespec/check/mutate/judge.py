@@ -29,6 +29,7 @@ from ..runner import SearchError, hypothesis_search
 from ..scenario import ScenarioFile, run_scenario
 from .equivalent import Changed, Equivalence, changed_parts, equivalence
 from .operators import Mutant
+from .share import share_with, shared_preconditions
 
 KILLED, SURVIVED, EQUIVALENT = "KILLED", "SURVIVED", "EQUIVALENT"
 #: what can kill a mutant, in the order they are tried
@@ -308,9 +309,10 @@ class _Models:
         functions are generated (most of the time a mutant costs is compiling it)."""
         if self._only is None or self.like is None:
             return Model(self.spec, chosen)
-        like = self.like(chosen).compiled
-        return Model(self.spec, chosen,
-                     compile_python(self.spec, chosen, like=like, only=self._only))
+        like = self.like(chosen)
+        compiled = compile_python(self.spec, chosen, like=like.compiled, only=self._only)
+        return share_with(Model(self.spec, chosen,
+                                shared_preconditions(compiled, self.spec, like)), like)
 
     def any(self) -> Model:
         """A model of this spec already compiled (the texts of actions are the same under
