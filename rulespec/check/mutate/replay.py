@@ -103,9 +103,9 @@ class Recording:
         make exactly the recorded run: the same rule texts and every changed function
         answering every recorded call as the spec's did."""
         like = self.like
-        if (model.interpretation != like.interpretation
-                or model.compiled.layout is not like.compiled.layout
-                and model.compiled.layout != like.compiled.layout
+        same_layout = (model.compiled.layout is like.compiled.layout
+                       or model.compiled.layout == like.compiled.layout)
+        if (model.interpretation != like.interpretation or not same_layout
                 or not same_outside_functions(like.spec, model.spec)):
             return False
         for slot, mine, theirs in _changed(model.compiled, like.compiled):
