@@ -29,6 +29,8 @@ from ..runner import SearchError, hypothesis_search
 from ..scenario import ScenarioFile, run_scenario
 from .equivalent import Changed, Equivalence, changed_parts, equivalence
 from .operators import Mutant
+from .replay import Recording
+from .share import share_with, shared_preconditions
 
 KILLED, SURVIVED, EQUIVALENT = "KILLED", "SURVIVED", "EQUIVALENT"
 #: what can kill a mutant, in the order they are tried
@@ -116,6 +118,8 @@ class Judges:
     lockstep_nodes: int = 0
     _originals: Any = attrs.field(init=False, default=None, eq=False, repr=False)
     _scenario_actions: Any = attrs.field(init=False, default=None, eq=False, repr=False)
+    #: the spec's own check, call by call (:mod:`.replay`); False: none to replay
+    _recording: Any = attrs.field(init=False, default=None, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         originals = _Models(self.spec)
@@ -248,7 +252,7 @@ class Judges:
         found = self.scenario_killer(models, ch)
         if found is not None:
             return MutantResult.of(m, KILLED, by=SCENARIO, killer=found[0], detail=found[1])
-        found = self.check_killer(model)
+        found = None if self._replays(model) else self.check_killer(model)
         if found is not None:
             return MutantResult.of(m, KILLED, by=CHECK, killer=found[0], detail=found[1])
         same: Equivalence = equivalence(
@@ -269,9 +273,27 @@ class Judges:
         found = self.scenario_killer(models)
         if found is not None:
             raise BaselineError(f"the spec itself fails {found[0]}: {found[1]}")
-        found = self.check_killer(models(None))
+        found = self._record_check()
         if found is not None:
             raise BaselineError(f"the spec itself violates {found[0]} under check: {found[1]}")
+
+    def _record_check(self) -> tuple[str, str] | None:
+        """The spec's own check, run on a model that records every call it makes into
+        the rules (:mod:`.replay`), or plainly for a game with Python properties of its
+        own: they may read the spec in ways no recording sees."""
+        model = self.models(self.spec)(None)
+        recording = None if game_properties(self.original) else Recording(model)
+        found = self.check_killer(model if recording is None else recording.model)
+        object.__setattr__(self, "_recording", recording if found is None else False)
+        return found
+
+    def _replays(self, model: Model) -> bool:
+        """Whether the mutant's check would replay the spec's passing check call for call
+        (then it passes too, and is not run). The spec's run is recorded once per
+        process: by the baseline, or here on a worker that did not run it."""
+        if self._recording is None:
+            self._record_check()
+        return bool(self._recording) and self._recording.replays(model)
 
 
 class _Models:
@@ -308,9 +330,10 @@ class _Models:
         functions are generated (most of the time a mutant costs is compiling it)."""
         if self._only is None or self.like is None:
             return Model(self.spec, chosen)
-        like = self.like(chosen).compiled
-        return Model(self.spec, chosen,
-                     compile_python(self.spec, chosen, like=like, only=self._only))
+        like = self.like(chosen)
+        compiled = compile_python(self.spec, chosen, like=like.compiled, only=self._only)
+        return share_with(Model(self.spec, chosen,
+                                shared_preconditions(compiled, self.spec, like)), like)
 
     def any(self) -> Model:
         """A model of this spec already compiled (the texts of actions are the same under

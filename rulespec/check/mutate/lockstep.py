@@ -111,9 +111,13 @@ def exhaustible(model: Model, budget: int) -> bool:
 
 
 def random_witness(ma: Model, mb: Model, games: int, seed: int) -> Parting | None:
-    """The earliest parting in ``games`` seeded random games played in lockstep."""
+    """The earliest parting in ``games`` seeded random games played in lockstep.
+
+    They are played in Python: a mutant's C module would be compiled for a few games (on
+    MOTU about 16 CPU s in the C compiler, most of what a survivor cost), and one seed
+    plays the same games on either backend."""
     from ..impact import lockstep
-    _, first = lockstep(ma, mb, games, seed)
+    _, first = lockstep(ma, mb, games, seed, backend="python")
     if first is None:
         return None
     n, keys = first

@@ -1,0 +1,66 @@
+"""A mutant's ``check`` is skipped only when it would replay the spec's passing check call
+for call (:mod:`rulespec.check.mutate.replay`): every verdict is the one the check gives
+when it is run, and a mutant only ``check`` kills is still killed."""
+
+from __future__ import annotations
+
+import pytest
+
+import rulespec
+from rulespec.check.mutate import mutants
+from rulespec.check.mutate import replay
+from rulespec.check.mutate.judge import BUDGETS, CHECK, KILLED, Judges
+
+
+def _judges(model, skip: bool) -> Judges:
+    """Judges without scenarios (``check`` is the first judge that can kill); ``skip``
+    False: never replay, always run the check."""
+    judges = Judges(model.spec, model, (), BUDGETS["quick"])
+    judges.baseline()
+    if not skip:
+        object.__setattr__(judges, "_recording", False)
+    return judges
+
+
+@pytest.mark.parametrize("game,every", [
+    ("connect_four", 1), pytest.param("crazy_eights", 6, marks=pytest.mark.slow)])
+def test_replay_gives_every_verdict_the_check_gives(game, every, monkeypatch):
+    model = rulespec.load(game)
+    asked, skipped = [], []
+    real = replay.Recording.replays
+
+    def counted(self, m):
+        got = real(self, m)
+        asked.append(m)
+        skipped.extend([m] if got else [])
+        return got
+    monkeypatch.setattr(replay.Recording, "replays", counted)
+    fast, slow = _judges(model, True), _judges(model, False)
+    chosen = mutants(model.spec)[::every]
+    for m in chosen:
+        assert fast.judge(m) == slow.judge(m), m.id
+    assert asked   # the replay was consulted, not bypassed
+    killed = [m for m in chosen if slow.judge(m).by == CHECK]
+    assert killed  # and some of these verdicts are check's kills
+
+
+def test_a_mutant_only_check_kills_is_still_killed(monkeypatch):
+    """The test above can fail: told that every changed function answers as the spec's,
+    the replay skips the check of a mutant the check kills, and it survives."""
+    model = rulespec.load("connect_four")
+    judges = _judges(model, True)
+    victim = next(m for m in mutants(model.spec) if judges.judge(m).by == CHECK)
+    assert judges.judge(victim).status == KILLED
+    monkeypatch.setattr(replay.Recording, "replays", lambda self, m: True)
+    assert judges.judge(victim).status != KILLED
+
+
+def test_a_mutant_that_changes_what_a_model_reads_directly_is_checked():
+    """A precondition dropped (its text and source with it) or a tie-break turned round is
+    read by the model without a compiled function: never replayed."""
+    model = rulespec.load("connect_four")
+    spec = model.spec
+    drop = next(m for m in mutants(spec, ["drop_precondition"]))
+    assert not replay.same_outside_functions(spec, drop.make(spec))
+    effect = next(m for m in mutants(spec, ["drop_effect"]))
+    assert replay.same_outside_functions(spec, effect.make(spec))
