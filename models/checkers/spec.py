@@ -33,7 +33,7 @@ SIDE = game.constant("squares_a_side", 8, source=rules.at(
     "1", "a standard checkerboard of 64 alternating dark and light squares, (eight rows, "
          "eight files)"))
 MEN = game.constant("men_each", 12, source=rules.at("1", "two opponents having 12 checkers each"))
-START_ROWS = 3
+START_ROWS = 3   # §2: "the dark squares of the three rows nearest him"
 
 # --- the board -----------------------------------------------------------------------
 File = game.enum("File", {f: f"file {f}" for f in "abcdefgh"},
@@ -144,7 +144,7 @@ def on_board(r, f) -> object:
     return all_of(r >= 0, r < SIDE, f >= 0, f < SIDE)
 
 
-def own_man(p=None):
+def own_man():
     return if_(to_move == 0, Piece.first_man, Piece.second_man)
 
 
