@@ -223,8 +223,8 @@ def _piece_rules(rule, r, f, d):
                                   "diagonally adjacent square to the square immediately "
                                   "beyond"))
 def jump(rule, rank, file, d):
-    """Jump the piece on ``file``/``rank`` over the opposing piece next to it in direction
-    ``d``, taking it; jump on with the same piece while it can."""
+    """Jump the piece on the square over the opposing piece next to it in the direction
+    given, taking it; jump on with the same piece while it can."""
     r, f = SIDE - rank, ordinal(file)
     rule.require(implies(jumping, all_of(jump_row == r, jump_file == file)),
                  "the piece that jumped jumps on",
@@ -274,7 +274,7 @@ def stop(rule):
              source=rules.at("4", "move forward only, one square at a time in a diagonal "
                                   "direction, to an unoccupied square"))
 def move(rule, rank, file, d):
-    """Move the piece on ``file``/``rank`` one square in direction ``d``."""
+    """Move the piece on the square one square in the direction given."""
     r, f = SIDE - rank, ordinal(file)
     rule.require(not_(jumping), "no piece is jumping on", source=jump_on.source)
     rule.require(not_(jumps_left()), "no jump can be made: a jump must be taken",
