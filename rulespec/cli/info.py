@@ -9,7 +9,7 @@ import click
 from rich.markup import escape
 
 from ..console import summarise, width
-from ..report.families import FAMILY_MIN, family_name
+from ..report.families import FAMILY_MIN, family_groups, family_key, family_name
 from ..runtime.model import Model
 from .options import (SHOWN, BadInput, Command, components_option, emit_json, load_model, out)
 def _value(v: Any) -> Any:
@@ -35,6 +35,7 @@ def _info_doc(model: Model) -> dict[str, Any]:
         "players": [spec.min_players, spec.max_players], "max_steps": spec.max_steps,
         "horizon": spec.horizon, "horizon_reason": spec.horizon_reason,
         "actions": [{"name": a.name, "chance": a.chance, "source": a.source,
+                     "where": f"{a.where.file}:{a.where.line}" if a.where else None,
                      "params": {p.name: p.domain.label for p in a.params},
                      "preconditions": [{"text": pre.text, "rule": to_english(pre.cond),
                                         "source": pre.source} for pre in a.preconditions],
@@ -192,15 +193,14 @@ def _print_proof_aids(doc: dict[str, Any], full: bool) -> None:
 
 
 def _families(actions: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    """Runs of actions citing one passage (one rule written for each kind of tile or card):
-    the report's families (rulespec/report/families.py), told from the spec's JSON."""
-    runs: list[list[dict[str, Any]]] = []
-    for a in actions:
-        if runs and (runs[-1][0]["source"], runs[-1][0]["chance"]) == (a["source"], a["chance"]):
-            runs[-1].append(a)
-        else:
-            runs.append([a])
-    return [r for run in runs for r in ([run] if len(run) >= FAMILY_MIN else [[a] for a in run])]
+    """The actions in the spec's order, the members of a family (one spec line, one
+    passage: the report's :func:`family_key`) together where its first member stands."""
+    fams = family_groups(actions, lambda a: family_key(
+        "chance" if a["chance"] else "action", a["source"], a["where"]))
+    first = {id(m[0]): m for m in fams.values()}
+    member = {id(a) for m in fams.values() for a in m}
+    return [first[id(a)] if id(a) in first else [a] for a in actions
+            if id(a) in first or id(a) not in member]
 
 
 def _print_family(group: list[dict[str, Any]]) -> None:

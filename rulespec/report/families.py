@@ -122,6 +122,30 @@ def _match(c: dict[str, Any], shown: list[dict[str, Any]], shown_aid: str, aid: 
     return next((s for s in same_line if s["id"][len(shown_aid):] == suffix), None)
 
 
+def family_key(kind: str, source: str | None, where: str | None) -> tuple | None:
+    """What the members of a family share: their kind (action or chance outcome), the
+    passage they cite and the spec line that defines them (a helper the spec calls once
+    per kind of tile or card). ``info`` and the report group by this one key.
+
+    >>> family_key("action", "§3", "spec.py:40") == family_key("action", "§3", "spec.py:40")
+    True
+    >>> family_key("action", "§3", None) is None
+    True
+    """
+    return (kind, source, where) if where else None
+
+
+def family_groups(items: list[Any], key: Any) -> dict[tuple, list[Any]]:
+    """``items`` grouped by ``key(item)`` (:func:`family_key`), each group of
+    ``FAMILY_MIN`` or more a family, in the order of their first member."""
+    by_key: dict[tuple, list[Any]] = defaultdict(list)
+    for item in items:
+        k = key(item)
+        if k is not None:
+            by_key[k].append(item)
+    return {k: v for k, v in by_key.items() if len(v) >= FAMILY_MIN}
+
+
 def rule_families(rules: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Each family by the id of the member shown in full: its ``name`` (``buy_…``), the
     ``shown`` member and the ``others``, each ``{"rule", "swap", "said", "children"}``
@@ -129,14 +153,10 @@ def rule_families(rules: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     None; ``said``: its English when it differs from the shown one's read with its own
     word). ``member_of`` maps every member's id to its family's."""
     kids = _children(rules)
-    by_line: dict[tuple, list[dict[str, Any]]] = defaultdict(list)
-    for r in rules:
-        if not r["parent"] and r["kind"] in ("action", "chance") and r["where"]:
-            by_line[(r["kind"], r["source"], r["where"])].append(r)
+    tops = [r for r in rules if not r["parent"] and r["kind"] in ("action", "chance")]
     families: dict[str, dict[str, Any]] = {}
-    for members in by_line.values():
-        if len(members) < FAMILY_MIN:
-            continue
+    for members in family_groups(tops, lambda r: family_key(r["kind"], r["source"],
+                                                            r["where"])).values():
         shown = max(members, key=lambda m: len(kids[m["id"]]))   # the first of the largest
         others = []
         word = dict(zip((m["id"] for m in members), name_words([m["name"] for m in members])))
