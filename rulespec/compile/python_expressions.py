@@ -183,30 +183,48 @@ class _Emitter:
         if not stmts:
             self.lines.append(f"{indent}pass")
             return
-        for st in stmts:
-            if isinstance(st, Assign):
-                idx = self.field_index(st.target, ctx)
-                val = self.expr(st.value, ctx)
-                self.lines.append(f"{indent}s[{idx}] = {val}")
-            elif isinstance(st, Let):
-                v = self.fresh("l")
-                self.lines.append(f"{indent}{v} = {self.expr(st.value, ctx)}")
-                bounds = interval(st.value, self.spec.max_players, ctx.ranges)
-                ctx = ctx.bind(st.var.args[0], v)
-                if bounds is not None:  # what its value can be (as for a field read in place)
-                    ctx.ranges[st.var.args[0]] = bounds
-            elif isinstance(st, If):
-                self.lines.append(f"{indent}if {self.expr(st.cond, ctx)}:")
-                self.stmts(st.then, ctx.knowing(st.cond, self.spec.max_players), indent + "    ")
-                if st.otherwise:
-                    self.lines.append(f"{indent}else:")
-                    self.stmts(st.otherwise, ctx, indent + "    ")
-            elif isinstance(st, ForEach):
-                v = self.fresh("i")
-                self.lines.append(f"{indent}for {v} in {self.domain_range(st.domain, ctx)}:")
-                self.stmts(st.body, ctx.bind(st.var.args[0], v), indent + "    ")
-            else:  # pragma: no cover - statements are a closed set
-                raise TypeError(st)
+        for st in stmts:   # a Let binds its name for the statements after it
+            ctx = STMT_TABLE[type(st)](self, st, ctx, indent)
+
+
+def _assign(em: _Emitter, st: Assign, ctx: _Ctx, indent: str) -> _Ctx:
+    idx = em.field_index(st.target, ctx)
+    val = em.expr(st.value, ctx)
+    em.lines.append(f"{indent}s[{idx}] = {val}")
+    return ctx
+
+
+def _let_statement(em: _Emitter, st: Let, ctx: _Ctx, indent: str) -> _Ctx:
+    v = em.fresh("l")
+    em.lines.append(f"{indent}{v} = {em.expr(st.value, ctx)}")
+    bounds = interval(st.value, em.spec.max_players, ctx.ranges)
+    ctx = ctx.bind(st.var.args[0], v)
+    if bounds is not None:  # what its value can be (as for a field read in place)
+        ctx.ranges[st.var.args[0]] = bounds
+    return ctx
+
+
+def _if(em: _Emitter, st: If, ctx: _Ctx, indent: str) -> _Ctx:
+    em.lines.append(f"{indent}if {em.expr(st.cond, ctx)}:")
+    em.stmts(st.then, ctx.knowing(st.cond, em.spec.max_players), indent + "    ")
+    if st.otherwise:
+        em.lines.append(f"{indent}else:")
+        em.stmts(st.otherwise, ctx, indent + "    ")
+    return ctx
+
+
+def _for_each(em: _Emitter, st: ForEach, ctx: _Ctx, indent: str) -> _Ctx:
+    v = em.fresh("i")
+    em.lines.append(f"{indent}for {v} in {em.domain_range(st.domain, ctx)}:")
+    em.stmts(st.body, ctx.bind(st.var.args[0], v), indent + "    ")
+    return ctx
+
+
+#: every statement kind's code (a test holds it to ``STATEMENTS`` and the other tables);
+#: each entry writes its lines and returns the scope of the statements after it
+STMT_TABLE: dict[type, Callable[[_Emitter, Any, _Ctx, str], _Ctx]] = {
+    Assign: _assign, Let: _let_statement, If: _if, ForEach: _for_each,
+}
 
 
 def _const(em: _Emitter, e: Expr, ctx: _Ctx) -> str:

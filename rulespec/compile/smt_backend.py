@@ -452,36 +452,39 @@ class SmtGame:
     def _block(self, stmts: Iterable, sc: _Scope) -> None:
         """Run statements in order, updating ``sc.state`` in place."""
         for st in stmts:
-            if isinstance(st, Assign):
-                base, choices = self._dims(st.target, sc)
-                if any(len(c) > 1 for c in choices) and _reads_target(st):
-                    self._assign_each(st, base, choices, sc)
-                    continue
-                val = self._expr(st.value, sc)
-                for combo in itertools.product(*choices):
-                    k = base + sum(off for _, off in combo)
-                    sc.state[k] = T.ite(T.and_([c for c, _ in combo]), val, sc.state[k])
-            elif isinstance(st, Let):
-                sc.names[st.var.args[0]] = self._expr(st.value, sc)
-            elif isinstance(st, If):
-                cond = self._expr(st.cond, sc)
-                if self.branch_probe is not None and not T.known(cond):
-                    # dead-rule detection watches branches the state decides (a branch
-                    # fixed by the interpretation or a constant is not a rule's choice)
-                    self.branch_probe(st, _bool(T.and_(sc.guard)), _bool(cond))
-                elif self.branch_seen is not None and T.known(cond):
-                    self.branch_seen(st, bool(cond))
-                self._branch(cond, st.then, st.otherwise, sc)
-            elif isinstance(st, ForEach):
-                d: Domain = st.domain
-                hi = self._expr(d.hi, sc)  # evaluated once, as range() does
-                for v in range(d.lo, d.max_hi):
-                    inside = T.lt(v, hi)
-                    if T.known(inside) and not inside:
-                        break
-                    self._branch(inside, st.body, (), sc.bind(st.var.args[0], v))
-            else:  # pragma: no cover - statements are a closed set
-                raise TypeError(f"not a statement: {st!r}")
+            SMT_STATEMENTS[type(st)](self, st, sc)
+
+    def _assign(self, st: Assign, sc: _Scope) -> None:
+        base, choices = self._dims(st.target, sc)
+        if any(len(c) > 1 for c in choices) and _reads_target(st):
+            self._assign_each(st, base, choices, sc)
+            return
+        val = self._expr(st.value, sc)
+        for combo in itertools.product(*choices):
+            k = base + sum(off for _, off in combo)
+            sc.state[k] = T.ite(T.and_([c for c, _ in combo]), val, sc.state[k])
+
+    def _let(self, st: Let, sc: _Scope) -> None:
+        sc.names[st.var.args[0]] = self._expr(st.value, sc)
+
+    def _if(self, st: If, sc: _Scope) -> None:
+        cond = self._expr(st.cond, sc)
+        if self.branch_probe is not None and not T.known(cond):
+            # dead-rule detection watches branches the state decides (a branch
+            # fixed by the interpretation or a constant is not a rule's choice)
+            self.branch_probe(st, _bool(T.and_(sc.guard)), _bool(cond))
+        elif self.branch_seen is not None and T.known(cond):
+            self.branch_seen(st, bool(cond))
+        self._branch(cond, st.then, st.otherwise, sc)
+
+    def _for_each(self, st: ForEach, sc: _Scope) -> None:
+        d: Domain = st.domain
+        hi = self._expr(d.hi, sc)  # evaluated once, as range() does
+        for v in range(d.lo, d.max_hi):
+            inside = T.lt(v, hi)
+            if T.known(inside) and not inside:
+                break
+            self._branch(inside, st.body, (), sc.bind(st.var.args[0], v))
 
     def _assign_each(self, st: Assign, base: int, choices: list, sc: _Scope) -> None:
         """``x[i] := f(x[i])`` with ``i`` symbolic: cell ``k`` becomes ``f(cell k)`` where
@@ -514,6 +517,12 @@ class SmtGame:
         for k, (x, y) in enumerate(zip(a.state, b.state)):
             if x is not y:
                 sc.state[k] = T.ite(cond, x, y)
+
+
+#: every statement kind's encoding (a test holds it to ``STATEMENTS`` and the other tables)
+SMT_STATEMENTS: dict[type, Callable[[SmtGame, Any, _Scope], None]] = {
+    Assign: SmtGame._assign, Let: SmtGame._let, If: SmtGame._if, ForEach: SmtGame._for_each,
+}
 
 
 def compile_smt(spec: GameSpec, interpretation: Mapping[str, str] | None = None) -> SmtGame:
