@@ -38,7 +38,8 @@ from rulespec.compile.native.game import RAISED
 from rulespec.compile.native.module import rule_exprs
 from rulespec.compile.smt_backend import Checked, SmtGame, compile_smt
 from rulespec.ir.nodes import OPERATIONS
-from rulespec.ir.walk import walk
+from rulespec.ir.statements import STATEMENTS
+from rulespec.ir.walk import walk, walk_statements
 
 #: at most this many in-domain parameter tuples are checked exhaustively at a state;
 #: beyond it, a drawn sample of the illegal ones, and of the legal ones where there are
@@ -101,6 +102,17 @@ def test_the_cases_use_every_operation_of_the_ir():
     assert OPERATIONS - used == set()
     assert {"enum_table", "ordinal", "connected"} <= _operations(rulespec.load_spec("hex")) | \
         _operations(rulespec.load_spec("crazy_eights"))
+
+
+def test_the_cases_use_every_kind_of_statement():
+    """Every statement kind (each backend's statement table covers these) occurs in the
+    setup or effects of some game or fixture checked here."""
+    used: set[type] = set()
+    for name, _ in CASES:
+        spec = rulespec.load_spec(name)
+        for stmts in [spec.setup, *(a.effects for a in spec.actions)]:
+            used |= {type(st) for st in walk_statements(stmts)}
+    assert STATEMENTS - used == set()
 
 
 class Symbolic:

@@ -299,6 +299,16 @@ def test_every_backend_table_covers_exactly_the_ir_operations():
     assert set(SMT_TABLE) == set(EXPR_TABLE) == set(ENGLISH) == set(C_TABLE)
 
 
+def test_every_backend_statement_table_covers_exactly_the_statement_kinds():
+    from rulespec.compile.native.expressions import C_STATEMENTS
+    from rulespec.compile.python_expressions import STMT_TABLE
+    from rulespec.compile.smt_backend import SMT_STATEMENTS
+    from rulespec.ir.english import ENGLISH_STATEMENTS
+    from rulespec.ir.statements import STATEMENTS
+    assert set(SMT_STATEMENTS) == set(STATEMENTS)
+    assert set(SMT_STATEMENTS) == set(STMT_TABLE) == set(ENGLISH_STATEMENTS) == set(C_STATEMENTS)
+
+
 def test_the_examples_use_every_operation():
     from rulespec.ir.walk import statement_exprs, walk
     used = {n.op for _, e in _BUILT for n in walk(e)}

@@ -15,7 +15,7 @@ from typing import Any, Callable
 from ..ir.nodes import Field
 from ..spec.elements import GameSpec
 from .layout import Layout
-from .python_backend import HELPERS, _ck, _Ctx, _Emitter
+from .python_expressions import HELPERS, _ck, _Ctx, _Emitter
 
 
 def _cell_code(em: _Emitter, f: Field, k: int, index: tuple[int, ...], ctx: _Ctx) -> str:

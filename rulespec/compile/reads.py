@@ -17,7 +17,7 @@ from ..ir.nodes import BOOL, Expr
 from ..ir.walk import walk
 from ..spec.elements import Action, GameSpec
 from .layout import Layout
-from .python_backend import HELPERS, _ck, _Ctx, _Emitter, _param_ctx
+from .python_expressions import HELPERS, _ck, _Ctx, _Emitter, _param_ctx
 
 #: at most this many cells are named in one refusal
 MOST = 4

@@ -43,154 +43,19 @@ import itertools
 import operator
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-import attrs
 import z3
 
-from ..ir.errors import SpecError
-from ..ir.intervals import interval
 from ..ir.nodes import BOOL, Domain, Expr, Field
 from ..ir.statements import Assign, ForEach, If, Let
 from ..ir.walk import statement_exprs, walk
 from ..spec.elements import Action, GameSpec
 from . import smt_terms as T
 from .layout import Layout
-from .python_backend import CHANCE, TERMINAL
-from .smt_closure import _component_size, _connected, _largest_component
+from .plan import CHANCE, TERMINAL
+from .smt_expressions import SMT_TABLE
+# Checked, Unsupported and _bool are imported from here too
+from .smt_scope import Checked, Unsupported, _bool, _Pure, _reads_target, _Scope, _within
 from .smt_terms import Val
-
-
-class Unsupported(Exception):
-    """The Z3 backend cannot encode an operation: a property needing it is SKIPPED.
-
-    >>> str(Unsupported("longest_path"))
-    "operation 'longest_path' has no Z3 encoding"
-    """
-
-    def __init__(self, operation: str, reason: str = "has no Z3 encoding") -> None:
-        self.operation = operation
-        self.reason = reason
-        super().__init__(f"operation {operation!r} {reason}")
-
-
-@attrs.frozen
-class Checked:
-    """A value with the condition under which the Python backend would raise instead.
-
-    ``value`` is a Z3 term (or, for an effect, the list of successor cells); it is
-    unspecified where ``error`` holds.
-    """
-
-    value: Any
-    error: z3.BoolRef
-
-    def holds(self) -> z3.BoolRef:
-        """For a Bool value: it can be evaluated and it is true."""
-        return z3.And(z3.Not(self.error), self.value)
-
-
-class _Scope:
-    """What an expression or a block sees: the current cells, names in scope, the path
-    condition (a tuple of conjuncts) and the shared list of error conditions."""
-
-    __slots__ = ("state", "names", "guard", "errors")
-
-    def __init__(self, state: list[Val], names: dict[str, Val], guard: tuple[Val, ...],
-                 errors: list[Val]) -> None:
-        self.state = state
-        self.names = names
-        self.guard = guard
-        self.errors = errors
-
-    def under(self, cond: Val) -> "_Scope":
-        """The same scope, reached only where ``cond`` holds (Python's short-circuit)."""
-        if T.known(cond) and cond:
-            return self
-        return _Scope(self.state, self.names, self.guard + (cond,), self.errors)
-
-    def bind(self, name: str, v: Val) -> "_Scope":
-        names = dict(self.names)
-        names[name] = v
-        return _Scope(self.state, names, self.guard, self.errors)
-
-    def block(self) -> "_Scope":
-        """A nested block: same cells (updated in place), its own names."""
-        return _Scope(self.state, dict(self.names), self.guard, self.errors)
-
-    def fork(self, cond: Val) -> "_Scope":
-        """A branch taken where ``cond`` holds, on a copy of the cells."""
-        return _Scope(list(self.state), dict(self.names), self.guard + (cond,), self.errors)
-
-    def fail(self, cond: Val) -> None:
-        """Python raises here where ``cond`` holds (and this point is reached)."""
-        if T.known(cond) and not cond:
-            return
-        _Pure.raised += 1
-        g = T.and_((*self.guard, cond))
-        if T.known(g) and not g:
-            return
-        self.errors.append(g)
-
-
-class _Pure:
-    """What one side-effect-free evaluation (:meth:`SmtGame._eval`) already built: an
-    expression node's value by the values of the names it reads. The body of a binder is
-    evaluated once per value of its variable, and a part of it that does not read the
-    variable (the card's shape, looked up for every cell a placement may cover) would be
-    built again each time: the same terms, in Python, over and over.
-
-    Only a value whose evaluation could raise nowhere is kept (``raised`` did not move):
-    its error conditions would depend on the path to it, the value never does."""
-
-    raised = 0  # fail() calls with a condition not known to be false, ever (a counter)
-    #: operations cheaper to evaluate than to look up
-    LEAVES = frozenset({"const", "param", "var", "num_players", "interp"})
-
-    def __init__(self) -> None:
-        self.values: dict[tuple, tuple[Val, tuple]] = {}
-        #: a field read by its indices: the cell's value, and the indices kept alive
-        self.reads: dict[tuple, tuple[Val, list[Val]]] = {}
-        #: (symbolic index, size): the index out of range, and the index kept alive
-        self.outside: dict[tuple[int, int], tuple[Val, Val]] = {}
-
-    def read(self, g: "SmtGame", e: Expr, sc: _Scope) -> Val:
-        """A field read with indices, as :meth:`SmtGame._dims` and :func:`_select` build
-        it (the same terms, the same error conditions in the same order), each cell's
-        term built once: a placement rule reads each village cell once per position and
-        side of the card that covers it."""
-        f: Field = e.args[0]
-        slot = g.layout.slots[f.name]
-        ixs = []
-        for d, ix in zip(f.dims, e.args[1:]):
-            v = g._expr(ix, sc)
-            if T.known(v):
-                if not 0 <= v < d.size:  # type: ignore[operator]
-                    sc.fail(True)
-                    v = min(max(v, 0), d.size - 1)  # type: ignore[type-var, call-overload]
-            else:
-                got = self.outside.get((id(v), d.size))
-                if got is None:
-                    got = self.outside[(id(v), d.size)] = (
-                        T.or_([T.lt(v, 0), T.ge(v, d.size)]), v)
-                sc.fail(got[0])
-            ixs.append(v)
-        key = (f.name, *(v if T.known(v) else ("t", id(v)) for v in ixs))
-        hit = self.reads.get(key)
-        if hit is None:
-            choices = [[(True, v * stride)] if T.known(v)  # type: ignore[operator]
-                       else [(T.eq(v, k), k * stride) for k in range(d.size)]
-                       for d, stride, v in zip(f.dims, slot.strides, ixs)]
-            hit = self.reads[key] = (_select(sc.state, choices, slot.offset), ixs)
-        return hit[0]
-
-    @staticmethod
-    def names_read(e: Expr, cache: dict[int, tuple[Expr, tuple[str, ...]]]) -> tuple[str, ...]:
-        """Every name a ``var`` or ``param`` node under ``e`` reads (bound below or not:
-        more names than needed only costs hits)."""
-        got = cache.get(id(e))
-        if got is None:
-            names = sorted({n.args[0] for n in walk(e) if n.op in ("var", "param")})
-            got = cache[id(e)] = (e, tuple(names))  # keeps e alive: its id stays its own
-        return got[1]
 
 
 _RECENT_STATES = 4
@@ -587,36 +452,39 @@ class SmtGame:
     def _block(self, stmts: Iterable, sc: _Scope) -> None:
         """Run statements in order, updating ``sc.state`` in place."""
         for st in stmts:
-            if isinstance(st, Assign):
-                base, choices = self._dims(st.target, sc)
-                if any(len(c) > 1 for c in choices) and _reads_target(st):
-                    self._assign_each(st, base, choices, sc)
-                    continue
-                val = self._expr(st.value, sc)
-                for combo in itertools.product(*choices):
-                    k = base + sum(off for _, off in combo)
-                    sc.state[k] = T.ite(T.and_([c for c, _ in combo]), val, sc.state[k])
-            elif isinstance(st, Let):
-                sc.names[st.var.args[0]] = self._expr(st.value, sc)
-            elif isinstance(st, If):
-                cond = self._expr(st.cond, sc)
-                if self.branch_probe is not None and not T.known(cond):
-                    # dead-rule detection watches branches the state decides (a branch
-                    # fixed by the interpretation or a constant is not a rule's choice)
-                    self.branch_probe(st, _bool(T.and_(sc.guard)), _bool(cond))
-                elif self.branch_seen is not None and T.known(cond):
-                    self.branch_seen(st, bool(cond))
-                self._branch(cond, st.then, st.otherwise, sc)
-            elif isinstance(st, ForEach):
-                d: Domain = st.domain
-                hi = self._expr(d.hi, sc)  # evaluated once, as range() does
-                for v in range(d.lo, d.max_hi):
-                    inside = T.lt(v, hi)
-                    if T.known(inside) and not inside:
-                        break
-                    self._branch(inside, st.body, (), sc.bind(st.var.args[0], v))
-            else:  # pragma: no cover - statements are a closed set
-                raise TypeError(f"not a statement: {st!r}")
+            SMT_STATEMENTS[type(st)](self, st, sc)
+
+    def _assign(self, st: Assign, sc: _Scope) -> None:
+        base, choices = self._dims(st.target, sc)
+        if any(len(c) > 1 for c in choices) and _reads_target(st):
+            self._assign_each(st, base, choices, sc)
+            return
+        val = self._expr(st.value, sc)
+        for combo in itertools.product(*choices):
+            k = base + sum(off for _, off in combo)
+            sc.state[k] = T.ite(T.and_([c for c, _ in combo]), val, sc.state[k])
+
+    def _let(self, st: Let, sc: _Scope) -> None:
+        sc.names[st.var.args[0]] = self._expr(st.value, sc)
+
+    def _if(self, st: If, sc: _Scope) -> None:
+        cond = self._expr(st.cond, sc)
+        if self.branch_probe is not None and not T.known(cond):
+            # dead-rule detection watches branches the state decides (a branch
+            # fixed by the interpretation or a constant is not a rule's choice)
+            self.branch_probe(st, _bool(T.and_(sc.guard)), _bool(cond))
+        elif self.branch_seen is not None and T.known(cond):
+            self.branch_seen(st, bool(cond))
+        self._branch(cond, st.then, st.otherwise, sc)
+
+    def _for_each(self, st: ForEach, sc: _Scope) -> None:
+        d: Domain = st.domain
+        hi = self._expr(d.hi, sc)  # evaluated once, as range() does
+        for v in range(d.lo, d.max_hi):
+            inside = T.lt(v, hi)
+            if T.known(inside) and not inside:
+                break
+            self._branch(inside, st.body, (), sc.bind(st.var.args[0], v))
 
     def _assign_each(self, st: Assign, base: int, choices: list, sc: _Scope) -> None:
         """``x[i] := f(x[i])`` with ``i`` symbolic: cell ``k`` becomes ``f(cell k)`` where
@@ -651,229 +519,10 @@ class SmtGame:
                 sc.state[k] = T.ite(cond, x, y)
 
 
-def _within(f: Field, cell: Val) -> Val:
-    """One int cell within its field's bounds (a count without a cap: its lower bound)."""
-    v = T.lower(cell, False)
-    return T.le(f.lo, v) if f.hi is None else T.and_([T.le(f.lo, v), T.le(v, f.hi)])
-
-
-def _bool(v: Val) -> z3.BoolRef:
-    return T.term(v)  # type: ignore[return-value]
-
-
-# --- the operation table ---------------------------------------------------------------
-
-Encoder = Callable[[SmtGame, Expr, _Scope], Val]
-
-
-def _const(g: SmtGame, e: Expr, sc: _Scope) -> Val:
-    v = e.args[0]
-    return bool(v) if e.type == BOOL else int(v)
-
-
-def _reads_target(st: Assign) -> bool:
-    """The assigned value reads the target cell itself (``x[i] += 1``)."""
-    return any(n is st.target for n in walk(st.value))
-
-
-def _field(g: SmtGame, e: Expr, sc: _Scope) -> Val:
-    pinned = g._pinned
-    if pinned is not None and e is pinned[0]:
-        return sc.state[pinned[1]]  # the cell being assigned (see _assign_each)
-    pure = g._pure
-    if pure is not None and len(e.args) > 1:  # the cells do not change: a read is a read
-        return pure.read(g, e, sc)
-    base, choices = g._dims(e, sc)
-
-    return _select(sc.state, choices, base)
-
-
-def _select(state: Sequence[Val], dims: list[list[tuple[Val, int]]], off: int) -> Val:
-    """The cell the (condition, offset) choices of each dimension pick, from ``off``."""
-    if not dims:
-        return state[off]
-    options = [(c, _select(state, dims[1:], off + o)) for c, o in dims[0]]
-    acc = options[-1][1]  # also what a bad index reads (unspecified; flagged)
-    for c, v in reversed(options[:-1]):
-        acc = T.ite(c, v, acc)
-    return acc
-
-
-def _name(g: SmtGame, e: Expr, sc: _Scope) -> Val:
-    try:
-        return sc.names[e.args[0]]
-    except KeyError:
-        raise SpecError(f"{e.args[0]!r} is used outside the block that defines it",
-                        where=e.where) from None
-
-
-def _interp(g: SmtGame, e: Expr, sc: _Scope) -> Val:
-    return g.interp[e.args[0].name]
-
-
-def _binop(fn: Callable[[Val, Val], Val]) -> Encoder:
-    return lambda g, e, sc: fn(g._expr(e.args[0], sc), g._expr(e.args[1], sc))
-
-
-def _division(fn: Callable[[Val, Val], Val]) -> Encoder:
-    def enc(g: SmtGame, e: Expr, sc: _Scope) -> Val:
-        a, b = g._expr(e.args[0], sc), g._expr(e.args[1], sc)
-        sc.fail(T.eq(b, 0))  # ZeroDivisionError
-        return fn(a, b)
-    return enc
-
-
-def _and(g: SmtGame, e: Expr, sc: _Scope) -> Val:
-    acc: Val = True
-    for a in e.args:  # each conjunct is evaluated only if the ones before hold
-        acc = T.and_([acc, g._expr(a, sc.under(acc))])
-        if T.known(acc) and not acc:
-            return False
-    return acc
-
-
-def _or(g: SmtGame, e: Expr, sc: _Scope) -> Val:
-    acc: Val = False
-    for a in e.args:
-        acc = T.or_([acc, g._expr(a, sc.under(T.not_(acc)))])
-        if T.known(acc) and acc:
-            return True
-    return acc
-
-
-def _ite(g: SmtGame, e: Expr, sc: _Scope) -> Val:
-    c = g._expr(e.args[0], sc)
-    if T.known(c):
-        return g._expr(e.args[1] if c else e.args[2], sc)
-    return T.ite(c, g._expr(e.args[1], sc.under(c)), g._expr(e.args[2], sc.under(T.not_(c))))
-
-
-def _table(g: SmtGame, e: Expr, sc: _Scope) -> Val:
-    values, index = e.args
-    cast = bool if e.type == BOOL else int
-    vals = [cast(v) for v in values]
-    i = g._expr(index, sc)
-    if T.known(i):
-        if 0 <= i < len(vals):  # type: ignore[operator]
-            return vals[i]  # type: ignore[index]
-        sc.fail(True)
-        return vals[-1]
-    sc.fail(T.or_([T.lt(i, 0), T.ge(i, len(vals))]))
-    acc: Val = vals[-1]
-    for k in range(len(vals) - 2, -1, -1):
-        acc = T.ite(T.eq(i, k), vals[k], acc)
-    return acc
-
-
-def _runs(values: Sequence[int], linear: bool) -> list[tuple[int, int, int]]:
-    """Maximal runs ``(lo, a, b)``: ``values[i] == a * i + b`` from ``lo`` to the next run's
-    ``lo`` (constant runs only, ``a == 0``, unless ``linear``).
-
-    >>> _runs([2, 3, 4, 50, 50, 9], True)
-    [(0, 1, 2), (3, 0, 50), (5, 0, 9)]
-    """
-    out: list[tuple[int, int, int]] = []
-    i, n = 0, len(values)
-    while i < n:
-        step = values[i + 1] - values[i] if i + 1 < n and linear else 0
-        j = i
-        while j + 1 < n and values[j + 1] - values[j] == step:
-            j += 1
-        out.append((i, step, values[i] - step * i))
-        i = j + 1
-    return out
-
-
-def _enum_table(g: SmtGame, e: Expr, sc: _Scope) -> Val:
-    """A table as runs of equal (or evenly stepped) values, chosen by a balanced tree of
-    ``index < boundary`` tests: a 52-card penalty table with four runs is three tests deep,
-    not a 52-deep If-chain, and a table that is one run is plain arithmetic."""
-    table, index = e.args
-    is_bool = e.type == BOOL
-    values = [int(v) for v in table.values]
-    i = g._expr(index, sc)
-    rng = interval(index, g.spec.max_players)
-    if rng is None or rng[0] < 0 or rng[1] >= len(values):
-        sc.fail(T.or_([T.lt(i, 0), T.ge(i, len(values))]))
-    if T.known(i):
-        v = values[min(max(i, 0), len(values) - 1)]  # type: ignore[type-var, call-overload]
-        return bool(v) if is_bool else v
-    runs = _runs(values, linear=not is_bool)
-
-    def tree(lo: int, hi: int) -> Val:  # runs[lo:hi]
-        if hi - lo == 1:
-            _, a, b = runs[lo]
-            return bool(b) if is_bool else T.add(T.mul(a, i), b)
-        mid = (lo + hi) // 2
-        return T.ite(T.lt(i, runs[mid][0]), tree(lo, mid), tree(mid, hi))
-    return tree(0, len(runs))
-
-
-def _binder(kind: str) -> Encoder:
-    """Unroll over ``lo .. max_hi - 1``; a value ``v`` counts only where ``v < hi``."""
-    def enc(g: SmtGame, e: Expr, sc: _Scope) -> Val:
-        var, d, body = e.args
-        name = var.args[0]
-        hi = g._expr(d.hi, sc)
-        acc: Val = {"exists": False, "forall": True}.get(kind, 0)
-        parts: list[Val] = []
-        for v in range(d.lo, d.max_hi):
-            inside = T.lt(v, hi)
-            if T.known(inside) and not inside:
-                break
-            at = sc.bind(name, v).under(inside)
-            if kind == "exists":  # any(): stops at the first true body
-                b = g._expr(body, at.under(T.not_(acc)))
-                acc = T.or_([acc, T.and_([inside, b])])
-                if T.known(acc) and acc:
-                    return True
-            elif kind == "forall":  # all(): stops at the first false body
-                b = g._expr(body, at.under(acc))
-                acc = T.and_([acc, T.or_([T.not_(inside), b])])
-                if T.known(acc) and not acc:
-                    return False
-            elif kind == "sum":
-                parts.append(T.ite(inside, g._expr(body, at), 0))
-            else:
-                parts.append(T.ite(T.and_([inside, g._expr(body, at)]), 1, 0))
-        return acc if kind in ("exists", "forall") else T.sum_(parts)
-    return enc
-
-
-def _let(g: SmtGame, e: Expr, sc: _Scope) -> Val:
-    """The value's term, once, named for the body (evaluated where the let is, as Python
-    does: its error flag is raised there)."""
-    var, value, body = e.args
-    return g._expr(body, sc.bind(var.args[0], g._expr(value, sc)))
-
-
-SMT_TABLE: dict[str, Encoder] = {
-    "const": _const,
-    "field": _field,
-    "param": _name,
-    "var": _name,
-    "num_players": lambda g, e, sc: sc.state[0],
-    "interp": _interp,
-    "add": _binop(T.add), "sub": _binop(T.sub), "mul": _binop(T.mul),
-    "floordiv": _division(T.floordiv), "mod": _division(T.mod),
-    "min": _binop(T.min_), "max": _binop(T.max_),
-    "abs": lambda g, e, sc: T.abs_(g._expr(e.args[0], sc)),
-    "eq": _binop(T.eq), "ne": _binop(T.ne), "lt": _binop(T.lt), "le": _binop(T.le),
-    "gt": _binop(T.gt), "ge": _binop(T.ge),
-    "and": _and, "or": _or,
-    "not": lambda g, e, sc: T.not_(g._expr(e.args[0], sc)),
-    "ite": _ite,
-    "table": _table,
-    "exists": _binder("exists"), "forall": _binder("forall"), "sum": _binder("sum"),
-    "count": _binder("count"),
-    "let": _let,
-    "ordinal": lambda g, e, sc: g._expr(e.args[0], sc),  # a member is its position
-    "enum_table": _enum_table,
-    "connected": _connected,
-    "component_size": _component_size,
-    "largest_component": _largest_component,
+#: every statement kind's encoding (a test holds it to ``STATEMENTS`` and the other tables)
+SMT_STATEMENTS: dict[type, Callable[[SmtGame, Any, _Scope], None]] = {
+    Assign: SmtGame._assign, Let: SmtGame._let, If: SmtGame._if, ForEach: SmtGame._for_each,
 }
-"""Every IR operation's encoding; a test holds it to ``OPERATIONS`` and the other tables."""
 
 
 def compile_smt(spec: GameSpec, interpretation: Mapping[str, str] | None = None) -> SmtGame:

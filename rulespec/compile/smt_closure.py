@@ -14,7 +14,8 @@ from . import smt_terms as T
 from .smt_terms import Val
 
 if TYPE_CHECKING:
-    from .smt_backend import SmtGame, _Scope
+    from .smt_backend import SmtGame
+    from .smt_scope import _Scope
 
 
 def _members(g: SmtGame, e: Expr, first: int, sc: _Scope) -> list[Val]:

@@ -428,17 +428,19 @@ class _Effects:
         return out
 
     def statement(self, st: Any, indent: str) -> list[str]:
-        if isinstance(st, Assign):
-            return [indent + self.assign(st)]
-        if isinstance(st, Let):
-            return [f"{indent}let {st.var.name or st.var.args[0]} be "
-                    f"{self.say(st.value, st.where)}"]
-        if isinstance(st, If):
-            return self.branch(st, indent, "if")
-        if isinstance(st, ForEach):
-            phrase = _Printer().bound(st.var, st.domain, 0)
-            return [f"{indent}for each {phrase}:", *self.lines(st.body, indent + "  ")]
-        return [f"{indent}{st!r}"]
+        say = ENGLISH_STATEMENTS.get(type(st))
+        return say(self, st, indent) if say is not None else [f"{indent}{st!r}"]
+
+    def assignment(self, st: Assign, indent: str) -> list[str]:
+        return [indent + self.assign(st)]
+
+    def naming(self, st: Let, indent: str) -> list[str]:
+        return [f"{indent}let {st.var.name or st.var.args[0]} be "
+                f"{self.say(st.value, st.where)}"]
+
+    def loop(self, st: ForEach, indent: str) -> list[str]:
+        phrase = _Printer().bound(st.var, st.domain, 0)
+        return [f"{indent}for each {phrase}:", *self.lines(st.body, indent + "  ")]
 
     def branch(self, st: If, indent: str, word: str) -> list[str]:
         cond = self.say(st.cond, st.where)
@@ -468,6 +470,13 @@ class _Effects:
         if v.type == BOOL and v.op not in ("const", "field", "var", "param", "ite"):
             value = f"({value})"  # set x to (a = b), not "set x to a = b"
         return f"set {target} to {value}"
+
+
+#: every statement kind's reading (a test holds it to ``STATEMENTS`` and the other tables)
+ENGLISH_STATEMENTS: dict[type, Callable[[_Effects, Any, str], list[str]]] = {
+    Assign: _Effects.assignment, Let: _Effects.naming, ForEach: _Effects.loop,
+    If: lambda effects, st, indent: effects.branch(st, indent, "if"),
+}
 
 
 def _tidy_statement(st: Any) -> list[Any]:

@@ -65,3 +65,6 @@ class Let:
 
 
 Statement = Assign | If | ForEach | Let
+#: every kind of statement; each backend's statement table covers exactly these, as its
+#: expression table covers ``OPERATIONS``
+STATEMENTS = frozenset({Assign, If, ForEach, Let})

@@ -166,32 +166,38 @@ class CWriter:
     def stmts(self, stmts: tuple, env: Env, indent: str, out: list[str]) -> None:
         """``stmts`` on the state ``s`` (changed in place: each statement sees what the
         ones before it did, as in every backend)."""
-        for st in stmts:
-            if isinstance(st, Assign):
-                v = self.fresh("a")
-                out.append(f"{indent}{{ V {v} = {self.expr(st.value, env)}; "
-                           f"s[{self.cell(st.target, env)}] = {v}; }}")
-            elif isinstance(st, Let):
-                v = self.fresh("l")
-                out.append(f"{indent}V {v} = {self.expr(st.value, env)};")
-                env = {**env, st.var.args[0]: v}
-            elif isinstance(st, If):
-                out.append(f"{indent}if ({self.expr(st.cond, env)}) {{")
-                k = self._counter(st)
-                self._count(k, 0, indent + "    ", out)
-                self.stmts(st.then, env, indent + "    ", out)
-                out.append(f"{indent}}} else {{")
-                self._count(k, 1, indent + "    ", out)
-                self.stmts(st.otherwise, env, indent + "    ", out)
-                out.append(f"{indent}}}")
-            elif isinstance(st, ForEach):
-                v, h = self.fresh("i"), self.fresh("h")
-                out.append(f"{indent}for (V {v} = {st.domain.lo}, {h} = "
-                           f"{self.bound(st.domain, env)}; {v} < {h}; {v}++) {{")
-                self.stmts(st.body, {**env, st.var.args[0]: v}, indent + "    ", out)
-                out.append(f"{indent}}}")
-            else:  # pragma: no cover - statements are a closed set
-                raise TypeError(st)
+        for st in stmts:   # a Let binds its name for the statements after it
+            env = C_STATEMENTS[type(st)](self, st, env, indent, out)
+
+    def _assign(self, st: Assign, env: Env, indent: str, out: list[str]) -> Env:
+        v = self.fresh("a")
+        out.append(f"{indent}{{ V {v} = {self.expr(st.value, env)}; "
+                   f"s[{self.cell(st.target, env)}] = {v}; }}")
+        return env
+
+    def _let(self, st: Let, env: Env, indent: str, out: list[str]) -> Env:
+        v = self.fresh("l")
+        out.append(f"{indent}V {v} = {self.expr(st.value, env)};")
+        return {**env, st.var.args[0]: v}
+
+    def _if(self, st: If, env: Env, indent: str, out: list[str]) -> Env:
+        out.append(f"{indent}if ({self.expr(st.cond, env)}) {{")
+        k = self._counter(st)
+        self._count(k, 0, indent + "    ", out)
+        self.stmts(st.then, env, indent + "    ", out)
+        out.append(f"{indent}}} else {{")
+        self._count(k, 1, indent + "    ", out)
+        self.stmts(st.otherwise, env, indent + "    ", out)
+        out.append(f"{indent}}}")
+        return env
+
+    def _for_each(self, st: ForEach, env: Env, indent: str, out: list[str]) -> Env:
+        v, h = self.fresh("i"), self.fresh("h")
+        out.append(f"{indent}for (V {v} = {st.domain.lo}, {h} = "
+                   f"{self.bound(st.domain, env)}; {v} < {h}; {v}++) {{")
+        self.stmts(st.body, {**env, st.var.args[0]: v}, indent + "    ", out)
+        out.append(f"{indent}}}")
+        return env
 
     def _counter(self, st: If) -> int | None:
         if not self.counting:
@@ -393,4 +399,10 @@ C_TABLE: dict[str, Callable[[CWriter, Expr, Env], str]] = {
     "connected": _connected,
     "component_size": _component_size,
     "largest_component": _largest_component,
+}
+
+#: every statement kind as C (a test holds it to ``STATEMENTS`` and the other tables); each
+#: entry writes its lines and returns the names in scope for the statements after it
+C_STATEMENTS: dict[type, Callable[[CWriter, Any, Env, str, list[str]], Env]] = {
+    Assign: CWriter._assign, Let: CWriter._let, If: CWriter._if, ForEach: CWriter._for_each,
 }
