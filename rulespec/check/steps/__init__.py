@@ -19,11 +19,11 @@ budget (resource units) makes it UNKNOWN.
 """
 
 from .cases import Case, mover_cell, step_cases
-from .goals import BOUNDS, RULE_ERRORS, Goal, Origin, Verdict, goals_of, own_origin
+from .goals import ACTION_BUDGET, BOUNDS, RULE_ERRORS, Goal, Origin, Verdict, goals_of, own_origin
 from .implied import IMPLIED_ROUNDS, Implied, ImpliedBounds, ImpliedTotals
 from .lessons import Lessons
 from .premises import Premises, Refuter, initial_totals, remember_totals
-from .prover import ACTION_BUDGET, ActionProver, _Terms  # noqa: F401  (_Terms: for tests)
+from .prover import ActionProver, _Terms  # noqa: F401  (_Terms: for tests)
 
 __all__ = ["ACTION_BUDGET", "BOUNDS", "IMPLIED_ROUNDS", "RULE_ERRORS", "ActionProver", "Case",
            "Goal", "Implied", "ImpliedBounds", "ImpliedTotals", "Lessons", "Origin",

@@ -11,6 +11,9 @@ from ..results import PROVED
 
 BOUNDS = "fields_within_bounds"
 RULE_ERRORS = "rules_evaluate_without_error"
+#: an action case's queries stop after this many full query budgets (resource units): its
+#: goals still open are UNKNOWN
+ACTION_BUDGET = 8
 
 
 @attrs.frozen

@@ -3,25 +3,24 @@ queries, the splits and the verdicts."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import attrs
 import z3
 
 from ...compile.smt_backend import SmtGame
 from ...runtime.model import Model, State
-from ..frame import (conjuncts, const_name, equation_deltas, fixed_to, free_constants,
-                     holds_by_intervals, index_cell, unchanged)
+from ..frame import (conjuncts, const_name, equation_deltas, free_constants, holds_by_intervals,
+                     unchanged)
 from ..results import PROVED, UNKNOWN, VIOLATED
 from ..solvers import Budget, check, limited, spent
+from . import tactics
 from .cases import mover_cell
-from .goals import RULE_ERRORS, Goal, Origin, Verdict, own_origin
+from .goals import ACTION_BUDGET, RULE_ERRORS, Goal, Origin, Verdict, own_origin
 from .implied import Implied, ImpliedBounds, ImpliedTotals
 from .lessons import Lessons
-from .premises import Premises, Refuter
-
-#: an action case's queries stop after this many full query budgets (resource units)
-ACTION_BUDGET = 8
+from .premises import Premises
+from .splits import Splits
 
 
 @attrs.frozen
@@ -43,7 +42,7 @@ class _Terms:
 
 
 
-class ActionProver:
+class ActionProver(Splits):
     """The step proofs of one action, over every parameter value.
 
     ``budget`` bounds each query in resource units (its ``query`` part is what
@@ -206,6 +205,9 @@ class ActionProver:
         return [z3.IntVal(fixed[i]) if i in fixed else v for i, v in enumerate(self.symbolic)]
 
     def _case(self, fixed: dict[int, int], goals: list[Goal], top: "_Terms") -> None:
+        """One case: each goal through the shortcuts (:data:`.tactics.SHORTCUTS`), then
+        those still open with every premise, tracked, then on one solver with Z3's
+        preprocessing; what is still undecided is split (:meth:`_split`)."""
         terms = top.fixing([(self._splits[i], z3.IntVal(v)) for i, v in fixed.items()],
                            [g.name for g in goals])
         if z3.is_false(terms.legal):
@@ -217,111 +219,25 @@ class ActionProver:
                                                      self._mover[1] == fixed[m]))
         params = self._params(fixed)
         by_name = {g.name: g for g in goals}
-        # First each goal with the premises that showed it in an earlier case, if any;
-        # then with only the premises that share a cell with it: most goals need no more,
-        # and a small query is fast. Fewer premises, same conclusion: still sound. A goal
-        # the slice timed out on is split at once (a hard step is hard with every premise
-        # too); one the slice could not show goes on to every premise.
-        pending: dict[str, Any] = {}
-        undecided: list[str] = []
-        small = Refuter(self.p, terms.legal)
-        lessons = self.lessons
-
+        run = tactics.CaseRun(self, fixed, terms, top)
         if self._meter is None:
-            self._meter = small.solver
-            self._started = spent(small.solver)
-
-        def ask(name: str, r: Any, picked: Sequence[int], rlimit: int, kind: str) -> Any:
-            """The premises ``picked`` refute the goal's failure (learning those it used)?"""
-            if self._over_budget():
-                return z3.unknown  # the goal goes to _split, which reports it UNKNOWN
-            self.queries += 1
-            extra = [z3.Not(r)] if name == RULE_ERRORS else [z3.Not(r), z3.Not(terms.error)]
-            verdict, core = small.refute(picked, extra, rlimit)
-            self._count(kind, small.solver.rulespec_spent, verdict)
-            if verdict == z3.unsat:
-                lessons.learn(self.p, name, core or [])
-                self._uses(name, {self.p.keys[k][0] for k in core or []})
-            return verdict
-        for name, r in list(terms.left.items()):
-            if z3.is_true(r):
-                continue
-            if (self.a_idx, name) in lessons.untracked:
-                pending[name] = r  # straight to every premise, untracked (below)
-                continue
-            # (the split is looked at only where a lesson may apply: a residual asked about
-            # is kept alive, and Z3's term ids, and so its search, depend on that)
-            if fixed and (name in lessons.to_the_mover.get(self.a_idx, ())
-                          or (self.a_idx, name) in lessons.by_conjunct):
-                leaf = self._split_on(fixed, r, terms.legal) is None
-                if not leaf and name in lessons.to_the_mover.get(self.a_idx, ()):
-                    undecided.append(name)  # another case split it down to the player to move
-                    continue
-                if leaf and (self.a_idx, name) in lessons.by_conjunct:
-                    if self._by_conjunct(name, r, ask):
-                        continue  # another case showed it conjunct by conjunct: so here
-            if (self.a_idx, name, frozenset(fixed)) in lessons.split_levels:
-                undecided.append(name)  # another case at this level had to split it
-                continue
-            core = lessons.core(self.p, name)
-            if not fixed and core is None and self._split_like_before(by_name[name], r,
-                                                                      terms.legal):
-                undecided.append(name)
-                continue
-            if core is not None:
-                shown = ask(name, r, core, self.budget.slice, "core") == z3.unsat
-                tally = lessons.hits if shown else lessons.misses
-                tally[name] = tally.get(name, 0) + 1
-                if shown:
-                    continue
-            if (self.a_idx, name) in lessons.needs_all:
-                verdict = z3.sat  # a slice could not show it before
-            else:
-                verdict = ask(name, r, self.p.about(r, self._constants(r)), self.budget.slice, "slice")
-                if verdict == z3.unsat:
-                    continue
-            if by_name[name].kind == "conserved" and self.totals is not None:
-                origins = self.totals.of(by_name[name].index)  # not an easy step: implied?
-                if origins is not None:
-                    self._uses(name, origins)
-                    continue
-
-            g = by_name[name]
-            if g.kind == "bounds" and self.implied is not None:  # not an easy step: implied?
-                implied = self.implied.of(g.field)
-                if implied is not None:
-                    rest = self._drop_implied(g, implied, fixed, terms, top)
-                    if rest is None:
-                        continue  # every cell it writes is implied
-                    if rest is not r:  # fewer cells: the slice again, on what is left
-                        r = rest
-                        verdict = ask(name, r, self.p.about(r, self._constants(r)), self.budget.slice, "slice")
-                        if verdict == z3.unsat:
-                            continue
-            if verdict == z3.sat and not (name in lessons.by_conjunct_goals and
-                                          self._split_on(fixed, r, terms.legal) is None):
-                lessons.needs_all.add((self.a_idx, name))
-                pending[name] = r
-            elif self._split_on(fixed, r, terms.legal) is None:
-                # a leaf: nothing left to split
-                tried = (self.a_idx, name)
-                if tried not in lessons.by_conjunct and tried not in lessons.not_by_conjunct:
-                    if self._by_conjunct(name, r, ask):
-                        lessons.by_conjunct.add(tried)
-                        lessons.by_conjunct_goals.add(name)
-                        continue
-                    lessons.not_by_conjunct.add(tried)
-                if index_cell(r, self.p.intervals, set(self._param_names)) is not None:
-                    undecided.append(name)  # an index cell to split on: straight to the split
-                    continue
-                pending[name] = r
-            else:
-                undecided.append(name)
+            self._meter = run.small.solver
+            self._started = spent(run.small.solver)
+        pending: dict[str, Any] = {}  # goal -> residual, for every premise
+        undecided: list[str] = []  # goals to split
+        for g in goals:
+            attempt = tactics.Attempt(g, terms.left[g.name])
+            outcome = tactics.try_shortcuts(run, attempt)
+            if outcome == tactics.EVERY_PREMISE:
+                pending[g.name] = attempt.residual
+            elif outcome == tactics.SPLIT:
+                undecided.append(g.name)
+        lessons = self.lessons
         every = range(len(self.p.terms))
         for name in list(pending):  # every premise, tracked: its core serves later actions
             if (self.a_idx, name) in lessons.untracked:
                 continue
-            if ask(name, pending[name], every, self.budget.quick, "tracked") == z3.unsat:
+            if run.ask(name, pending[name], every, self.budget.quick, "tracked") == z3.unsat:
                 del pending[name]
         full: list[z3.Solver] = []
 
@@ -341,35 +257,6 @@ class ActionProver:
             else:  # the tracked query spent its budget, this one did not
                 lessons.untracked.add((self.a_idx, name))
         self._split(fixed, [by_name[n] for n in undecided], solver, params, terms, top)
-
-    def _by_conjunct(self, name: str, r: Any, ask: Callable[..., Any]) -> bool:
-        """Whether every conjunct of the residual ``r`` is shown on its own, each with the
-        premises that showed the goal before, else with its slice (both within the slice
-        budget). A residual of many conjuncts (one per location card) can be too hard as
-        one query, whose negation is a disjunction, yet easy piece by piece: Aquatica's
-        purchase with every parameter and the player to move set, 15 cards' counts in
-        0.2M units each, and undecided within 3M together.
-
-        Tried before an index cell's split (whose every value is a query of its own) but
-        within one slice's budget in all, and once per action and goal if it fails: on
-        Aquatica the split cost 2.4G units where the conjuncts cost 0.1G; MOTU's 58-card
-        counts after setting a card aside are the other way round, and give up early."""
-        parts = conjuncts(r)
-        if len(parts) < 2:
-            return False
-        end = self._spent() + self.budget.slice  # all of them within one slice's budget
-
-        def shown(c: Any, picked: Sequence[int]) -> bool:
-            left = end - self._spent()
-            return left > 0 and ask(name, c, picked, min(left, self.budget.slice),
-                                    "conjunct") == z3.unsat
-        for c in parts:
-            core = self.lessons.core(self.p, name)
-            if core is not None and shown(c, core):
-                continue
-            if not shown(c, self.p.about(c, self._constants(c))):
-                return False
-        return True
 
     def _ask(self, solver: z3.Solver, obligation: Any, rlimit: int,
              params: list[Any], name: str, error: Any, kind: str) -> str:
@@ -398,157 +285,9 @@ class ActionProver:
         finally:
             solver.pop()
 
-    def _split(self, fixed: dict[int, int], goals: list[Goal],
-               solver: Callable[[], z3.Solver], params: list[Any], terms: "_Terms",
-               top: "_Terms") -> None:
-        """Undecided goals: split on a parameter their residual mentions, or ask once more
-        with the full budget when nothing is left to split."""
-        groups: dict[int, list[Goal]] = {}
-        for g in goals:
-            if self._over_budget():
-                self._unknown(g.name, fixed, f"the action's budget ({ACTION_BUDGET} x "
-                              f"{self.budget.query:,} resource units) ran out")
-                continue
-            r = terms.left[g.name]
-            i = self._split_on(fixed, r, terms.legal)
-            # a parameter the residual does not mention (only tied to it by the legality:
-            # a placement's row and column) splits into cases each as hard as the whole:
-            # an index cell first
-            names = self._constants(r)
-            direct = i is not None and self._param_names[i] in names
-            if not direct and self._split_cell(fixed, g, r, solver, params, terms):
-                self._learn_split(fixed, g)
-                continue
-            if i is None:
-                verdict = self._ask(solver(), r, self.budget.query, params, g.name,
-                                    terms.error, "last")
-                if verdict == "unknown":
-                    self._unknown(g.name, fixed, f"undecided within {self.budget.query:,} "
-                                  "resource units")
-                elif verdict != "unsat":
-                    self._fail(g.name, verdict, fixed)
-            else:
-                groups.setdefault(i, []).append(g)
-                self._learn_split(fixed, g)
-                if not fixed:
-                    self.lessons.split_kinds.add((g.kind, self._split_label(i)))
-                if i == len(self.symbolic):
-                    assert self._mover is not None
-                    # the values cover the cell's declared bounds: the proof assumes them
-                    self._uses(g.name, {("bounds", self._mover[0])})
-                    self.lessons.to_the_mover.setdefault(self.a_idx, set()).add(g.name)
-        for i, gs in groups.items():
-            lo, hi = self._domain(i)
-            for v in range(lo, hi):
-                if i == len(self.symbolic):
-                    excluded = self._no_such_mover(v)
-                    if excluded is not None:  # no state of the premises has this player
-                        for g in gs:         # to move (a seat beyond the player count)
-                            self._uses(g.name, excluded)
-                        continue
-                    self._restart_budget()  # each player's case is an action case of its
-                self._case({**fixed, i: v}, gs, top)  # own (as each player count is)
-
-    def _learn_split(self, fixed: dict[int, int], g: Goal) -> None:
-        """The goal is split further in this case: its other cases at this level (the
-        action's other player counts at the top, the sibling cases below) skip the
-        queries that fell short here and split it at once."""
-        self.lessons.split_levels.add((self.a_idx, g.name, frozenset(fixed)))
-
-    def _no_such_mover(self, v: int) -> set[Origin] | None:
-        """The premises (by origin) that no state has player ``v`` to move in, or None if
-        some may (asked once per value, with the premises about that cell)."""
-        if v not in self._movers:
-            assert self._mover is not None
-            cell = self._mover[1]
-            refuter = Refuter(self.p, cell == v)
-            verdict, core = refuter.refute(self.p.about(cell), [], self.budget.slice)
-            self._count("mover", refuter.solver.rulespec_spent, verdict)
-            self._movers[v] = ({self.p.keys[k][0] for k in core or []}
-                               if verdict == z3.unsat else None)
-        return self._movers[v]
-
-    def _split_label(self, i: int) -> str:
-        """The name of what split ``i`` fixes: a parameter, or the player to move's field."""
-        if i < len(self.symbolic):
-            return self.action.params[i].name
-        assert self._mover is not None
-        return self._mover[0]
-
-    def _domain(self, i: int) -> tuple[int, int]:
-        """The values split ``i`` takes, as ``range`` bounds."""
-        if i < len(self.symbolic):
-            d = self.action.params[i].domain
-            return d.lo, d.max_hi
-        assert self._mover is not None
-        return self._mover[2], self._mover[3] + 1
-
     def _restart_budget(self) -> None:
         if self._meter is not None:
             self._started = spent(self._meter)
-
-    def _split_cell(self, fixed: dict[int, int], g: Goal, r: Any,
-                    solver: Callable[[], z3.Solver], params: list[Any], terms: "_Terms"
-                    ) -> bool:
-        """No parameter to split on: a cell the residual uses as an index (the card in
-        hand, the chosen slot), fixed to each value of its declared bounds, folds the
-        residual to a few summands (:func:`.frame.index_cell`). Each value is one query
-        ``cell == v -> residual[cell := v]``; together they cover the cell's bounds (a
-        premise). False (nothing asked) when no cell helps."""
-        got = index_cell(r, self.p.intervals, set(self._param_names))
-        if got is None:
-            return False
-        cell, lo, hi = got
-        self._uses(g.name, self.p.bounds_of([cell]))
-        small = Refuter(self.p, terms.legal)
-        for v in range(lo, hi + 1):
-            rv = fixed_to(r, cell, v)
-            if z3.is_true(rv):
-                continue
-            if self._over_budget():
-                self._unknown(g.name, fixed, f"the action's budget ({ACTION_BUDGET} x "
-                              f"{self.budget.query:,} resource units) ran out")
-                return True
-            # first the premises that share a cell with the folded residual (a few)
-            # then every premise, tracked (its core names what the induction needs); the
-            # untracked solver only to describe a counterexample
-            extra = [cell == v, z3.Not(rv)] + ([] if g.name == RULE_ERRORS
-                                               else [z3.Not(terms.error)])
-            shown = z3.unknown
-            for picked, rlimit in ((self.p.about(rv), self.budget.slice),
-                                   (range(len(self.p.terms)), self.budget.query)):
-                self.queries += 1
-                shown, core = small.refute(picked, extra, rlimit)
-                self._count("cell", small.solver.rulespec_spent, shown)
-                if shown == z3.unsat:
-                    self._uses(g.name, {self.p.keys[k][0] for k in core or []})
-                    break
-            if shown == z3.unsat:
-                continue
-            if shown != z3.sat:
-                self._unknown(g.name, fixed, f"undecided within {self.budget.query:,} resource "
-                              f"units with {const_name(cell)} = {v}")
-                return True
-            verdict = self._ask(solver(), z3.Implies(cell == v, rv), self.budget.query, params,
-                                g.name, terms.error, "cell")
-            if verdict == "unknown":
-                self._unknown(g.name, fixed, f"undecided within {self.budget.query:,} resource "
-                              f"units with {const_name(cell)} = {v}")
-                return True
-            if verdict != "unsat":
-                self._fail(g.name, verdict, fixed)
-                return True
-        return True
-
-    def _split_like_before(self, g: Goal, r: Any, legal: Any) -> bool:
-        """A goal nothing was learned about, of a kind that an earlier action had to split
-        on the parameter this one would split on (each purchase's own tile count, say):
-        split at once, without the slice that would spend its budget first."""
-        kinds = self.lessons.split_kinds
-        if not any((g.kind, self._split_label(i)) in kinds for i in range(len(self._splits))):
-            return False  # nothing this action could split on was split for such a goal
-        i = self._split_on({}, r, legal)
-        return i is not None and (g.kind, self._split_label(i)) in kinds
 
     def _count(self, kind: str, units: int, verdict: Any) -> None:
         row = self.stats.setdefault(kind, [0, 0, 0, 0, 0])
@@ -565,38 +304,6 @@ class ActionProver:
         split into many values would otherwise go on asking each one)."""
         return self._spent() > ACTION_BUDGET * self.budget.query
 
-    def _split_on(self, fixed: dict[int, int], residual: Any, legal: Any) -> int | None:
-        """The open parameter the residual mentions with the fewest values; if it mentions
-        none, the one with the fewest values that a conjunct of the legality ``legal``
-        ties to a cell the residual reads (a precondition on the destination's cells, for
-        a goal about them). None when no parameter matters to the residual: a split would
-        ask the same question once per value, so the goal is asked once, with the full
-        budget, instead (MOTU's placements split on the row and column for goals about
-        the card counts: 64 cases, each as hard as the whole)."""
-        open_ = [i for i in range(len(self.symbolic)) if i not in fixed]
-        m = len(self.symbolic)
-        if not open_ and (self._mover is None or m in fixed):
-            return None
-        names = self._constants(residual)
-        mentioned = [i for i in open_ if self._param_names[i] in names]
-        if open_ and not mentioned:
-            tied = self._tied(legal)
-            mentioned = [i for i in open_ if tied.get(self._param_names[i], set()) & names]
-        if not mentioned:
-            # last, the player to move, if the residual reads its cell: an action on "my"
-            # board writes each player's cells under a test of it (Aquatica's purchases:
-            # 20 cells of 4 players), and each player's case folds those to the 5 cells
-            # of one player -- none of the 15 location cards' counts was decided in 60M
-            # units with it open, each in 0.2M with it set
-            if self._mover is not None and m not in fixed and self._param_names[m] in names:
-                return m
-            return None
-
-        def size(i: int) -> int:
-            lo, hi = self._domain(i)
-            return hi - lo
-        return min(mentioned, key=size)
-
     def _constants(self, t: Any) -> set[str]:
         """``free_constants(t)``, remembered for the last terms asked (a residual's are
         asked for its slice, its split and its lessons)."""
@@ -605,20 +312,6 @@ class ActionProver:
             if len(self._names) > 64:
                 self._names.clear()
             got = self._names[t.get_id()] = (t, free_constants(t))  # the term keeps its id
-        return got[1]
-
-    def _tied(self, legal: Any) -> dict[str, set[str]]:
-        """For each parameter (by name), the other constants that the conjuncts of the
-        legality mentioning it mention (per legality term: each case has its own)."""
-        got = self._ties.get(legal.get_id())
-        if got is None:
-            params = set(self._param_names[:len(self.symbolic)])
-            tied: dict[str, set[str]] = {}
-            for c in conjuncts(legal):
-                names = free_constants(c)
-                for n in names & params:
-                    tied.setdefault(n, set()).update(names - params)
-            got = self._ties[legal.get_id()] = (legal, tied)  # the term keeps its id
         return got[1]
 
     # --- outcomes ------------------------------------------------------------------------
