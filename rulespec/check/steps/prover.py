@@ -18,7 +18,7 @@ from . import tactics
 from .cases import mover_cell
 from .goals import ACTION_BUDGET, RULE_ERRORS, Goal, Origin, Verdict, own_origin
 from .implied import Implied, ImpliedBounds, ImpliedTotals
-from .lessons import Lessons
+from .lessons import UNTRACKED, Lessons
 from .premises import Premises
 from .splits import Splits
 
@@ -235,7 +235,7 @@ class ActionProver(Splits):
         lessons = self.lessons
         every = range(len(self.p.terms))
         for name in list(pending):  # every premise, tracked: its core serves later actions
-            if (self.a_idx, name) in lessons.untracked:
+            if lessons.has(UNTRACKED, self.a_idx, name):
                 continue
             if run.ask(name, pending[name], every, self.budget.quick, "tracked") == z3.unsat:
                 del pending[name]
@@ -255,7 +255,7 @@ class ActionProver(Splits):
             elif verdict != "unsat":
                 self._fail(name, verdict, fixed)
             else:  # the tracked query spent its budget, this one did not
-                lessons.untracked.add((self.a_idx, name))
+                lessons.note(UNTRACKED, self.a_idx, name)
         self._split(fixed, [by_name[n] for n in undecided], solver, params, terms, top)
 
     def _ask(self, solver: z3.Solver, obligation: Any, rlimit: int,

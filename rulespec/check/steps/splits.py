@@ -10,6 +10,7 @@ import z3
 
 from ..frame import conjuncts, const_name, fixed_to, free_constants, index_cell
 from .goals import ACTION_BUDGET, RULE_ERRORS, Goal, Origin
+from .lessons import SPLIT_FURTHER, TO_THE_MOVER
 from .premises import Refuter
 
 if TYPE_CHECKING:
@@ -52,12 +53,12 @@ class Splits:
                 groups.setdefault(i, []).append(g)
                 self._learn_split(fixed, g)
                 if not fixed:
-                    self.lessons.split_kinds.add((g.kind, self._split_label(i)))
+                    self.lessons.split_on(self.a_idx, g.name, g.kind, self._split_label(i))
                 if i == len(self.symbolic):
                     assert self._mover is not None
                     # the values cover the cell's declared bounds: the proof assumes them
                     self._uses(g.name, {("bounds", self._mover[0])})
-                    self.lessons.to_the_mover.setdefault(self.a_idx, set()).add(g.name)
+                    self.lessons.note(TO_THE_MOVER, self.a_idx, g.name)
         for i, gs in groups.items():
             lo, hi = self._domain(i)
             for v in range(lo, hi):
@@ -74,7 +75,7 @@ class Splits:
         """The goal is split further in this case: its other cases at this level (the
         action's other player counts at the top, the sibling cases below) skip the
         queries that fell short here and split it at once."""
-        self.lessons.split_levels.add((self.a_idx, g.name, frozenset(fixed)))
+        self.lessons.note(SPLIT_FURTHER, self.a_idx, g.name, frozenset(fixed))
 
     def _no_such_mover(self, v: int) -> set[Origin] | None:
         """The premises (by origin) that no state has player ``v`` to move in, or None if

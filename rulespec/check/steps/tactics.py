@@ -40,6 +40,8 @@ import z3
 
 from ..frame import conjuncts, index_cell
 from .goals import RULE_ERRORS, Goal
+from .lessons import (ANY, BY_CONJUNCT, NEEDS_ALL, NOT_BY_CONJUNCT, SPLIT_FURTHER, TO_THE_MOVER,
+                      UNTRACKED)
 from .premises import Refuter
 
 if TYPE_CHECKING:
@@ -114,15 +116,15 @@ def already_true(run: CaseRun, t: Attempt) -> str:
 
 
 def untracked_before(run: CaseRun, t: Attempt) -> str:
-    return EVERY_PREMISE if (run.prover.a_idx, t.name) in run.lessons.untracked else OPEN
+    return EVERY_PREMISE if run.lessons.has(UNTRACKED, run.prover.a_idx, t.name) else OPEN
 
 
 def as_another_case_did(run: CaseRun, t: Attempt) -> str:
     # (the split is looked at only where a lesson may apply: a residual asked about is
     # kept alive, and Z3's term ids, and so its search, depend on that)
     a, lessons = run.prover.a_idx, run.lessons
-    to_mover = t.name in lessons.to_the_mover.get(a, ())
-    conjunctwise = (a, t.name) in lessons.by_conjunct
+    to_mover = lessons.has(TO_THE_MOVER, a, t.name)
+    conjunctwise = lessons.has(BY_CONJUNCT, a, t.name)
     if not run.fixed or not (to_mover or conjunctwise):
         return OPEN
     leaf = run.leaf(t.residual)
@@ -134,8 +136,8 @@ def as_another_case_did(run: CaseRun, t: Attempt) -> str:
 
 
 def split_at_this_level(run: CaseRun, t: Attempt) -> str:
-    level = (run.prover.a_idx, t.name, frozenset(run.fixed))
-    return SPLIT if level in run.lessons.split_levels else OPEN
+    split = run.lessons.has(SPLIT_FURTHER, run.prover.a_idx, t.name, frozenset(run.fixed))
+    return SPLIT if split else OPEN
 
 
 def split_like_before(run: CaseRun, t: Attempt) -> str:
@@ -144,11 +146,11 @@ def split_like_before(run: CaseRun, t: Attempt) -> str:
     split at once, without the slice that would spend its budget first."""
     if run.fixed or run.core(t) is not None:
         return OPEN
-    pr, kinds = run.prover, run.lessons.split_kinds
-    if not any((t.goal.kind, pr._split_label(i)) in kinds for i in range(len(pr._splits))):
+    pr, lessons, kind = run.prover, run.lessons, t.goal.kind
+    if not any(lessons.split_kind(kind, pr._split_label(i)) for i in range(len(pr._splits))):
         return OPEN  # nothing this action could split on was split for such a goal
     i = pr._split_on({}, t.residual, run.terms.legal)
-    return SPLIT if i is not None and (t.goal.kind, pr._split_label(i)) in kinds else OPEN
+    return SPLIT if i is not None and lessons.split_kind(kind, pr._split_label(i)) else OPEN
 
 
 def learned_premises(run: CaseRun, t: Attempt) -> str:
@@ -156,13 +158,12 @@ def learned_premises(run: CaseRun, t: Attempt) -> str:
     if core is None:
         return OPEN
     shown = run.ask(t.name, t.residual, core, run.prover.budget.slice, "core") == z3.unsat
-    tally = run.lessons.hits if shown else run.lessons.misses
-    tally[t.name] = tally.get(t.name, 0) + 1
+    run.lessons.tally(t.name, shown)
     return PROVED if shown else OPEN
 
 
 def slice_(run: CaseRun, t: Attempt) -> str:
-    if (run.prover.a_idx, t.name) in run.lessons.needs_all:
+    if run.lessons.has(NEEDS_ALL, run.prover.a_idx, t.name):
         t.verdict = z3.sat  # a slice could not show it before
         return OPEN
     t.verdict = run.ask_slice(t)
@@ -200,18 +201,18 @@ def implied_bounds(run: CaseRun, t: Attempt) -> str:
 
 def at_a_leaf(run: CaseRun, t: Attempt) -> str:
     pr, lessons, r = run.prover, run.lessons, t.residual
-    if t.verdict == z3.sat and not (t.name in lessons.by_conjunct_goals and run.leaf(r)):
-        lessons.needs_all.add((pr.a_idx, t.name))
+    a, name = pr.a_idx, t.name
+    if t.verdict == z3.sat and not (lessons.has(BY_CONJUNCT, ANY, name) and run.leaf(r)):
+        lessons.note(NEEDS_ALL, a, name)
         return EVERY_PREMISE
     if not run.leaf(r):
         return SPLIT
-    tried = (pr.a_idx, t.name)
-    if tried not in lessons.by_conjunct and tried not in lessons.not_by_conjunct:
-        if by_conjunct(run, t.name, r):
-            lessons.by_conjunct.add(tried)
-            lessons.by_conjunct_goals.add(t.name)
+    if not lessons.has(BY_CONJUNCT, a, name) and not lessons.has(NOT_BY_CONJUNCT, a, name):
+        if by_conjunct(run, name, r):
+            lessons.note(BY_CONJUNCT, a, name)
+            lessons.note(BY_CONJUNCT, ANY, name)  # for any action's leaves
             return PROVED
-        lessons.not_by_conjunct.add(tried)
+        lessons.note(NOT_BY_CONJUNCT, a, name)
     if index_cell(r, pr.p.intervals, set(pr._param_names)) is not None:
         return SPLIT  # an index cell to split on: straight to the split
     return EVERY_PREMISE
