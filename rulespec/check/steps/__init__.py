@@ -1,21 +1,20 @@
 """Step proofs for one action: does it keep every goal, from every state the premises allow?
 
-Before any query, :mod:`.frame` sets aside what the action cannot change: a goal left
-with no residual is PROVED without a query. Each remaining goal is asked on one solver
-per case that holds the action's legality (a push/pop per goal), with a subset of the
-premises: first those that proved it in an earlier case (:class:`Lessons`), then those
-that share a cell with it, then all of them. Premises are tracked, so each proof names
-the ones it used for the next case.
+Before any query, :mod:`rulespec.check.frame` sets aside what the action cannot change: a goal left
+with no residual is PROVED without a query. Each remaining goal goes through the shortcuts
+of :mod:`.tactics`, in their declared order (the lessons of earlier cases, the slice of the
+premises that share a cell with it, what the premises imply, conjunct by conjunct at a
+leaf), then every premise; what is still undecided splits the case (:mod:`.splits`: on a
+parameter the residual mentions, on the player to move, on a cell used as an index). A goal
+is PROVED when every case is; a counterexample in any case makes it VIOLATED for this step
+(not yet a reachable bug: bounded model checking decides that); a case that no split can
+decide within the full budget (resource units) makes it UNKNOWN.
 
-When a query is undecided within the quick budget, the action is split on a parameter
-the goal's residual mentions (a placement rule splits on the destination row, say): each
-value is a smaller case, proved on its own; with no parameter left, on the player to
-move, if the residual reads that cell (each player's case with its own action budget);
-at a leaf, a goal of several conjuncts is asked conjunct by conjunct before it goes to
-every premise. A goal is PROVED when every case is; a
-counterexample in any case makes it VIOLATED for this step (not yet a reachable bug:
-bounded model checking decides that); a case that no split can decide within the full
-budget (resource units) makes it UNKNOWN.
+The modules, each with one job: :mod:`.goals` (what must be preserved), :mod:`.premises`
+(the state the step starts from, and the solver of the small queries), :mod:`.implied`
+(bounds and totals the premises imply), :mod:`.lessons` (what earlier cases taught),
+:mod:`.cases` (the independent cases), :mod:`.tactics` (the steps, in order),
+:mod:`.splits` and :mod:`.prover` (one action case's proof).
 """
 
 from .cases import Case, mover_cell, step_cases
