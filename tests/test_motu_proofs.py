@@ -12,6 +12,7 @@ from rulespec.check.budget import Budget
 from rulespec.check.prove import law_proofs
 from rulespec.check.results import PROVED, VIOLATED
 from rulespec.check.steps import ActionProver, Lessons, Premises, goals_of, step_cases
+from rulespec.check.steps.lessons import SPLIT_FURTHER, UNTRACKED
 from rulespec.compile.smt_backend import compile_smt
 
 from planting import planted_spec
@@ -159,8 +160,8 @@ def test_a_case_for_fewer_players_skips_the_queries_that_failed_for_more(
     assert four.run()[goal].status == PROVED
     assert skipped <= set(four.stats)  # the teacher asked them, undecided
     a_idx = four.a_idx
-    assert ((a_idx, goal, frozenset()) in lessons.split_levels if learned == "splits" else
-            (a_idx, goal) in lessons.untracked)
+    assert (lessons.has(SPLIT_FURTHER, a_idx, goal, frozenset()) if learned == "splits" else
+            lessons.has(UNTRACKED, a_idx, goal))
     three = _case_prover(action, goal, 3, copy.deepcopy(lessons))
     verdict = three.run()[goal]
     assert verdict.status == PROVED, verdict.detail

@@ -12,6 +12,7 @@ from rulespec.check.results import PROVED, VIOLATED
 from rulespec.check.solvers import Budget
 from rulespec.check.steps import (ActionProver, ImpliedBounds, Lessons, Premises, Refuter,
                                   _Terms, goals_of)
+from rulespec.check.steps.lessons import SPLIT_FURTHER
 from rulespec.compile.smt_backend import compile_smt
 from rulespec.runtime.registry import models_dir
 
@@ -84,7 +85,7 @@ def test_a_learned_core_alone_proves_the_goal_and_carries_to_fewer_players():
     lessons = Lessons()
     five.lessons = lessons
     assert {v.status for v in five.run().values()} == {PROVED}
-    keys = lessons.cores["fields_within_bounds[spears]"]
+    keys = lessons.cores("fields_within_bounds[spears]")
     assert keys  # the spear bound needs premises (the spear count invariant)
 
     # the core, asked alone on a fresh solver with the step's terms, still proves it
@@ -255,7 +256,7 @@ def test_a_sibling_case_splits_at_once_what_the_first_one_had_to_split():
     prover = ActionProver(game, smt, Premises(smt, dict(case)), a_idx, goals,
                           Budget(10_000_000), Lessons())
     assert prover.run()["trained_mantas_are_conserved"].status == PROVED
-    assert (a_idx, "trained_mantas_are_conserved", frozenset({0})) in \
-        prover.lessons.split_levels
+    assert prover.lessons.has(SPLIT_FURTHER, a_idx, "trained_mantas_are_conserved",
+                              frozenset({0}))
     queries, units, unsat, sat, unknown = prover.stats["slice"]
     assert unknown == 2

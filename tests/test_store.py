@@ -36,8 +36,9 @@ def _json(run) -> str:
 # --- the entries: data, never code --------------------------------------------------------
 def test_values_round_trip_through_json_with_their_types():
     lessons = Lessons()
-    lessons.cores["g"] = {(1, "x"), (2, "y")}
-    lessons.split_levels.add((0, "g", frozenset({1, 2})))
+    lessons.learned[(None, "g", None)] = {"core": {(1, "x"), (2, "y")}}
+    lessons.note("split further", 0, "g", frozenset({1, 2}))
+    lessons.split_on(0, "g", "bounds", "row")
     value = (1, [2.5, None], {"a": {(1, 2)}}, {(3, 4): frozenset({"b"})},
              Result("p", "PROVED", "z3-step", evidence={"premises": ["q"]}),
              Played(3, frozenset({1}), frozenset({(0, "when@3")})),
@@ -46,7 +47,7 @@ def test_values_round_trip_through_json_with_their_types():
     back = decode(json.loads(text))
     assert back[:7] == value[:7] and back[4].evidence == {"premises": ["q"]}
     assert vars(back[7]).keys() == vars(lessons).keys()
-    assert back[7].cores == lessons.cores and back[7].split_levels == lessons.split_levels
+    assert back[7].learned == lessons.learned and back[7].split_kind("bounds", "row")
 
 
 def test_an_entry_names_no_code_it_could_run():
