@@ -8,7 +8,8 @@ BIN    := $(VENV)/bin
 PIP    := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip
 # test processes (pytest-xdist): one per core; `make test TEST_WORKERS=0` runs in one.
 # --dist load: each process takes the next test when it is done; with the tests marked
-# slow first (tests/conftest.py), the long proofs do not leave one core idle at the end
+# slow first (tests/conftest.py), the long proofs do not leave one core idle at the end;
+# --durations=20 lists the slowest tests, the ones to look at when the suite grows
 TEST_WORKERS ?= auto
 PYTEST_ARGS  ?=
 
@@ -36,7 +37,7 @@ run: $(VENV)/.installed
 ## test: install with the test extras (Chromium for the report tests, Node for the
 ## JavaScript implementations conform tests) and run the suite
 test: $(VENV)/.installed-test chromium node
-	$(BIN)/python -m pytest -q $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) \
+	$(BIN)/python -m pytest -q --durations=20 $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) \
 	  --dist load) $(PYTEST_ARGS)
 
 ## chromium: the browser the report tests open reports in, and a font for the Japanese
