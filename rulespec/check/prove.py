@@ -68,6 +68,9 @@ class ProofRun:
     step_stats: dict[str, list[int]] = attrs.field(factory=dict)
     #: (jobs answered from the verdict store, jobs), or None when no store was open
     stored: tuple[int, int] | None = None
+    #: what the search for auxiliary invariants did (:mod:`.infer`), or None when it
+    #: did not run (every goal proved without it)
+    inference: dict[str, Any] | None = None
 
 
 def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
@@ -108,7 +111,52 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
           rlimit: int = DEFAULT_RLIMIT, depth: int | None = None,
           trace_dir: str | Path = "traces", workers: int = 1,
           timeout: float | None = None, progress: Progress = QUIET,
-          processes: bool | None = None, cluster: Any = None) -> ProofRun:
+          processes: bool | None = None, cluster: Any = None,
+          infer: bool = True) -> ProofRun:
+    """:func:`prove_once`; where it leaves a goal unproved by induction (and ``infer``),
+    the prover looks for auxiliary invariants (:mod:`.infer`) and, when it finds some,
+    proves again with them as goals of their own: the answer is that second run's, with
+    the inferred lemmas among its results (``evidence["provenance"]`` "inferred") and the
+    units of both runs and of the search."""
+    kw = dict(rlimit=rlimit, depth=depth, trace_dir=trace_dir, workers=workers,
+              timeout=timeout, progress=progress, processes=processes, cluster=cluster)
+    first = prove_once(model, property_names=property_names, **kw)
+    if not infer or first.stopped or not _unproved(first.results, property_names):
+        return first
+    from .infer import infer as search, strengthened
+    found = search(model, Budget(rlimit).query)
+    if not found.lemmas:
+        return attrs.evolve(first, rlimit=first.rlimit + found.units,
+                            inference=found.summary())
+    names = None if property_names is None else [
+        *property_names, *(lemma.name for lemma in found.lemmas)]
+    again = prove_once(strengthened(model, found.lemmas), property_names=names, **kw)
+    return attrs.evolve(again, results=[_provenance(r) for r in again.results],
+                        rlimit=first.rlimit + found.units + again.rlimit,
+                        jobs=first.jobs + again.jobs, inference=found.summary())
+
+
+def _unproved(results: Sequence[Result], wanted: Sequence[str] | None) -> bool:
+    """Some step goal has a step verdict but no proof by induction (and is not broken)."""
+    stepped = {r.property for r in results if r.checker.startswith("z3-step")}
+    proved = {r.property for r in results if r.checker == "z3-induction"
+              and r.status == PROVED}
+    broken = {r.property for r in results if r.status in (VIOLATED, SKIPPED)}
+    return bool(stepped - proved - broken)
+
+
+def _provenance(r: Result) -> Result:
+    from .infer import INFERRED, is_inferred
+    if not is_inferred(r.property):
+        return r
+    return attrs.evolve(r, evidence={**(r.evidence or {}), "provenance": INFERRED})
+
+
+def prove_once(model: Model, *, property_names: Sequence[str] | None = None,
+               rlimit: int = DEFAULT_RLIMIT, depth: int | None = None,
+               trace_dir: str | Path = "traces", workers: int = 1,
+               timeout: float | None = None, progress: Progress = QUIET,
+               processes: bool | None = None, cluster: Any = None) -> ProofRun:
     """Step proofs, the induction, laws, bounded model checking where induction did not
     prove a goal, and (for the whole game) dead rules.
 
