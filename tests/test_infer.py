@@ -141,3 +141,27 @@ def test_prove_lists_the_lemmas_in_its_output_and_json(twins, tmp_path, capsys):
     assert "steps = marks" in doc["inference"]["lemmas"]
     lemma = [r for r in doc["results"] if r["property"] == "inferred: steps = marks"]
     assert lemma and all(r["evidence"]["provenance"] == "inferred" for r in lemma)
+
+
+def test_the_report_shows_an_inferred_lemma_with_the_invariants(twins, tmp_path):
+    import attrs
+    import jsonschema
+    from rulespec.report.budget import SMOKE
+    from rulespec.report.collect import collect
+    from rulespec.report.document import build_document
+    from rulespec.report.render import SCHEMA, render_html, render_markdown
+    path = str(tmp_path / "twins.py")
+    budget = attrs.evolve(SMOKE, min_examples=5, prove=True, solver_rlimit=RLIMIT, workers=1)
+    doc = build_document(collect(path, budget, tmp_path / "traces"), path)
+    jsonschema.validate(doc, json.loads(SCHEMA.read_text()))
+    props = {p["name"]: p for p in doc["properties"]}
+    lemma = props["inferred: steps = marks"]
+    assert lemma["inferred"] is True and lemma["kind"] == "inferred lemma"
+    assert lemma["result"] == "PROVED"
+    assert props[GOAL]["inferred"] is False and props[GOAL]["result"] == "PROVED"
+    md = render_markdown(doc, "pictures")
+    part = md[md.index("### `inferred: steps = marks`"):]
+    assert "*Inferred by the prover:" in part[:part.index("###", 3)]
+    html = render_html(doc)
+    card = html[html.index(f'id="{lemma["id"]}"'):]
+    assert ", inferred by the prover (" in card[:card.index("</div>")]
