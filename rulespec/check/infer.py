@@ -33,7 +33,7 @@ import z3
 from ..compile.smt_backend import SmtGame, Unsupported, compile_smt
 from ..compile.smt_terms import own_context
 from ..ir.english import to_english
-from ..ir.nodes import BOOL, INT, Expr, Field, implies, lift
+from ..ir.nodes import BOOL, INT, Expr, Field, Reading, count, implies, lift, sum_of
 from ..runtime.model import Model
 from ..spec.elements import Invariant
 from .solvers import check, limited, simple_solver
@@ -49,19 +49,10 @@ PREFIX = "inferred: "
 STATES_PER_COUNT = 200
 #: an array field with at most this many cells gives one counter per cell
 SMALL_ARRAY = 8
+#: with more moving numbers than this, only the pairs one step changes both of are related
+MANY = 40
 #: Houdini rounds at most (each round drops at least one candidate, or stops)
 ROUNDS = 30
-
-
-@attrs.frozen
-class Atom:
-    """One cell a candidate talks about: where it is in the state and how the spec names
-    it."""
-
-    offset: int
-    expr: Expr = attrs.field(eq=False)
-    kind: str  # "int", "bool" or "enum"
-    enum: Any = attrs.field(default=None, eq=False)
 
 
 @attrs.frozen
@@ -101,18 +92,81 @@ class Inference:
 
 
 # --- atoms ------------------------------------------------------------------------------
+@attrs.frozen
+class Atom:
+    """One number a candidate talks about: a cell of the state, or a count over an
+    array's cells; how to read it on a state's flat values and how the spec names it."""
+
+    expr: Expr = attrs.field(eq=False)
+    read: Callable[[tuple], int] = attrs.field(eq=False)
+    kind: str  # "int", "bool" or "enum"
+    lo: int | None = None  # declared bounds (None: none known)
+    hi: int | None = None
+    enum: Any = attrs.field(default=None, eq=False)
+    #: a scalar flow field (the phase, the player to move): facts may be conditioned on it
+    flow: bool = False
+
+
 def atoms_of(model: Model) -> list[Atom]:
-    """The counters, flags and enum cells of the state a candidate may name: every scalar
-    field, and each cell of a small array (the number of players too)."""
+    """The numbers of the state a candidate may name: every scalar field, each cell of a
+    small array (the number of players too), and per array of flags or enum members the
+    number of cells that are set, or that hold each member (of an enum of few members) or
+    differ from the cells' first value."""
     out = []
     for name, slot in model.layout.slots.items():
-        f = slot.field
-        if f.size > SMALL_ARRAY:
-            continue
+        f, off = slot.field, slot.offset
         kind = "bool" if f.type == BOOL else "int" if f.type == INT else "enum"
-        for k, idx in enumerate(itertools.product(*(range(d.size) for d in f.dims))):
-            out.append(Atom(slot.offset + k, _cell(model, f, idx), kind, f.type.enum))
+        if f.size <= SMALL_ARRAY:
+            for k, idx in enumerate(itertools.product(*(range(d.size) for d in f.dims))):
+                out.append(Atom(_cell(model, f, idx), lambda v, o=off + k: v[o], kind,
+                                f.lo, f.hi, f.type.enum, f.flow and not f.dims))
+        if not f.dims or kind == "int":
+            continue
+        cells = slice(off, off + f.size)
+        if kind == "bool":
+            out.append(Atom(_count(f, lambda c: c, f"{f.name} cells set"),
+                            lambda v, c=cells: sum(map(bool, v[c])), "int", 0, f.size))
+            continue
+        members = list(f.type.enum)
+        first = _flatten_first(f.initial)
+        wanted = range(len(members)) if len(members) <= SMALL_ARRAY else [first]
+        for m in wanted:
+            member = f.type.enum.name_of(m)
+            if m == first and len(members) > SMALL_ARRAY:
+                out.append(Atom(_count(f, lambda c, e=members[m]: c != e,
+                                       f"{f.name} cells other than {member}"),
+                                lambda v, c=cells, m=m: sum(x != m for x in v[c]),
+                                "int", 0, f.size))
+            else:
+                out.append(Atom(_count(f, lambda c, e=members[m]: c == e,
+                                       f"{f.name} cells that are {member}"),
+                                lambda v, c=cells, m=m: sum(x == m for x in v[c]),
+                                "int", 0, f.size))
     return out
+
+
+def _flatten_first(v: Any) -> int:
+    while isinstance(v, (list, tuple)):
+        v = v[0]
+    return int(v)
+
+
+def _count(f: Field, test: Callable[[Expr], Expr], words: str) -> Expr:
+    """How many cells of array ``f`` pass ``test``, as the spec would write it (each
+    index with a name of its own: the English printer reads the lambdas' names)."""
+    doms = [d.enum if d.enum is not None else range(d.size) for d in f.dims]
+    names = [("p" if d.players else d.enum.name[0].lower() if d.enum is not None else "i")
+             + (str(k) if len(f.dims) > 1 else "") for k, d in enumerate(f.dims)]
+
+    def over(k: int, idx: list) -> Expr:
+        def inner(i: Expr) -> Expr:
+            if k == len(doms) - 1:
+                return test(f[tuple(idx + [i])])
+            return over(k + 1, idx + [i])
+        fn = eval(f"lambda {names[k]}: inner({names[k]})", {"inner": inner})  # noqa: S307
+        return (count if k == len(doms) - 1 else sum_of)(doms[k], fn)
+    e = over(0, [])
+    return Expr(e.op, e.args, e.type, e.where, e.label, Reading(f"the number of {words}"))
 
 
 def _cell(model: Model, f: Field, idx: tuple) -> Expr:
@@ -126,103 +180,115 @@ def _cell(model: Model, f: Field, idx: tuple) -> Expr:
 
 # --- candidates -------------------------------------------------------------------------
 def played_states(model: Model, seed: int = 0, per_count: int = STATES_PER_COUNT
-                  ) -> list[tuple]:
-    """The setup states and ``per_count`` states of seeded random games per player count."""
+                  ) -> list[list[tuple]]:
+    """Seeded random games (each its states from the setup on): ``per_count`` steps per
+    player count in all."""
     rng = random.Random(seed)
-    out: list[tuple] = []
+    out: list[list[tuple]] = []
     for n in range(model.min_players, model.max_players + 1):
         got = 0
         while got < per_count:
             state = model.initial_state(n)
-            out.append(state.values)
+            game = [state.values]
             for _ in range(model.spec.max_steps):
                 action = model.random_action(state, rng)
                 if action is None or got >= per_count:
                     break
                 state = model.apply(state, action)
-                out.append(state.values)
+                game.append(state.values)
                 got += 1
-            else:
-                continue
-            if action is None and got == 0:
+            out.append(game)
+            if len(game) == 1:
                 break  # a game over at its setup: nothing more to play
     return out
 
 
-def candidates(model: Model, states: Sequence[tuple]) -> list[Candidate]:
-    """Every candidate fact no state of ``states`` breaks, in a fixed order."""
+def candidates(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candidate]:
+    """Every candidate fact no state of ``games`` breaks, in a fixed order."""
     atoms = atoms_of(model)
+    rows = [[tuple(a.read(v) for a in atoms) for v in game] for game in games]
+    states = [r for game in rows for r in game]
     out: list[Candidate] = []
     seen: set[str] = set()
 
     def add(expr: Expr, holds: Callable[[tuple], bool]) -> None:
         c = Candidate(expr, holds)
-        if c.text not in seen and all(holds(v) for v in states):
+        if c.text not in seen and c.text != "true" and all(holds(v) for v in states):
             seen.add(c.text)
             out.append(c)
-    ints = [a for a in atoms if a.kind == "int"]
-    span = {a.offset: (min(v[a.offset] for v in states), max(v[a.offset] for v in states))
-            for a in ints}
-    fields = {s.offset: s.field for s in model.layout.slots.values()}
-    for a in ints:  # ranges, tighter than declared
-        lo, hi = span[a.offset]
-        f = _field_at(model, a.offset, fields)
-        if lo == hi and (f.lo != lo or f.hi != hi):
-            add(a.expr == lo, lambda v, o=a.offset, c=lo: v[o] == c)
+    ints = [i for i, a in enumerate(atoms) if a.kind == "int"]
+    span = {i: (min(v[i] for v in states), max(v[i] for v in states)) for i in ints}
+    for i in ints:  # ranges, tighter than declared
+        lo, hi = span[i]
+        a = atoms[i]
+        if lo == hi and (a.lo != lo or a.hi != hi):
+            add(a.expr == lo, lambda v, i=i, c=lo: v[i] == c)
         else:
-            if lo > f.lo:
-                add(a.expr >= lo, lambda v, o=a.offset, c=lo: v[o] >= c)
-            if f.hi is None or hi < f.hi:
-                add(a.expr <= hi, lambda v, o=a.offset, c=hi: v[o] <= c)
-    moving = [a for a in ints if span[a.offset][0] < span[a.offset][1] and a.offset != 0]
-    together = _changing_together(states, [a.offset for a in moving])
-    for a, b in itertools.combinations(moving, 2):
-        if (a.offset, b.offset) not in together:
+            if a.lo is None or lo > a.lo:
+                add(a.expr >= lo, lambda v, i=i, c=lo: v[i] >= c)
+            if a.hi is None or hi < a.hi:
+                add(a.expr <= hi, lambda v, i=i, c=hi: v[i] <= c)
+    players = next(i for i, a in enumerate(atoms) if a.expr.op == "num_players")
+    moving = [i for i in ints if span[i][0] < span[i][1] and i != players]
+    together = (set(itertools.combinations(moving, 2)) if len(moving) <= MANY
+                else _changing_together(rows, moving))
+    for i, j in itertools.combinations(moving, 2):
+        if (i, j) in together:
+            _pair_facts(atoms, i, j, states, add)
+    pe = atoms[players].expr
+    for i in moving:  # against the number of players
+        a = atoms[i]
+        d = {v[i] - v[players] for v in states}
+        if len(d) == 1:
+            k = d.pop()
+            add(a.expr == pe + k, lambda v, i=i, k=k: v[i] == v[players] + k)
+        add(a.expr <= pe, lambda v, i=i: v[i] <= v[players])
+        add(a.expr < pe, lambda v, i=i: v[i] < v[players])
+    for e, a in enumerate(atoms):  # while a flow field has one value
+        if not a.flow or a.kind == "bool" or (a.kind == "int" and span[e][1] - span[e][0] > 4):
             continue
-        oa, ob = a.offset, b.offset
-        d = {v[oa] - v[ob] for v in states}
-        s = {v[oa] + v[ob] for v in states}
-        if len(d) == 1:
-            k = d.pop()
-            add(a.expr == b.expr + k, lambda v, oa=oa, ob=ob, k=k: v[oa] == v[ob] + k)
-        if len(s) == 1:
-            k = s.pop()
-            add(a.expr + b.expr == k, lambda v, oa=oa, ob=ob, k=k: v[oa] + v[ob] == k)
-        else:
-            top = max(s)
-            fa, fb = _field_at(model, oa, fields), _field_at(model, ob, fields)
-            if fa.hi is None or fb.hi is None or top < fa.hi + fb.hi:
-                add(a.expr + b.expr <= top, lambda v, oa=oa, ob=ob, c=top: v[oa] + v[ob] <= c)
-        add(a.expr <= b.expr, lambda v, oa=oa, ob=ob: v[oa] <= v[ob])
-        add(b.expr <= a.expr, lambda v, oa=oa, ob=ob: v[ob] <= v[oa])
-    players = next(a for a in atoms if a.offset == 0)
-    for a in moving:  # against the number of players
-        o = a.offset
-        d = {v[o] - v[0] for v in states}
-        if len(d) == 1:
-            k = d.pop()
-            add(a.expr == players.expr + k, lambda v, o=o, k=k: v[o] == v[0] + k)
-        add(a.expr <= players.expr, lambda v, o=o: v[o] <= v[0])
-        add(a.expr < players.expr, lambda v, o=o: v[o] < v[0])
-    for e in (a for a in atoms if a.kind == "enum" and _is_flow(model, a, fields)):
-        for m in sorted({v[e.offset] for v in states}):
-            _phase_facts(e, m, [v for v in states if v[e.offset] == m], atoms, span, add)
+        for m in sorted({v[e] for v in states}):
+            when = a.expr == (list(a.enum)[m] if a.kind == "enum" else lift(m))
+            part = [v for v in states if v[e] == m]
+            _phase_facts(atoms, e, m, when, part, span, add)
+            for i, j in itertools.combinations(moving, 2):
+                if (i, j) in together and e not in (i, j):
+                    d = {v[i] - v[j] for v in part}
+                    if len(d) == 1 and len({v[i] - v[j] for v in states}) > 1:
+                        k = d.pop()
+                        add(implies(when, atoms[i].expr == atoms[j].expr + k),
+                            lambda v, e=e, m=m, i=i, j=j, k=k: v[e] != m or v[i] == v[j] + k)
     return out
 
 
-def _phase_facts(e: Atom, m: int, states: list[tuple], atoms: list[Atom],
-                 span: dict[int, tuple[int, int]], add: Callable) -> None:
-    """Facts of the states where the enum cell ``e`` has member ``m``: a flag's value, a
-    counter's range tighter than in every state, an enum cell's one member."""
-    when = e.expr == list(e.enum)[m]
-    oe = e.offset
+def _pair_facts(atoms: list[Atom], i: int, j: int, states: list[tuple], add: Callable) -> None:
+    """Linear relations between two numbers that change together."""
+    a, b = atoms[i], atoms[j]
+    d = {v[i] - v[j] for v in states}
+    s = {v[i] + v[j] for v in states}
+    if len(d) == 1:
+        k = d.pop()
+        add(a.expr == b.expr + k, lambda v, k=k: v[i] == v[j] + k)
+    if len(s) == 1:
+        k = s.pop()
+        add(a.expr + b.expr == k, lambda v, k=k: v[i] + v[j] == k)
+    else:
+        top = max(s)
+        if a.hi is None or b.hi is None or top < a.hi + b.hi:
+            add(a.expr + b.expr <= top, lambda v, c=top: v[i] + v[j] <= c)
+    add(a.expr <= b.expr, lambda v: v[i] <= v[j])
+    add(b.expr <= a.expr, lambda v: v[j] <= v[i])
 
+
+def _phase_facts(atoms: list[Atom], e: int, m: int, when: Expr, states: list[tuple],
+                 span: dict[int, tuple[int, int]], add: Callable) -> None:
+    """Facts of the states where the flow number ``e`` has value ``m``: a flag's value,
+    a counter's range tighter than in every state, an enum cell's one member."""
     def under(fact: Expr, test: Callable[[tuple], bool]) -> None:
-        add(implies(when, fact), lambda v: v[oe] != m or test(v))
-    for a in atoms:
-        o = a.offset
+        add(implies(when, fact), lambda v: v[e] != m or test(v))
+    for o, a in enumerate(atoms):
         seen = {v[o] for v in states}
-        if o == oe or not seen:
+        if o == e or not seen:
             continue
         if a.kind == "bool" and len(seen) == 1:
             flag = bool(seen.pop())
@@ -242,32 +308,25 @@ def _phase_facts(e: Atom, m: int, states: list[tuple], atoms: list[Atom],
                     under(a.expr <= hi, lambda v, o=o, c=hi: v[o] <= c)
 
 
-def _changing_together(states: Sequence[tuple], offsets: list[int]) -> set[tuple[int, int]]:
-    """The pairs of cells (in ``offsets``' order) that some step of play changed both of."""
+def _changing_together(games: Sequence[Sequence[tuple]], which: list[int]
+                       ) -> set[tuple[int, int]]:
+    """The pairs of numbers (in ``which``'s order) that one step of play changed both of."""
     out: set[tuple[int, int]] = set()
-    for before, after in zip(states, states[1:]):
-        changed = [o for o in offsets if before[o] != after[o]]
-        if len(changed) < 16:  # a new game's setup changes everything: not one step
+    for game in games:
+        for before, after in zip(game, game[1:]):
+            changed = [o for o in which if before[o] != after[o]]
             out.update(itertools.combinations(changed, 2))
     return out
 
 
-def _field_at(model: Model, offset: int, fields: dict[int, Field]) -> Field:
-    best = max(o for o in fields if o <= offset)
-    return fields[best]
-
-
-def _is_flow(model: Model, a: Atom, fields: dict[int, Field]) -> bool:
-    f = _field_at(model, a.offset, fields)
-    return f.flow and not f.dims
-
-
 # --- Houdini ----------------------------------------------------------------------------
-def houdini(model: Model, found: Sequence[Candidate], rlimit: int) -> tuple[list[int], int]:
+def houdini(model: Model, found: Sequence[Candidate], rlimit: int,
+            goals: Sequence[str] | None = None) -> tuple[list[int], int]:
     """The indices of ``found`` that every step keeps, assuming all of them, the spec's
     invariants and the bounds before it; and the resource units spent. A query that runs
     out of units drops what it asked about (never kept unproved: the lemmas are proved
-    again as goals)."""
+    again as goals). With ``goals`` (names of invariants and conservation laws), only the
+    survivors their step proofs use are kept, and those the kept ones' own steps use."""
     spec = attrs.evolve(model.spec, invariants=tuple(model.spec.invariants) + tuple(
         Invariant(f"candidate {i}", c.expr, None, None) for i, c in enumerate(found)))
     first = len(model.spec.invariants)
@@ -305,26 +364,82 @@ def houdini(model: Model, found: Sequence[Candidate], rlimit: int) -> tuple[list
                         out = {i for i in asked
                                if not z3.is_true(m.eval(post[i], model_completion=True))}
                         broken |= out or set(asked)
-                    elif r == z3.unknown:
-                        broken |= set(asked)
                     solver.pop()
+                    if r == z3.unknown:  # one by one: only those undecided alone drop
+                        for i in asked:
+                            solver.push()
+                            solver.add(z3.Not(post[i]))
+                            r1 = check(solver)
+                            units += solver.rulespec_spent
+                            solver.pop()
+                            if r1 != z3.unsat:
+                                broken.add(i)
                     if r != z3.sat:
                         break
                     asked = [i for i in asked if i not in broken]
             if not broken:
                 break
             alive = [i for i in alive if i not in broken]
-    return alive, units
+        if goals is None or not alive:
+            return alive, units
+        used, spent = _used(smt, s, given, steps, pre, alive, first, goals, rlimit)
+        return used, units + spent
 
 
-def infer(model: Model, rlimit: int, seed: int = 0) -> Inference:
+def _used(smt: SmtGame, s: list, given: list, steps: list, pre: dict[int, Any],
+          alive: list[int], first: int, goals: Sequence[str], rlimit: int
+          ) -> tuple[list[int], int]:
+    """The lemmas (of ``alive``) the step proofs of ``goals`` rest on, and theirs in turn:
+    the unsat cores of one query per goal and action, lemmas as tracked assumptions."""
+    spec = smt.spec
+    wanted = set(goals)
+    targets: list[Callable[[Any], Any]] = []
+    for k, inv in enumerate(spec.invariants[:first]):
+        if inv.name in wanted and not inv.law:
+            targets.append(lambda after, k=k: smt.invariant_checked(k, after.value).holds())
+    for k, law in enumerate(spec.conservation):
+        if law.name in wanted:
+            targets.append(lambda after, k=k: z3.And(
+                z3.Not(smt.conserved_checked(k, s).error),
+                z3.Not(smt.conserved_checked(k, after.value).error),
+                smt.conserved_checked(k, s).value == smt.conserved_checked(k, after.value).value))
+    if not targets:  # only the bounds or rule errors: every survivor may serve
+        return alive, 0
+    flags = {i: z3.Bool(f"lemma {i}") for i in alive}
+    of_flag = {flags[i].get_id(): i for i in alive}
+    used: set[int] = set()
+    units = 0
+    todo = list(targets)
+    while todo:
+        target = todo.pop(0)
+        for legal, after in steps:
+            solver = limited(simple_solver(), rlimit)
+            solver.add(*given, legal, z3.Not(after.error),
+                       *[z3.Implies(flags[i], pre[i]) for i in alive])
+            solver.add(z3.Not(target(after)))
+            r = check(solver, *flags.values())
+            units += solver.rulespec_spent
+            if r != z3.unsat:
+                continue  # the lemmas do not make this step go through: none is needed
+            for f in solver.unsat_core():
+                i = of_flag[f.get_id()]
+                if i not in used:
+                    used.add(i)
+                    todo.append(lambda after, i=i: smt.invariant_checked(
+                        first + i, after.value).holds())
+    return sorted(used), units
+
+
+def infer(model: Model, rlimit: int, goals: Sequence[str] | None = None,
+          seed: int = 0) -> Inference:
     """The lemmas inference keeps for ``model``: candidates from the spec, filtered by
-    play, then by Houdini."""
-    states = played_states(model, seed)
-    found = candidates(model, states)
-    alive, units = houdini(model, found, rlimit)
+    play, then by Houdini; with ``goals`` (the goals not proved), only those their step
+    proofs use."""
+    games = played_states(model, seed)
+    found = candidates(model, games)
+    alive, units = houdini(model, found, rlimit, goals)
     kept = set(alive)
-    return Inference([found[i] for i in alive], len(found), len(states), units,
+    return Inference([found[i] for i in alive], len(found), sum(map(len, games)), units,
                      [c.text for i, c in enumerate(found) if i not in kept])
 
 

@@ -76,12 +76,13 @@ class ProofRun:
 def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
                rlimit: int = DEFAULT_RLIMIT, depth: int | None = None,
                trace_dir: str | Path = "traces", workers: int = 1,
-               timeout: float | None = None, progress: Progress = QUIET) -> list[Result]:
+               timeout: float | None = None, progress: Progress = QUIET,
+               infer: bool = True) -> list[Result]:
     """Every kind of obligation for the game (or just the named properties): see
     :func:`prove`, which also says what it took."""
     return prove(model, property_names=property_names, rlimit=rlimit, depth=depth,
                  trace_dir=trace_dir, workers=workers, timeout=timeout,
-                 progress=progress).results
+                 progress=progress, infer=infer).results
 
 
 def provable(model: Model) -> list[str]:
@@ -121,10 +122,11 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
     kw = dict(rlimit=rlimit, depth=depth, trace_dir=trace_dir, workers=workers,
               timeout=timeout, progress=progress, processes=processes, cluster=cluster)
     first = prove_once(model, property_names=property_names, **kw)
-    if not infer or first.stopped or not _unproved(first.results, property_names):
+    open_goals = _unproved(first.results)
+    if not infer or first.stopped or not open_goals:
         return first
     from .infer import infer as search, strengthened
-    found = search(model, Budget(rlimit).query)
+    found = search(model, Budget(rlimit).query, sorted(open_goals))
     if not found.lemmas:
         return attrs.evolve(first, rlimit=first.rlimit + found.units,
                             inference=found.summary())
@@ -136,13 +138,13 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
                         jobs=first.jobs + again.jobs, inference=found.summary())
 
 
-def _unproved(results: Sequence[Result], wanted: Sequence[str] | None) -> bool:
-    """Some step goal has a step verdict but no proof by induction (and is not broken)."""
+def _unproved(results: Sequence[Result]) -> set[str]:
+    """The step goals with a step verdict but no proof by induction (and not broken)."""
     stepped = {r.property for r in results if r.checker.startswith("z3-step")}
     proved = {r.property for r in results if r.checker == "z3-induction"
               and r.status == PROVED}
     broken = {r.property for r in results if r.status in (VIOLATED, SKIPPED)}
-    return bool(stepped - proved - broken)
+    return stepped - proved - broken
 
 
 def _provenance(r: Result) -> Result:
