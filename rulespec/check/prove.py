@@ -123,8 +123,9 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
               timeout=timeout, progress=progress, processes=processes, cluster=cluster)
     first = prove_once(model, property_names=property_names, **kw)
     open_goals = _unproved(first.results)
-    if not infer or first.stopped or not open_goals:
-        return first
+    violated = any(r.status == VIOLATED for r in first.results)
+    if not infer or first.stopped or violated or not open_goals:
+        return first  # a broken rule first: a lemma cannot mend it
     from .infer import infer as search, strengthened
     found = search(model, Budget(rlimit).query, sorted(open_goals))
     if not found.lemmas:
