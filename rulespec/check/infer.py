@@ -45,8 +45,10 @@ SOURCE = ("inferred by the prover (not in the rulebook): true after every setup 
           "by every step")
 #: what a lemma's name starts with: it is the prover's, not the rulebook's
 PREFIX = "inferred: "
-#: random states played per player count to filter the candidates (plus the setups)
-STATES_PER_COUNT = 200
+#: random games played per player count to filter the candidates, at most, and the
+#: steps after which no further game starts
+GAMES_PER_COUNT = 8
+STATES_PER_COUNT = 2000
 #: an array field with at most this many cells gives one counter per cell
 SMALL_ARRAY = 8
 #: with more moving numbers than this, only the pairs one step changes both of are related
@@ -179,27 +181,27 @@ def _cell(model: Model, f: Field, idx: tuple) -> Expr:
 
 
 # --- candidates -------------------------------------------------------------------------
-def played_states(model: Model, seed: int = 0, per_count: int = STATES_PER_COUNT
-                  ) -> list[list[tuple]]:
-    """Seeded random games (each its states from the setup on): ``per_count`` steps per
-    player count in all."""
+def played_states(model: Model, seed: int = 0) -> list[list[tuple]]:
+    """Seeded random games (each its states from the setup on): per player count,
+    ``GAMES_PER_COUNT`` whole games, or fewer once they reach ``STATES_PER_COUNT`` steps
+    (at least one game, however long)."""
     rng = random.Random(seed)
     out: list[list[tuple]] = []
     for n in range(model.min_players, model.max_players + 1):
         got = 0
-        while got < per_count:
+        for _ in range(GAMES_PER_COUNT):
             state = model.initial_state(n)
             game = [state.values]
             for _ in range(model.spec.max_steps):
                 action = model.random_action(state, rng)
-                if action is None or got >= per_count:
+                if action is None:
                     break
                 state = model.apply(state, action)
                 game.append(state.values)
-                got += 1
             out.append(game)
-            if len(game) == 1:
-                break  # a game over at its setup: nothing more to play
+            got += len(game) - 1
+            if got >= STATES_PER_COUNT or len(game) == 1:
+                break
     return out
 
 
@@ -244,13 +246,14 @@ def candidates(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candidate
             add(a.expr == pe + k, lambda v, i=i, k=k: v[i] == v[players] + k)
         add(a.expr <= pe, lambda v, i=i: v[i] <= v[players])
         add(a.expr < pe, lambda v, i=i: v[i] < v[players])
+    everywhere: dict[int, set] = {}
     for e, a in enumerate(atoms):  # while a flow field has one value
         if not a.flow or a.kind == "bool" or (a.kind == "int" and span[e][1] - span[e][0] > 4):
             continue
         for m in sorted({v[e] for v in states}):
             when = a.expr == (list(a.enum)[m] if a.kind == "enum" else lift(m))
             part = [v for v in states if v[e] == m]
-            _phase_facts(atoms, e, m, when, part, span, add)
+            _phase_facts(atoms, e, m, when, part, span, add, states, everywhere)
             for i, j in itertools.combinations(moving, 2):
                 if (i, j) in together and e not in (i, j):
                     d = {v[i] - v[j] for v in part}
@@ -281,15 +284,21 @@ def _pair_facts(atoms: list[Atom], i: int, j: int, states: list[tuple], add: Cal
 
 
 def _phase_facts(atoms: list[Atom], e: int, m: int, when: Expr, states: list[tuple],
-                 span: dict[int, tuple[int, int]], add: Callable) -> None:
+                 span: dict[int, tuple[int, int]], add: Callable, every: list[tuple],
+                 everywhere: dict[int, set]) -> None:
     """Facts of the states where the flow number ``e`` has value ``m``: a flag's value,
     a counter's range tighter than in every state, an enum cell's one member."""
     def under(fact: Expr, test: Callable[[tuple], bool]) -> None:
         add(implies(when, fact), lambda v: v[e] != m or test(v))
+
+    def span_of(o: int) -> set:
+        return everywhere.setdefault(o, {v[o] for v in every})
     for o, a in enumerate(atoms):
         seen = {v[o] for v in states}
         if o == e or not seen:
             continue
+        if a.kind in ("bool", "enum") and span_of(o) == seen:
+            continue  # the same in every state: said without the condition, or not at all
         if a.kind == "bool" and len(seen) == 1:
             flag = bool(seen.pop())
             under(a.expr if flag else ~a.expr, lambda v, o=o, f=flag: bool(v[o]) == f)
