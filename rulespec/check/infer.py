@@ -36,6 +36,7 @@ from ..ir.english import to_english
 from ..ir.nodes import BOOL, INT, Expr, Field, Reading, count, implies, lift, sum_of
 from ..runtime.model import Model
 from ..spec.elements import Invariant
+from .results import PROVED, SKIPPED, VIOLATED, Result
 from .solvers import check, limited, simple_solver
 
 #: the provenance every inferred lemma carries (``Result.evidence["provenance"]``)
@@ -464,3 +465,19 @@ def strengthened(model: Model, lemmas: Iterable[Candidate]) -> Model:
 
 def is_inferred(name: str) -> bool:
     return name.startswith(PREFIX)
+
+
+def open_goals(results: Sequence[Result]) -> set[str]:
+    """The step goals with a step verdict but no proof by induction (and not broken)."""
+    stepped = {r.property for r in results if r.checker.startswith("z3-step")}
+    proved = {r.property for r in results if r.checker == "z3-induction"
+              and r.status == PROVED}
+    broken = {r.property for r in results if r.status in (VIOLATED, SKIPPED)}
+    return stepped - proved - broken
+
+
+def marked(r: Result) -> Result:
+    """``r``, its evidence saying it is an inferred lemma's (when it is)."""
+    if not is_inferred(r.property):
+        return r
+    return attrs.evolve(r, evidence={**(r.evidence or {}), "provenance": INFERRED})

@@ -33,6 +33,7 @@ from ..compile.smt_backend import SmtGame, Unsupported, compile_smt
 from ..compile.smt_terms import own_context
 from ..runtime.model import Model
 from .bmc import bounded_model_check, goal_checks
+from .infer import infer as search, marked, open_goals, strengthened
 from .jobs import Jobs, SafetyLimit
 from .job_store import JobStore
 from .progress import QUIET, Progress
@@ -116,43 +117,29 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
           infer: bool = True) -> ProofRun:
     """:func:`prove_once`; where it leaves a goal unproved by induction (and ``infer``),
     the prover looks for auxiliary invariants (:mod:`.infer`) and, when it finds some,
-    proves again with them as goals of their own: the answer is that second run's, with
-    the inferred lemmas among its results (``evidence["provenance"]`` "inferred") and the
-    units of both runs and of the search."""
+    proves again with them as goals of their own: when that proves some goal more, the
+    answer is that second run's, with the inferred lemmas among its results
+    (``evidence["provenance"]`` "inferred"); the units are those of both runs and the
+    search."""
     kw = dict(rlimit=rlimit, depth=depth, trace_dir=trace_dir, workers=workers,
               timeout=timeout, progress=progress, processes=processes, cluster=cluster)
     first = prove_once(model, property_names=property_names, **kw)
-    open_goals = _unproved(first.results)
+    goals = open_goals(first.results)
     violated = any(r.status == VIOLATED for r in first.results)
-    if not infer or first.stopped or violated or not open_goals:
+    if not infer or first.stopped or violated or not goals:
         return first  # a broken rule first: a lemma cannot mend it
-    from .infer import infer as search, strengthened
-    found = search(model, Budget(rlimit).query, sorted(open_goals))
+    found = search(model, Budget(rlimit).query, sorted(goals))
     if not found.lemmas:
         return attrs.evolve(first, rlimit=first.rlimit + found.units,
                             inference=found.summary())
     names = None if property_names is None else [
         *property_names, *(lemma.name for lemma in found.lemmas)]
     again = prove_once(strengthened(model, found.lemmas), property_names=names, **kw)
-    return attrs.evolve(again, results=[_provenance(r) for r in again.results],
-                        rlimit=first.rlimit + found.units + again.rlimit,
-                        jobs=first.jobs + again.jobs, inference=found.summary())
-
-
-def _unproved(results: Sequence[Result]) -> set[str]:
-    """The step goals with a step verdict but no proof by induction (and not broken)."""
-    stepped = {r.property for r in results if r.checker.startswith("z3-step")}
-    proved = {r.property for r in results if r.checker == "z3-induction"
-              and r.status == PROVED}
-    broken = {r.property for r in results if r.status in (VIOLATED, SKIPPED)}
-    return stepped - proved - broken
-
-
-def _provenance(r: Result) -> Result:
-    from .infer import INFERRED, is_inferred
-    if not is_inferred(r.property):
-        return r
-    return attrs.evolve(r, evidence={**(r.evidence or {}), "provenance": INFERRED})
+    spent = dict(rlimit=first.rlimit + found.units + again.rlimit,
+                 jobs=first.jobs + again.jobs, inference=found.summary())
+    if open_goals(again.results) - {g.name for g in found.lemmas} >= goals:
+        return attrs.evolve(first, **spent)  # the lemmas proved no goal more: not shown
+    return attrs.evolve(again, results=[marked(r) for r in again.results], **spent)
 
 
 def prove_once(model: Model, *, property_names: Sequence[str] | None = None,
