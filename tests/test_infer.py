@@ -165,3 +165,12 @@ def test_the_report_shows_an_inferred_lemma_with_the_invariants(twins, tmp_path)
     html = render_html(doc)
     card = html[html.index(f'id="{lemma["id"]}"'):]
     assert ", inferred by the prover (" in card[:card.index("</div>")]
+
+
+def test_a_search_out_of_budget_keeps_no_lemma(twins, monkeypatch):
+    import rulespec.check.infer as infer_module
+    found = candidates(twins, played_states(twins))
+    assert houdini(twins, found, RLIMIT)[0]  # within budget: some survive
+    monkeypatch.setattr(infer_module, "SEARCH_QUERIES", 0)
+    kept, units = houdini(twins, found, RLIMIT)
+    assert kept == [] and units > 0

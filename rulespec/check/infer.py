@@ -54,6 +54,9 @@ STATES_PER_COUNT = 2000
 SMALL_ARRAY = 8
 #: with more moving numbers than this, only the pairs one step changes both of are related
 MANY = 40
+#: the search spends at most this many queries' resource units in all; past it, it keeps
+#: no lemma (the survivors so far are not yet shown to be kept by every step)
+SEARCH_QUERIES = 32
 #: Houdini rounds at most (each round drops at least one candidate, or stops)
 ROUNDS = 30
 
@@ -342,6 +345,7 @@ def houdini(model: Model, found: Sequence[Candidate], rlimit: int,
     first = len(model.spec.invariants)
     alive = list(range(len(found)))
     units = 0
+    cap = SEARCH_QUERIES * rlimit
     with own_context():
         smt = compile_smt(spec, model.interpretation)
         s = smt.fresh_state("s")
@@ -384,6 +388,8 @@ def houdini(model: Model, found: Sequence[Candidate], rlimit: int,
                             solver.pop()
                             if r1 != z3.unsat:
                                 broken.add(i)
+                    if units > cap:
+                        return [], units  # out of budget before the fixpoint
                     if r != z3.sat:
                         break
                     asked = [i for i in asked if i not in broken]
@@ -392,15 +398,17 @@ def houdini(model: Model, found: Sequence[Candidate], rlimit: int,
             alive = [i for i in alive if i not in broken]
         if goals is None or not alive:
             return alive, units
-        used, spent = _used(smt, s, given, steps, pre, alive, first, goals, rlimit)
+        used, spent = _used(smt, s, given, steps, pre, alive, first, goals, rlimit,
+                            cap - units)
         return used, units + spent
 
 
 def _used(smt: SmtGame, s: list, given: list, steps: list, pre: dict[int, Any],
-          alive: list[int], first: int, goals: Sequence[str], rlimit: int
+          alive: list[int], first: int, goals: Sequence[str], rlimit: int, left: int
           ) -> tuple[list[int], int]:
     """The lemmas (of ``alive``) the step proofs of ``goals`` rest on, and theirs in turn:
-    the unsat cores of one query per goal and action, lemmas as tracked assumptions."""
+    the unsat cores of one query per goal and action, lemmas as tracked assumptions.
+    Past ``left`` units, every survivor is kept (each is kept by every step already)."""
     spec = smt.spec
     wanted = set(goals)
     targets: list[Callable[[Any], Any]] = []
@@ -429,6 +437,8 @@ def _used(smt: SmtGame, s: list, given: list, steps: list, pre: dict[int, Any],
             solver.add(z3.Not(target(after)))
             r = check(solver, *flags.values())
             units += solver.rulespec_spent
+            if units > left:
+                return alive, units
             if r != z3.unsat:
                 continue  # the lemmas do not make this step go through: none is needed
             for f in solver.unsat_core():
