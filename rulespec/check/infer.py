@@ -36,7 +36,7 @@ from ..ir.english import to_english
 from ..ir.nodes import BOOL, INT, Expr, Field, Reading, count, implies, lift, sum_of
 from ..runtime.model import Model
 from ..spec.elements import Invariant
-from .results import PROVED, SKIPPED, VIOLATED, Result
+from .results import PROVED, UNKNOWN, Result
 from .solvers import check, limited, simple_solver
 
 #: the provenance every inferred lemma carries (``Result.evidence["provenance"]``)
@@ -388,6 +388,8 @@ def houdini(model: Model, found: Sequence[Candidate], rlimit: int,
                             solver.pop()
                             if r1 != z3.unsat:
                                 broken.add(i)
+                            if units > cap:
+                                return [], units  # out of budget before the fixpoint
                     if units > cap:
                         return [], units  # out of budget before the fixpoint
                     if r != z3.sat:
@@ -478,12 +480,14 @@ def is_inferred(name: str) -> bool:
 
 
 def open_goals(results: Sequence[Result]) -> set[str]:
-    """The step goals with a step verdict but no proof by induction (and not broken)."""
-    stepped = {r.property for r in results if r.checker.startswith("z3-step")}
+    """The goals whose step proof is UNKNOWN (not inductive, or undecided), and not proved
+    by induction: those a lemma may help. (A goal whose steps are proved but whose
+    induction rests on something else left open is not one: MOTU's bounds.)"""
+    stepped = {r.property for r in results if r.checker.startswith("z3-step")
+               and r.status == UNKNOWN}
     proved = {r.property for r in results if r.checker == "z3-induction"
               and r.status == PROVED}
-    broken = {r.property for r in results if r.status in (VIOLATED, SKIPPED)}
-    return stepped - proved - broken
+    return stepped - proved
 
 
 def marked(r: Result) -> Result:

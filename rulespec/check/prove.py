@@ -115,7 +115,7 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
           timeout: float | None = None, progress: Progress = QUIET,
           processes: bool | None = None, cluster: Any = None,
           infer: bool = True) -> ProofRun:
-    """:func:`prove_once`; where it leaves a goal unproved by induction (and ``infer``),
+    """:func:`prove_once`; where it leaves a goal's step proof UNKNOWN (and ``infer``),
     the prover looks for auxiliary invariants (:mod:`.infer`) and, when it finds some,
     proves again with them as goals of their own: when that proves some goal more, the
     answer is that second run's, with the inferred lemmas among its results
