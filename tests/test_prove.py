@@ -80,12 +80,19 @@ def test_a_non_inductive_invariant_is_unknown_not_proved(tmp_path):
     path = tmp_path / "weak.py"
     path.write_text(text)
     game = rulespec.load(path)
-    results = prove_game(game, property_names=["marks_alternate"], depth=3, trace_dir=tmp_path)
+    results = prove_game(game, property_names=["marks_alternate"], depth=3, trace_dir=tmp_path,
+                         infer=False)
     (step,) = [r for r in results if r.checker == "z3-step"]
     assert step.status == UNKNOWN and "not inductive" in step.detail
     assert not [r for r in results if r.checker == "z3-induction"]
     (bmc,) = [r for r in results if r.checker == "z3-bmc"]
     assert bmc.status == PROVED and "within 3 steps" in bmc.detail
+    # the prover finds the strengthening the spec no longer states (rulespec/check/infer.py)
+    results = prove_game(game, property_names=["marks_alternate"], depth=3, trace_dir=tmp_path)
+    step = [r for r in results if r.property == "marks_alternate"]
+    assert ("z3-induction", PROVED) in {(r.checker, r.status) for r in step}
+    premises = next(r.evidence["premises"] for r in step if r.checker == "z3-induction")
+    assert any(p.startswith("inferred: ") for p in premises)
 
 
 def test_a_false_law_is_violated_with_a_witness(tmp_path):

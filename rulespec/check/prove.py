@@ -33,6 +33,7 @@ from ..compile.smt_backend import SmtGame, Unsupported, compile_smt
 from ..compile.smt_terms import own_context
 from ..runtime.model import Model
 from .bmc import bounded_model_check, goal_checks
+from .infer import infer as search, marked, open_goals, strengthened
 from .jobs import Jobs, SafetyLimit
 from .job_store import JobStore
 from .progress import QUIET, Progress
@@ -68,17 +69,21 @@ class ProofRun:
     step_stats: dict[str, list[int]] = attrs.field(factory=dict)
     #: (jobs answered from the verdict store, jobs), or None when no store was open
     stored: tuple[int, int] | None = None
+    #: what the search for auxiliary invariants did (:mod:`.infer`), or None when it
+    #: did not run (every goal proved without it)
+    inference: dict[str, Any] | None = None
 
 
 def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
                rlimit: int = DEFAULT_RLIMIT, depth: int | None = None,
                trace_dir: str | Path = "traces", workers: int = 1,
-               timeout: float | None = None, progress: Progress = QUIET) -> list[Result]:
+               timeout: float | None = None, progress: Progress = QUIET,
+               infer: bool = True) -> list[Result]:
     """Every kind of obligation for the game (or just the named properties): see
     :func:`prove`, which also says what it took."""
     return prove(model, property_names=property_names, rlimit=rlimit, depth=depth,
                  trace_dir=trace_dir, workers=workers, timeout=timeout,
-                 progress=progress).results
+                 progress=progress, infer=infer).results
 
 
 def provable(model: Model) -> list[str]:
@@ -108,7 +113,40 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
           rlimit: int = DEFAULT_RLIMIT, depth: int | None = None,
           trace_dir: str | Path = "traces", workers: int = 1,
           timeout: float | None = None, progress: Progress = QUIET,
-          processes: bool | None = None, cluster: Any = None) -> ProofRun:
+          processes: bool | None = None, cluster: Any = None,
+          infer: bool = True) -> ProofRun:
+    """:func:`prove_once`; where it leaves a goal's step proof UNKNOWN (and ``infer``),
+    the prover looks for auxiliary invariants (:mod:`.infer`) and, when it finds some,
+    proves again with them as goals of their own: when that proves some goal more, the
+    answer is that second run's, with the inferred lemmas among its results
+    (``evidence["provenance"]`` "inferred"); the units are those of both runs and the
+    search."""
+    kw = dict(rlimit=rlimit, depth=depth, trace_dir=trace_dir, workers=workers,
+              timeout=timeout, progress=progress, processes=processes, cluster=cluster)
+    first = prove_once(model, property_names=property_names, **kw)
+    goals = open_goals(first.results)
+    violated = any(r.status == VIOLATED for r in first.results)
+    if not infer or first.stopped or violated or not goals:
+        return first  # a broken rule first: a lemma cannot mend it
+    found = search(model, Budget(rlimit).query, sorted(goals))
+    if not found.lemmas:
+        return attrs.evolve(first, rlimit=first.rlimit + found.units,
+                            inference=found.summary())
+    names = None if property_names is None else [
+        *property_names, *(lemma.name for lemma in found.lemmas)]
+    again = prove_once(strengthened(model, found.lemmas), property_names=names, **kw)
+    spent = dict(rlimit=first.rlimit + found.units + again.rlimit,
+                 jobs=first.jobs + again.jobs, inference=found.summary())
+    if open_goals(again.results) - {g.name for g in found.lemmas} >= goals:
+        return attrs.evolve(first, **spent)  # the lemmas proved no goal more: not shown
+    return attrs.evolve(again, results=[marked(r) for r in again.results], **spent)
+
+
+def prove_once(model: Model, *, property_names: Sequence[str] | None = None,
+               rlimit: int = DEFAULT_RLIMIT, depth: int | None = None,
+               trace_dir: str | Path = "traces", workers: int = 1,
+               timeout: float | None = None, progress: Progress = QUIET,
+               processes: bool | None = None, cluster: Any = None) -> ProofRun:
     """Step proofs, the induction, laws, bounded model checking where induction did not
     prove a goal, and (for the whole game) dead rules.
 

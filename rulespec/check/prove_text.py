@@ -89,3 +89,25 @@ def _wrap(text: str, width: int, first: int, hang: int | None = None) -> list[st
     return textwrap.wrap(text, width, initial_indent=" " * first,
                          subsequent_indent=" " * hang, break_long_words=False,
                          break_on_hyphens=False) or [""]
+
+
+def inference_line(inference: dict, width: int = WIDTH) -> str:
+    """One line on the search for auxiliary invariants (:mod:`.infer`).
+
+    >>> print(inference_line({"lemmas": ["a = b"], "candidates": 8, "states_played": 534,
+    ...                       "dropped": ["a ≤ 2"], "rlimit_spent": 94}))
+    inferred: 1 lemma kept of 8 candidates true in 534 played states (1 dropped: a step breaks it), 94
+      resource units; each is proved above as 'inferred: ...'
+    """
+    n = len(inference["lemmas"])
+    if not n:
+        text = (f"inferred: no lemma: of {inference['candidates']} candidates true in "
+                f"{inference['states_played']} played states, a step breaks each "
+                f"({inference['rlimit_spent']:,} resource units)")
+    else:
+        text = (f"inferred: {n} lemma{'s' if n != 1 else ''} kept of "
+                f"{inference['candidates']} candidates true in "
+                f"{inference['states_played']} played states ({len(inference['dropped'])} "
+                f"dropped: a step breaks it), {inference['rlimit_spent']:,} resource units; "
+                "each is proved above as 'inferred: ...'")
+    return "\n".join(_wrap(text, width, 0, 2))

@@ -51,7 +51,7 @@ def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
     """Prove GAME's invariants, conservation laws and laws with Z3 (step proofs,
     induction, bounded model checking, dead rules)."""
     from ..check.prove import prove as prove_run
-    from ..check.prove_text import lines
+    from ..check.prove_text import inference_line, lines
     from ..check.results import exit_code
     from ..check.prove import check_provable
     from ..check.store import opened
@@ -77,12 +77,15 @@ def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
                     "ruleset": ruleset, "interpretation": dict(model.interpretation),
                     "rlimit_spent": run.rlimit, "jobs": run.jobs, "stopped": run.stopped,
                     "stored_jobs": run.stored[0] if run.stored else None,
+                    "inference": run.inference,
                     "results": [r.to_json() for r in results], "exit_code": code})
         sys.exit(code)
     title = (f"{model.spec.title}: Z3, {rlimit:,} resource units per query; "
              f"{run.rlimit:,} spent in {run.jobs} jobs")
     for style, line in lines(title, results, verbose):
         out.print(f"[{style}]{escape(line)}[/]" if style else escape(line))
+    if run.inference is not None:
+        out.print(escape(inference_line(run.inference)))
     if run.stopped:
         click.echo(f"rulespec: {run.stopped}", err=True)
     if run.stored:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .. import __version__
+from ..check.infer import PREFIX, is_inferred
 from ..check.property import all_properties
 from ..check.results import DIFFER, STATUSES, VIOLATED, Result
 from ..check.scenario import Scenario, ScenarioResult, Then
@@ -188,6 +189,10 @@ def _properties(model: Model, c: Collected, pics: _Pictures) -> list[dict[str, A
                          + f"the total {to_english(law.total, limit=EXPR_LIMIT, where=law.where)}"
                            " never changes")
             kind = "conservation"
+        elif is_inferred(name):
+            statement = ("found by the prover, not written in the spec, and proved like an "
+                         "invariant: " + name[len(PREFIX):])
+            kind = "inferred lemma"
         else:
             statement = p.doc if p is not None else _builtin_statement(name)
             kind = p.kind if p is not None else "proof goal"
@@ -199,6 +204,7 @@ def _properties(model: Model, c: Collected, pics: _Pictures) -> list[dict[str, A
                         (r.source for r in mine if r.source), None),
                     "checked_by": "python" if p is not None and p.python_only else
                     "python, z3", "witness": bool(p and p.witness), "proof_aid": aid,
+                    "inferred": is_inferred(name),
                     "result": _headline([r["status"] for r in rows]), "results": rows})
     return out
 

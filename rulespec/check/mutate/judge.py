@@ -221,7 +221,9 @@ class Judges:
         """The first property ``prove`` finds VIOLATED on the mutant."""
         from ..prove import prove_game
         with tempfile.TemporaryDirectory() as tmp, _stdout_to_stderr():
-            results = prove_game(model, rlimit=self.budget.rlimit, trace_dir=tmp)
+            # no search for lemmas: it cannot make a property VIOLATED, only cost more
+            results = prove_game(model, rlimit=self.budget.rlimit, trace_dir=tmp,
+                                 infer=False)
         for r in results:
             if r.status == VIOLATED:
                 return f"{r.property} ({r.checker})", r.detail

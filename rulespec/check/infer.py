@@ -1,0 +1,497 @@
+"""Auxiliary invariants the prover finds itself (issue 28, item 1).
+
+A goal that is true in every reachable state may still fail its step proof: the state the
+step starts from satisfies the invariants but is unreachable. The usual cure is a
+stronger invariant; rather than ask the spec writer for it, ``prove`` looks for one:
+
+1. **Candidates from the spec**: each counter's range (tighter than declared); linear
+   relations between two counters that change together (``x = y + k``, ``x + y = k``,
+   ``x + y <= c``, ``x <= y``, a counter against the number of players); and facts that
+   hold while an enum flow field (the phase) has one value (``phase = P -> x = c``).
+2. **Play filters them**: the setup states and a few hundred states of seeded random
+   games on the Python model drop every candidate one of them breaks, before any solver
+   query.
+3. **Houdini**: the survivors (and the spec's invariants) are assumed before a step of
+   every action; a candidate that some step can break is dropped; repeated until none
+   is. The rest are *relatively inductive*: each step keeps them all.
+
+What remains is only a suggestion: the lemmas join the spec's invariants as goals of
+their own and are proved by the ordinary step proofs and the induction (and a goal that
+needs one is proved only when the lemma is). Budgets are Z3 resource units; for one seed
+the lemmas are always the same.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any, Callable, Iterable, Sequence
+
+import attrs
+import z3
+
+from ..compile.smt_backend import SmtGame, Unsupported, compile_smt
+from ..compile.smt_terms import own_context
+from ..ir.english import to_english
+from ..ir.nodes import BOOL, INT, Expr, Field, Reading, count, implies, lift, sum_of
+from ..runtime.model import Model
+from ..spec.elements import Invariant
+from .results import PROVED, UNKNOWN, Result
+from .solvers import check, limited, simple_solver
+
+#: the provenance every inferred lemma carries (``Result.evidence["provenance"]``)
+INFERRED = "inferred"
+#: what stands where a rule cites its rulebook: no rulebook states a lemma
+SOURCE = ("inferred by the prover (not in the rulebook): true after every setup and kept "
+          "by every step")
+#: what a lemma's name starts with: it is the prover's, not the rulebook's
+PREFIX = "inferred: "
+#: random games played per player count to filter the candidates, at most, and the
+#: steps after which no further game starts
+GAMES_PER_COUNT = 8
+STATES_PER_COUNT = 2000
+#: an array field with at most this many cells gives one counter per cell
+SMALL_ARRAY = 8
+#: with more moving numbers than this, only the pairs one step changes both of are related
+MANY = 40
+#: the search spends at most this many queries' resource units in all; past it, it keeps
+#: no lemma (the survivors so far are not yet shown to be kept by every step)
+SEARCH_QUERIES = 32
+#: Houdini rounds at most (each round drops at least one candidate, or stops)
+ROUNDS = 30
+
+
+@attrs.frozen
+class Candidate:
+    """A fact to try: ``holds`` reads a state's flat values, ``expr`` is the spec's."""
+
+    expr: Expr = attrs.field(eq=False)
+    holds: Callable[[tuple], bool] = attrs.field(eq=False)
+
+    @property
+    def text(self) -> str:
+        return to_english(self.expr, cite=False)
+
+    @property
+    def name(self) -> str:
+        """The lemma's property name: its reading, marked as the prover's."""
+        return PREFIX + self.text
+
+
+@attrs.frozen
+class Inference:
+    """What inference found: the lemmas kept, how many candidates it started from (after
+    play), and the resource units its queries spent."""
+
+    lemmas: list[Candidate]
+    candidates: int
+    played: int
+    units: int
+    #: the candidates play left that a step could break (dropped), by text
+    dropped: list[str] = attrs.field(factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        """As plain data (``prove --json``'s ``inference``)."""
+        return {"lemmas": [c.text for c in self.lemmas], "candidates": self.candidates,
+                "states_played": self.played, "dropped": self.dropped,
+                "rlimit_spent": self.units}
+
+
+# --- atoms ------------------------------------------------------------------------------
+@attrs.frozen
+class Atom:
+    """One number a candidate talks about: a cell of the state, or a count over an
+    array's cells; how to read it on a state's flat values and how the spec names it."""
+
+    expr: Expr = attrs.field(eq=False)
+    read: Callable[[tuple], int] = attrs.field(eq=False)
+    kind: str  # "int", "bool" or "enum"
+    lo: int | None = None  # declared bounds (None: none known)
+    hi: int | None = None
+    enum: Any = attrs.field(default=None, eq=False)
+    #: a scalar flow field (the phase, the player to move): facts may be conditioned on it
+    flow: bool = False
+
+
+def atoms_of(model: Model) -> list[Atom]:
+    """The numbers of the state a candidate may name: every scalar field, each cell of a
+    small array (the number of players too), and per array of flags or enum members the
+    number of cells that are set, or that hold each member (of an enum of few members) or
+    differ from the cells' first value."""
+    out = []
+    for name, slot in model.layout.slots.items():
+        f, off = slot.field, slot.offset
+        kind = "bool" if f.type == BOOL else "int" if f.type == INT else "enum"
+        if f.size <= SMALL_ARRAY:
+            for k, idx in enumerate(itertools.product(*(range(d.size) for d in f.dims))):
+                out.append(Atom(_cell(model, f, idx), lambda v, o=off + k: v[o], kind,
+                                f.lo, f.hi, f.type.enum, f.flow and not f.dims))
+        if not f.dims or kind == "int":
+            continue
+        cells = slice(off, off + f.size)
+        if kind == "bool":
+            out.append(Atom(_count(f, lambda c: c, f"{f.name} cells set"),
+                            lambda v, c=cells: sum(map(bool, v[c])), "int", 0, f.size))
+            continue
+        members = list(f.type.enum)
+        first = _flatten_first(f.initial)
+        wanted = range(len(members)) if len(members) <= SMALL_ARRAY else [first]
+        for m in wanted:
+            member = f.type.enum.name_of(m)
+            if m == first and len(members) > SMALL_ARRAY:
+                out.append(Atom(_count(f, lambda c, e=members[m]: c != e,
+                                       f"{f.name} cells other than {member}"),
+                                lambda v, c=cells, m=m: sum(x != m for x in v[c]),
+                                "int", 0, f.size))
+            else:
+                out.append(Atom(_count(f, lambda c, e=members[m]: c == e,
+                                       f"{f.name} cells that are {member}"),
+                                lambda v, c=cells, m=m: sum(x == m for x in v[c]),
+                                "int", 0, f.size))
+    return out
+
+
+def _flatten_first(v: Any) -> int:
+    while isinstance(v, (list, tuple)):
+        v = v[0]
+    return int(v)
+
+
+def _count(f: Field, test: Callable[[Expr], Expr], words: str) -> Expr:
+    """How many cells of array ``f`` pass ``test``, as the spec would write it (each
+    index with a name of its own: the English printer reads the lambdas' names)."""
+    doms = [d.enum if d.enum is not None else range(d.size) for d in f.dims]
+    names = [("p" if d.players else d.enum.name[0].lower() if d.enum is not None else "i")
+             + (str(k) if len(f.dims) > 1 else "") for k, d in enumerate(f.dims)]
+
+    def over(k: int, idx: list) -> Expr:
+        def inner(i: Expr) -> Expr:
+            if k == len(doms) - 1:
+                return test(f[tuple(idx + [i])])
+            return over(k + 1, idx + [i])
+        fn = eval(f"lambda {names[k]}: inner({names[k]})", {"inner": inner})  # noqa: S307
+        return (count if k == len(doms) - 1 else sum_of)(doms[k], fn)
+    e = over(0, [])
+    return Expr(e.op, e.args, e.type, e.where, e.label, Reading(f"the number of {words}"))
+
+
+def _cell(model: Model, f: Field, idx: tuple) -> Expr:
+    if f is model.spec.num_players_field:
+        return Expr("num_players", (), INT)
+    if not idx:
+        return lift(f)
+    return f[tuple(list(d.enum)[i] if d.enum is not None else i
+                   for d, i in zip(f.dims, idx))]
+
+
+# --- candidates -------------------------------------------------------------------------
+def played_states(model: Model, seed: int = 0) -> list[list[tuple]]:
+    """Seeded random games (each its states from the setup on): per player count,
+    ``GAMES_PER_COUNT`` whole games, or fewer once they reach ``STATES_PER_COUNT`` steps
+    (at least one game, however long)."""
+    rng = random.Random(seed)
+    out: list[list[tuple]] = []
+    for n in range(model.min_players, model.max_players + 1):
+        got = 0
+        for _ in range(GAMES_PER_COUNT):
+            state = model.initial_state(n)
+            game = [state.values]
+            for _ in range(model.spec.max_steps):
+                action = model.random_action(state, rng)
+                if action is None:
+                    break
+                state = model.apply(state, action)
+                game.append(state.values)
+            out.append(game)
+            got += len(game) - 1
+            if got >= STATES_PER_COUNT or len(game) == 1:
+                break
+    return out
+
+
+def candidates(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candidate]:
+    """Every candidate fact no state of ``games`` breaks, in a fixed order."""
+    atoms = atoms_of(model)
+    rows = [[tuple(a.read(v) for a in atoms) for v in game] for game in games]
+    states = [r for game in rows for r in game]
+    out: list[Candidate] = []
+    seen: set[str] = set()
+
+    def add(expr: Expr, holds: Callable[[tuple], bool]) -> None:
+        c = Candidate(expr, holds)
+        if c.text not in seen and c.text != "true" and all(holds(v) for v in states):
+            seen.add(c.text)
+            out.append(c)
+    ints = [i for i, a in enumerate(atoms) if a.kind == "int"]
+    span = {i: (min(v[i] for v in states), max(v[i] for v in states)) for i in ints}
+    for i in ints:  # ranges, tighter than declared
+        lo, hi = span[i]
+        a = atoms[i]
+        if lo == hi and (a.lo != lo or a.hi != hi):
+            add(a.expr == lo, lambda v, i=i, c=lo: v[i] == c)
+        else:
+            if a.lo is None or lo > a.lo:
+                add(a.expr >= lo, lambda v, i=i, c=lo: v[i] >= c)
+            if a.hi is None or hi < a.hi:
+                add(a.expr <= hi, lambda v, i=i, c=hi: v[i] <= c)
+    players = next(i for i, a in enumerate(atoms) if a.expr.op == "num_players")
+    moving = [i for i in ints if span[i][0] < span[i][1] and i != players]
+    together = (set(itertools.combinations(moving, 2)) if len(moving) <= MANY
+                else _changing_together(rows, moving))
+    for i, j in itertools.combinations(moving, 2):
+        if (i, j) in together:
+            _pair_facts(atoms, i, j, states, add)
+    pe = atoms[players].expr
+    for i in moving:  # against the number of players
+        a = atoms[i]
+        d = {v[i] - v[players] for v in states}
+        if len(d) == 1:
+            k = d.pop()
+            add(a.expr == pe + k, lambda v, i=i, k=k: v[i] == v[players] + k)
+        add(a.expr <= pe, lambda v, i=i: v[i] <= v[players])
+        add(a.expr < pe, lambda v, i=i: v[i] < v[players])
+    everywhere: dict[int, set] = {}
+    for e, a in enumerate(atoms):  # while a flow field has one value
+        if not a.flow or a.kind == "bool" or (a.kind == "int" and span[e][1] - span[e][0] > 4):
+            continue
+        for m in sorted({v[e] for v in states}):
+            when = a.expr == (list(a.enum)[m] if a.kind == "enum" else lift(m))
+            part = [v for v in states if v[e] == m]
+            _phase_facts(atoms, e, m, when, part, span, add, states, everywhere)
+            for i, j in itertools.combinations(moving, 2):
+                if (i, j) in together and e not in (i, j):
+                    d = {v[i] - v[j] for v in part}
+                    if len(d) == 1 and len({v[i] - v[j] for v in states}) > 1:
+                        k = d.pop()
+                        add(implies(when, atoms[i].expr == atoms[j].expr + k),
+                            lambda v, e=e, m=m, i=i, j=j, k=k: v[e] != m or v[i] == v[j] + k)
+    return out
+
+
+def _pair_facts(atoms: list[Atom], i: int, j: int, states: list[tuple], add: Callable) -> None:
+    """Linear relations between two numbers that change together."""
+    a, b = atoms[i], atoms[j]
+    d = {v[i] - v[j] for v in states}
+    s = {v[i] + v[j] for v in states}
+    if len(d) == 1:
+        k = d.pop()
+        add(a.expr == b.expr + k, lambda v, k=k: v[i] == v[j] + k)
+    if len(s) == 1:
+        k = s.pop()
+        add(a.expr + b.expr == k, lambda v, k=k: v[i] + v[j] == k)
+    else:
+        top = max(s)
+        if a.hi is None or b.hi is None or top < a.hi + b.hi:
+            add(a.expr + b.expr <= top, lambda v, c=top: v[i] + v[j] <= c)
+    add(a.expr <= b.expr, lambda v: v[i] <= v[j])
+    add(b.expr <= a.expr, lambda v: v[j] <= v[i])
+
+
+def _phase_facts(atoms: list[Atom], e: int, m: int, when: Expr, states: list[tuple],
+                 span: dict[int, tuple[int, int]], add: Callable, every: list[tuple],
+                 everywhere: dict[int, set]) -> None:
+    """Facts of the states where the flow number ``e`` has value ``m``: a flag's value,
+    a counter's range tighter than in every state, an enum cell's one member."""
+    def under(fact: Expr, test: Callable[[tuple], bool]) -> None:
+        add(implies(when, fact), lambda v: v[e] != m or test(v))
+
+    def span_of(o: int) -> set:
+        return everywhere.setdefault(o, {v[o] for v in every})
+    for o, a in enumerate(atoms):
+        seen = {v[o] for v in states}
+        if o == e or not seen:
+            continue
+        if a.kind in ("bool", "enum") and span_of(o) == seen:
+            continue  # the same in every state: said without the condition, or not at all
+        if a.kind == "bool" and len(seen) == 1:
+            flag = bool(seen.pop())
+            under(a.expr if flag else ~a.expr, lambda v, o=o, f=flag: bool(v[o]) == f)
+        elif a.kind == "enum" and len(seen) == 1:
+            k = seen.pop()
+            under(a.expr == list(a.enum)[k], lambda v, o=o, k=k: v[o] == k)
+        elif a.kind == "int":
+            lo, hi = min(seen), max(seen)
+            glo, ghi = span[o]
+            if lo == hi and (glo, ghi) != (lo, hi):
+                under(a.expr == lo, lambda v, o=o, c=lo: v[o] == c)
+            else:
+                if lo > glo:
+                    under(a.expr >= lo, lambda v, o=o, c=lo: v[o] >= c)
+                if hi < ghi:
+                    under(a.expr <= hi, lambda v, o=o, c=hi: v[o] <= c)
+
+
+def _changing_together(games: Sequence[Sequence[tuple]], which: list[int]
+                       ) -> set[tuple[int, int]]:
+    """The pairs of numbers (in ``which``'s order) that one step of play changed both of."""
+    out: set[tuple[int, int]] = set()
+    for game in games:
+        for before, after in zip(game, game[1:]):
+            changed = [o for o in which if before[o] != after[o]]
+            out.update(itertools.combinations(changed, 2))
+    return out
+
+
+# --- Houdini ----------------------------------------------------------------------------
+def houdini(model: Model, found: Sequence[Candidate], rlimit: int,
+            goals: Sequence[str] | None = None) -> tuple[list[int], int]:
+    """The indices of ``found`` that every step keeps, assuming all of them, the spec's
+    invariants and the bounds before it; and the resource units spent. A query that runs
+    out of units drops what it asked about (never kept unproved: the lemmas are proved
+    again as goals). With ``goals`` (names of invariants and conservation laws), only the
+    survivors their step proofs use are kept, and those the kept ones' own steps use."""
+    spec = attrs.evolve(model.spec, invariants=tuple(model.spec.invariants) + tuple(
+        Invariant(f"candidate {i}", c.expr, None, None) for i, c in enumerate(found)))
+    first = len(model.spec.invariants)
+    alive = list(range(len(found)))
+    units = 0
+    cap = SEARCH_QUERIES * rlimit
+    with own_context():
+        smt = compile_smt(spec, model.interpretation)
+        s = smt.fresh_state("s")
+        given = [smt.bounds(s)] + [
+            smt.invariant_checked(k, s).holds() for k, inv in enumerate(model.spec.invariants)
+            if inv.name not in model.spec.left_to_play]
+        pre = {i: smt.invariant_checked(first + i, s).holds() for i in alive}
+        steps = []
+        for a in range(len(spec.actions)):
+            p = smt.params(a, f"p{a}")
+            try:
+                after = smt.apply_checked(a, s, p)
+            except Unsupported:
+                return [], units
+            steps.append((smt.legal(a, s, p), after))
+        for _ in range(ROUNDS):
+            broken: set[int] = set()
+            for legal, after in steps:
+                post = {i: smt.invariant_checked(first + i, after.value).holds() for i in alive}
+                solver = limited(simple_solver(), rlimit)
+                solver.add(*given, legal, z3.Not(after.error), *[pre[i] for i in alive])
+                asked = [i for i in alive if i not in broken]
+                while asked:
+                    solver.push()
+                    solver.add(z3.Or(*[z3.Not(post[i]) for i in asked]))
+                    r = check(solver)
+                    units += solver.rulespec_spent
+                    if r == z3.sat:
+                        m = solver.model()
+                        out = {i for i in asked
+                               if not z3.is_true(m.eval(post[i], model_completion=True))}
+                        broken |= out or set(asked)
+                    solver.pop()
+                    if r == z3.unknown:  # one by one: only those undecided alone drop
+                        for i in asked:
+                            solver.push()
+                            solver.add(z3.Not(post[i]))
+                            r1 = check(solver)
+                            units += solver.rulespec_spent
+                            solver.pop()
+                            if r1 != z3.unsat:
+                                broken.add(i)
+                            if units > cap:
+                                return [], units  # out of budget before the fixpoint
+                    if units > cap:
+                        return [], units  # out of budget before the fixpoint
+                    if r != z3.sat:
+                        break
+                    asked = [i for i in asked if i not in broken]
+            if not broken:
+                break
+            alive = [i for i in alive if i not in broken]
+        if goals is None or not alive:
+            return alive, units
+        used, spent = _used(smt, s, given, steps, pre, alive, first, goals, rlimit,
+                            cap - units)
+        return used, units + spent
+
+
+def _used(smt: SmtGame, s: list, given: list, steps: list, pre: dict[int, Any],
+          alive: list[int], first: int, goals: Sequence[str], rlimit: int, left: int
+          ) -> tuple[list[int], int]:
+    """The lemmas (of ``alive``) the step proofs of ``goals`` rest on, and theirs in turn:
+    the unsat cores of one query per goal and action, lemmas as tracked assumptions.
+    Past ``left`` units, every survivor is kept (each is kept by every step already)."""
+    spec = smt.spec
+    wanted = set(goals)
+    targets: list[Callable[[Any], Any]] = []
+    for k, inv in enumerate(spec.invariants[:first]):
+        if inv.name in wanted and not inv.law:
+            targets.append(lambda after, k=k: smt.invariant_checked(k, after.value).holds())
+    for k, law in enumerate(spec.conservation):
+        if law.name in wanted:
+            targets.append(lambda after, k=k: z3.And(
+                z3.Not(smt.conserved_checked(k, s).error),
+                z3.Not(smt.conserved_checked(k, after.value).error),
+                smt.conserved_checked(k, s).value == smt.conserved_checked(k, after.value).value))
+    if not targets:  # only the bounds or rule errors: every survivor may serve
+        return alive, 0
+    flags = {i: z3.Bool(f"lemma {i}") for i in alive}
+    of_flag = {flags[i].get_id(): i for i in alive}
+    used: set[int] = set()
+    units = 0
+    todo = list(targets)
+    while todo:
+        target = todo.pop(0)
+        for legal, after in steps:
+            solver = limited(simple_solver(), rlimit)
+            solver.add(*given, legal, z3.Not(after.error),
+                       *[z3.Implies(flags[i], pre[i]) for i in alive])
+            solver.add(z3.Not(target(after)))
+            r = check(solver, *flags.values())
+            units += solver.rulespec_spent
+            if units > left:
+                return alive, units
+            if r != z3.unsat:
+                continue  # the lemmas do not make this step go through: none is needed
+            for f in solver.unsat_core():
+                i = of_flag[f.get_id()]
+                if i not in used:
+                    used.add(i)
+                    todo.append(lambda after, i=i: smt.invariant_checked(
+                        first + i, after.value).holds())
+    return sorted(used), units
+
+
+def infer(model: Model, rlimit: int, goals: Sequence[str] | None = None,
+          seed: int = 0) -> Inference:
+    """The lemmas inference keeps for ``model``: candidates from the spec, filtered by
+    play, then by Houdini; with ``goals`` (the goals not proved), only those their step
+    proofs use."""
+    games = played_states(model, seed)
+    found = candidates(model, games)
+    alive, units = houdini(model, found, rlimit, goals)
+    kept = set(alive)
+    return Inference([found[i] for i in alive], len(found), sum(map(len, games)), units,
+                     [c.text for i, c in enumerate(found) if i not in kept])
+
+
+def strengthened(model: Model, lemmas: Iterable[Candidate]) -> Model:
+    """``model`` with the lemmas as invariants of its spec (named by their text, marked
+    as the prover's), to be proved like the others."""
+    extra = tuple(Invariant(c.name, c.expr, SOURCE, None,
+                            doc="found by the prover (inferred), not written in the spec",
+                            proof_aid=True) for c in lemmas)
+    spec = attrs.evolve(model.spec, invariants=tuple(model.spec.invariants) + extra)
+    return Model(spec, model.interpretation)
+
+
+def is_inferred(name: str) -> bool:
+    return name.startswith(PREFIX)
+
+
+def open_goals(results: Sequence[Result]) -> set[str]:
+    """The goals whose step proof is UNKNOWN (not inductive, or undecided), and not proved
+    by induction: those a lemma may help. (A goal whose steps are proved but whose
+    induction rests on something else left open is not one: MOTU's bounds.)"""
+    stepped = {r.property for r in results if r.checker.startswith("z3-step")
+               and r.status == UNKNOWN}
+    proved = {r.property for r in results if r.checker == "z3-induction"
+              and r.status == PROVED}
+    return stepped - proved
+
+
+def marked(r: Result) -> Result:
+    """``r``, its evidence saying it is an inferred lemma's (when it is)."""
+    if not is_inferred(r.property):
+        return r
+    return attrs.evolve(r, evidence={**(r.evidence or {}), "provenance": INFERRED})

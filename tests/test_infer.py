@@ -1,0 +1,176 @@
+"""Auxiliary invariants the prover finds itself (issue 28, item 1: rulespec/check/infer.py).
+
+The planted toy: two counters that always move together. The goal (at most three marks)
+is true in every reachable state but not inductive on its own: from the unreachable state
+``steps = 0, marks = 3`` a step makes four marks. With the inferred lemma ``steps = marks``
+it is."""
+
+import json
+
+import pytest
+
+import rulespec
+from rulespec.check.infer import (INFERRED, Candidate, candidates, houdini, infer,
+                                  played_states, strengthened)
+from rulespec.check.prove import prove
+from rulespec.cli import main
+
+TWINS = '''
+from rulespec.spec import Game
+
+SRC = "test: two counters move together"
+game = Game("twins", title="Twins", players=(1, 2), source=SRC)
+steps = game.field("steps", range(0, 10), source=SRC, doc="steps taken")
+marks = game.field("marks", range(0, 10), source=SRC, doc="marks made")
+
+
+@game.action(text="step", source=SRC)
+def step(rule):
+    """One step and one mark."""
+    rule.require(steps < 3, "fewer than three steps", source=SRC)
+    rule.add(steps, 1)
+    rule.add(marks, 1)
+
+
+game.invariant("at_most_three_marks", marks <= 3, source=SRC)
+{extra}
+game.current_player(0, source=SRC)
+game.terminal(steps == 3, source=SRC)
+game.max_steps(3, source=SRC)
+game.score(lambda p: marks, source=SRC)
+SPEC = game.build()
+'''
+GOAL = "at_most_three_marks"
+RLIMIT = 10_000_000
+
+
+@pytest.fixture
+def twins(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULESPEC_STORE", "off")
+    return _load(tmp_path, "twins.py", "")
+
+
+def _load(tmp_path, name, extra):
+    path = tmp_path / name
+    path.write_text(TWINS.format(extra=extra))
+    return rulespec.load(str(path))
+
+
+def _induction(run, name):
+    return [r.status for r in run.results if r.property == name and r.checker == "z3-induction"]
+
+
+def test_the_goal_is_unknown_without_inference_and_proved_with_it(twins, tmp_path):
+    alone = prove(twins, rlimit=RLIMIT, infer=False, trace_dir=tmp_path)
+    assert _induction(alone, GOAL) == []
+    assert "UNKNOWN" in {r.status for r in alone.results if r.property == GOAL}
+    assert alone.inference is None
+
+    run = prove(twins, rlimit=RLIMIT, trace_dir=tmp_path)
+    assert _induction(run, GOAL) == ["PROVED"]
+    assert "inferred: steps = marks" in {r.property for r in run.results}
+    # the goal's induction rests on the lemma, and the lemma is proved as a goal of its own
+    premises = next(r.evidence["premises"] for r in run.results
+                    if r.property == GOAL and r.checker == "z3-induction")
+    assert "inferred: steps = marks" in premises
+    lemma = [r for r in run.results if r.property == "inferred: steps = marks"]
+    assert {(r.checker, r.status) for r in lemma} == {("z3-step", "PROVED"),
+                                                      ("z3-induction", "PROVED")}
+    assert all(r.evidence["provenance"] == INFERRED for r in lemma)
+    assert "steps = marks" in run.inference["lemmas"]
+    assert run.rlimit > alone.rlimit  # the search and the second run are counted
+
+
+def test_play_drops_a_candidate_a_reachable_state_breaks(twins):
+    texts = {c.text for c in candidates(twins, played_states(twins))}
+    assert "steps = marks" in texts
+    assert "steps ≤ 3" in texts
+    assert not {"steps ≤ 2", "marks ≤ 2", "steps < marks"} & texts
+
+
+def test_houdini_drops_a_candidate_no_play_broke_and_keeps_the_rest(twins):
+    # 'steps <= 2' is false (play would have dropped it: here it is handed in directly)
+    steps, marks = (twins.spec.fields[i] for i in (1, 2))
+    from rulespec.ir.nodes import lift
+    given = [Candidate(lift(steps) == lift(marks), lambda v: True),
+             Candidate(lift(steps) <= 2, lambda v: True)]
+    kept, units = houdini(twins, given, RLIMIT)
+    assert kept == [0]
+    assert units > 0
+
+
+def test_a_lemma_that_is_not_inductive_is_never_listed_as_proved(twins, tmp_path):
+    # handed a false lemma, the ordinary proof refuses it: the goals resting on it fall too
+    steps = twins.spec.fields[1]
+    from rulespec.ir.nodes import lift
+    model = strengthened(twins, [Candidate(lift(steps) <= 2, lambda v: True)])
+    run = prove(model, rlimit=RLIMIT, infer=False, trace_dir=tmp_path)
+    assert _induction(run, "inferred: steps ≤ 2") != ["PROVED"]
+    assert "VIOLATED" in {r.status for r in run.results if r.property == "inferred: steps ≤ 2"}
+
+
+def test_inference_is_the_same_for_one_seed(twins):
+    first, again = infer(twins, RLIMIT), infer(twins, RLIMIT)
+    assert [c.text for c in first.lemmas] == [c.text for c in again.lemmas]
+    assert first.units == again.units
+
+
+def test_a_game_that_proves_without_it_does_not_search(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULESPEC_STORE", "off")
+    model = _load(tmp_path, "twins_written.py",
+                  'game.invariant("steps_are_marks", steps == marks, source=SRC)')
+    run = prove(model, rlimit=RLIMIT, trace_dir=tmp_path)
+    assert run.inference is None
+    assert _induction(run, GOAL) == ["PROVED"]
+    assert not any(r.property.startswith("inferred: ") for r in run.results)
+
+
+def test_prove_lists_the_lemmas_in_its_output_and_json(twins, tmp_path, capsys):
+    path = str(tmp_path / "twins.py")
+    with pytest.raises(SystemExit):
+        main(["prove", path, "--rlimit", str(RLIMIT), "--trace-dir", str(tmp_path),
+              "--workers", "1"])
+    text = capsys.readouterr().out
+    assert "inferred: steps = marks" in text
+    assert "inferred: " in text and "lemma" in text
+    assert max(len(line) for line in text.splitlines()) <= 100
+    with pytest.raises(SystemExit):
+        main(["prove", path, "--rlimit", str(RLIMIT), "--trace-dir", str(tmp_path),
+              "--workers", "1", "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert "steps = marks" in doc["inference"]["lemmas"]
+    lemma = [r for r in doc["results"] if r["property"] == "inferred: steps = marks"]
+    assert lemma and all(r["evidence"]["provenance"] == "inferred" for r in lemma)
+
+
+def test_the_report_shows_an_inferred_lemma_with_the_invariants(twins, tmp_path):
+    import attrs
+    import jsonschema
+    from rulespec.report.budget import SMOKE
+    from rulespec.report.collect import collect
+    from rulespec.report.document import build_document
+    from rulespec.report.render import SCHEMA, render_html, render_markdown
+    path = str(tmp_path / "twins.py")
+    budget = attrs.evolve(SMOKE, min_examples=5, prove=True, solver_rlimit=RLIMIT, workers=1)
+    doc = build_document(collect(path, budget, tmp_path / "traces"), path)
+    jsonschema.validate(doc, json.loads(SCHEMA.read_text()))
+    props = {p["name"]: p for p in doc["properties"]}
+    lemma = props["inferred: steps = marks"]
+    assert lemma["inferred"] is True and lemma["kind"] == "inferred lemma"
+    assert lemma["result"] == "PROVED"
+    assert props[GOAL]["inferred"] is False and props[GOAL]["result"] == "PROVED"
+    md = render_markdown(doc, "pictures")
+    part = md[md.index("### `inferred: steps = marks`"):]
+    assert "*Inferred by the prover:" in part[:part.index("###", 3)]
+    html = render_html(doc)
+    card = html[html.index(f'id="{lemma["id"]}"'):]
+    assert ", inferred by the prover (" in card[:card.index("</div>")]
+
+
+def test_a_search_out_of_budget_keeps_no_lemma(twins, monkeypatch):
+    import rulespec.check.infer as infer_module
+    found = candidates(twins, played_states(twins))
+    assert houdini(twins, found, RLIMIT)[0]  # within budget: some survive
+    monkeypatch.setattr(infer_module, "SEARCH_QUERIES", 0)
+    kept, units = houdini(twins, found, RLIMIT)
+    assert kept == [] and units > 0
