@@ -89,12 +89,15 @@ class Inference:
     units: int
     #: the candidates play left that a step could break (dropped), by text
     dropped: list[str] = attrs.field(factory=list)
+    #: the candidates every step keeps that the open goals do not need, or that the
+    #: kept lemmas imply, by text
+    unneeded: list[str] = attrs.field(factory=list)
 
     def summary(self) -> dict[str, Any]:
         """As plain data (``prove --json``'s ``inference``)."""
         return {"lemmas": [c.text for c in self.lemmas], "candidates": self.candidates,
                 "states_played": self.played, "dropped": self.dropped,
-                "rlimit_spent": self.units}
+                "unneeded": self.unneeded, "rlimit_spent": self.units}
 
 
 # --- atoms ------------------------------------------------------------------------------
@@ -334,12 +337,13 @@ def _changing_together(games: Sequence[Sequence[tuple]], which: list[int]
 
 # --- Houdini ----------------------------------------------------------------------------
 def houdini(model: Model, found: Sequence[Candidate], rlimit: int,
-            goals: Sequence[str] | None = None) -> tuple[list[int], int]:
-    """The indices of ``found`` that every step keeps, assuming all of them, the spec's
-    invariants and the bounds before it; and the resource units spent. A query that runs
-    out of units drops what it asked about (never kept unproved: the lemmas are proved
-    again as goals). With ``goals`` (names of invariants and conservation laws), only the
-    survivors their step proofs use are kept, and those the kept ones' own steps use."""
+            goals: Sequence[str] | None = None) -> tuple[list[int], int, list[int]]:
+    """The indices of ``found`` kept, the resource units spent, and the indices every
+    step keeps (assuming all of them, the spec's invariants and the bounds before it).
+    A query that runs out of units drops what it asked about (never kept unproved: the
+    lemmas are proved again as goals). With ``goals`` (names of invariants and
+    conservation laws), only the survivors their step proofs use are kept, and those the
+    kept ones' own steps use, less any the other kept ones imply."""
     spec = attrs.evolve(model.spec, invariants=tuple(model.spec.invariants) + tuple(
         Invariant(f"candidate {i}", c.expr, None, None) for i, c in enumerate(found)))
     first = len(model.spec.invariants)
@@ -359,7 +363,7 @@ def houdini(model: Model, found: Sequence[Candidate], rlimit: int,
             try:
                 after = smt.apply_checked(a, s, p)
             except Unsupported:
-                return [], units
+                return [], units, []
             steps.append((smt.legal(a, s, p), after))
         for _ in range(ROUNDS):
             broken: set[int] = set()
@@ -389,9 +393,9 @@ def houdini(model: Model, found: Sequence[Candidate], rlimit: int,
                             if r1 != z3.unsat:
                                 broken.add(i)
                             if units > cap:
-                                return [], units  # out of budget before the fixpoint
+                                return [], units, []  # out of budget before the fixpoint
                     if units > cap:
-                        return [], units  # out of budget before the fixpoint
+                        return [], units, []  # out of budget before the fixpoint
                     if r != z3.sat:
                         break
                     asked = [i for i in asked if i not in broken]
@@ -399,10 +403,32 @@ def houdini(model: Model, found: Sequence[Candidate], rlimit: int,
                 break
             alive = [i for i in alive if i not in broken]
         if goals is None or not alive:
-            return alive, units
+            return alive, units, alive
         used, spent = _used(smt, s, given, steps, pre, alive, first, goals, rlimit,
                             cap - units)
-        return used, units + spent
+        units += spent
+        kept, spent = _not_implied(given, pre, used, rlimit, cap - units)
+        return kept, units + spent, alive
+
+
+def _not_implied(given: list, pre: dict[int, Any], used: list[int], rlimit: int, left: int
+                 ) -> tuple[list[int], int]:
+    """``used`` less each lemma the others left imply (``steps = marks`` makes ``steps ≤
+    marks`` say nothing more), tried from the last candidate back, so that of two
+    equivalent lemmas the first stays. Past ``left`` units, the rest are kept (a
+    redundant lemma is harmless, only longer to read)."""
+    kept = list(used)
+    units = 0
+    for i in reversed(used):
+        solver = limited(simple_solver(), rlimit)
+        solver.add(*given, *[pre[j] for j in kept if j != i], z3.Not(pre[i]))
+        r = check(solver)
+        units += solver.rulespec_spent
+        if r == z3.unsat:
+            kept.remove(i)
+        if units > left:
+            break
+    return kept, units
 
 
 def _used(smt: SmtGame, s: list, given: list, steps: list, pre: dict[int, Any],
@@ -459,10 +485,11 @@ def infer(model: Model, rlimit: int, goals: Sequence[str] | None = None,
     proofs use."""
     games = played_states(model, seed)
     found = candidates(model, games)
-    alive, units = houdini(model, found, rlimit, goals)
-    kept = set(alive)
-    return Inference([found[i] for i in alive], len(found), sum(map(len, games)), units,
-                     [c.text for i, c in enumerate(found) if i not in kept])
+    kept, units, survived = houdini(model, found, rlimit, goals)
+    true = set(survived)
+    return Inference([found[i] for i in kept], len(found), sum(map(len, games)), units,
+                     [c.text for i, c in enumerate(found) if i not in true],
+                     [c.text for i, c in enumerate(found) if i in true and i not in kept])
 
 
 def strengthened(model: Model, lemmas: Iterable[Candidate]) -> Model:

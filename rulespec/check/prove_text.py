@@ -95,19 +95,24 @@ def inference_line(inference: dict, width: int = WIDTH) -> str:
     """One line on the search for auxiliary invariants (:mod:`.infer`).
 
     >>> print(inference_line({"lemmas": ["a = b"], "candidates": 8, "states_played": 534,
-    ...                       "dropped": ["a ≤ 2"], "rlimit_spent": 94}))
-    inferred: 1 lemma kept of 8 candidates true in 534 played states (1 dropped: a step breaks it), 94
-      resource units; each is proved above as 'inferred: ...'
+    ...                       "dropped": ["a ≤ 2"], "unneeded": ["a ≤ b"] * 6,
+    ...                       "rlimit_spent": 94}))
+    inferred: 1 lemma kept of 8 candidates true in 534 played states (1 dropped: a step breaks it; 6
+      true but not needed), 94 resource units; each is proved above as 'inferred: ...'
     """
     n = len(inference["lemmas"])
     if not n:
+        unneeded = len(inference.get("unneeded", []))
         text = (f"inferred: no lemma: of {inference['candidates']} candidates true in "
-                f"{inference['states_played']} played states, a step breaks each "
-                f"({inference['rlimit_spent']:,} resource units)")
+                f"{inference['states_played']} played states, "
+                + (f"a step breaks {len(inference['dropped'])} and the open goals need none "
+                   f"of the other {unneeded}" if unneeded else "a step breaks each")
+                + f" ({inference['rlimit_spent']:,} resource units)")
     else:
         text = (f"inferred: {n} lemma{'s' if n != 1 else ''} kept of "
                 f"{inference['candidates']} candidates true in "
                 f"{inference['states_played']} played states ({len(inference['dropped'])} "
-                f"dropped: a step breaks it), {inference['rlimit_spent']:,} resource units; "
+                f"dropped: a step breaks it; {len(inference.get('unneeded', []))} true but "
+                f"not needed), {inference['rlimit_spent']:,} resource units; "
                 "each is proved above as 'inferred: ...'")
     return "\n".join(_wrap(text, width, 0, 2))
