@@ -92,6 +92,23 @@ def test_a_lemma_the_kept_ones_imply_is_not_listed(twins, tmp_path):
         r.property for r in run.results}
 
 
+def test_the_second_run_proves_the_goals_again_not_the_dead_rules(twins, tmp_path,
+                                                                monkeypatch):
+    import rulespec.check.prove as prove_module
+    played = []
+    real = prove_module._played_job
+    monkeypatch.setattr(prove_module, "_played_job",
+                        lambda *a, **k: played.append(1) or real(*a, **k))
+    run = prove(twins, rlimit=RLIMIT, trace_dir=tmp_path)
+    assert _induction(run, GOAL) == ["PROVED"]
+    # the dead rules were answered once, by the first run, and are in the answer once
+    assert played == [1]
+    dead = [r.property for r in run.results if r.property.startswith("rule_can_apply:")]
+    assert dead == ["rule_can_apply:step"]
+    # the lemmas come back as invariants: what the report's slices read
+    assert [i.name for i in run.lemmas] == ["inferred: steps = marks"]
+
+
 def test_play_drops_a_candidate_a_reachable_state_breaks(twins):
     texts = {c.text for c in candidates(twins, played_states(twins))}
     assert "steps = marks" in texts
@@ -154,6 +171,16 @@ def test_prove_lists_the_lemmas_in_its_output_and_json(twins, tmp_path, capsys):
     assert lemma and all(r["evidence"]["provenance"] == "inferred" for r in lemma)
 
 
+def test_no_infer_leaves_the_goal_open(twins, tmp_path, capsys):
+    path = tmp_path / "twins.py"
+    with pytest.raises(SystemExit):
+        main(["prove", str(path), "--rlimit", str(RLIMIT), "--trace-dir", str(tmp_path),
+              "--workers", "1", "--json", "--no-infer"])
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["inference"] is None and doc["infer"] is False
+    assert "UNKNOWN" in {r["status"] for r in doc["results"] if r["property"] == GOAL}
+
+
 def test_the_report_shows_an_inferred_lemma_with_the_invariants(twins, tmp_path):
     import attrs
     import jsonschema
@@ -167,16 +194,23 @@ def test_the_report_shows_an_inferred_lemma_with_the_invariants(twins, tmp_path)
     jsonschema.validate(doc, json.loads(SCHEMA.read_text()))
     props = {p["name"]: p for p in doc["properties"]}
     lemma = props["inferred: steps = marks"]
-    assert lemma["inferred"] is True and lemma["kind"] == "inferred lemma"
+    assert lemma["inferred"] is True and lemma["kind"] == "lemma"
+    assert lemma["statement"] == "steps = marks" and lemma["checked_by"] == "z3"
+    # what it rests on is what its expression reads, not "a property written in Python"
+    for row in lemma["results"]:
+        assert row["rests_on"]["how"] != "python" and not row["rests_on"]["conservative"]
     assert lemma["result"] == "PROVED"
     assert props[GOAL]["inferred"] is False and props[GOAL]["result"] == "PROVED"
     md = render_markdown(doc, "pictures")
     part = md[md.index("### `inferred: steps = marks`"):]
     ends = [i for i in (part.find("\n### ", 3), part.find("\n## ", 3)) if i > 0]
-    assert "*Inferred by the prover:" in part[:min(ends, default=len(part))]
+    assert "*A lemma inferred by the prover:" in part[:min(ends, default=len(part))]
     html = render_html(doc)
     card = html[html.index(f'id="{lemma["id"]}"'):]
-    assert ", inferred by the prover (" in card[:card.index("</div>")]
+    heading = card[:card.index("</div>")]
+    kind = heading[heading.index('class="muted small">'):]
+    assert kind.startswith('class="muted small">lemma, inferred by the prover (')
+    assert kind.count("inferred") == 1  # said once, not "inferred lemma, inferred by"
 
 
 def test_a_search_out_of_budget_keeps_no_lemma(twins, monkeypatch):

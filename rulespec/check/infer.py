@@ -42,8 +42,7 @@ from .solvers import check, limited, simple_solver
 #: the provenance every inferred lemma carries (``Result.evidence["provenance"]``)
 INFERRED = "inferred"
 #: what stands where a rule cites its rulebook: no rulebook states a lemma
-SOURCE = ("inferred by the prover (not in the rulebook): true after every setup and kept "
-          "by every step")
+SOURCE = "not in the rulebook: true after every setup and kept by every step"
 #: what a lemma's name starts with: it is the prover's, not the rulebook's
 PREFIX = "inferred: "
 #: random games played per player count to filter the candidates, at most, and the

@@ -32,6 +32,7 @@ import z3
 from ..compile.smt_backend import SmtGame, Unsupported, compile_smt
 from ..compile.smt_terms import own_context
 from ..runtime.model import Model
+from ..spec.elements import Invariant
 from .bmc import bounded_model_check, goal_checks
 from .infer import infer as search, marked, open_goals, strengthened
 from .jobs import Jobs, SafetyLimit
@@ -72,6 +73,9 @@ class ProofRun:
     #: what the search for auxiliary invariants did (:mod:`.infer`), or None when it
     #: did not run (every goal proved without it)
     inference: dict[str, Any] | None = None
+    #: the inferred lemmas among the results, as invariants (their expressions: what
+    #: they read), or () when no lemma was kept
+    lemmas: tuple[Invariant, ...] = ()
 
 
 def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
@@ -132,14 +136,31 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
     if not found.lemmas:
         return attrs.evolve(first, rlimit=first.rlimit + found.units,
                             inference=found.summary())
-    names = None if property_names is None else [
-        *property_names, *(lemma.name for lemma in found.lemmas)]
-    again = prove_once(strengthened(model, found.lemmas), property_names=names, **kw)
+    stronger = strengthened(model, found.lemmas)
+    lemmas = tuple(stronger.spec.invariants[len(model.spec.invariants):])
+    # the goals again, with the lemmas among them; not the dead rules: the first run
+    # answered those, and a lemma only strengthens what a proof may assume
+    names = [*(property_names or provable(model)), *(lemma.name for lemma in lemmas)]
+    again = prove_once(stronger, property_names=names, **kw)
     spent = dict(rlimit=first.rlimit + found.units + again.rlimit,
                  jobs=first.jobs + again.jobs, inference=found.summary())
-    if open_goals(again.results) - {g.name for g in found.lemmas} >= goals:
+    if open_goals(again.results) - {g.name for g in lemmas} >= goals:
         return attrs.evolve(first, **spent)  # the lemmas proved no goal more: not shown
-    return attrs.evolve(again, results=[marked(r) for r in again.results], **spent)
+    return attrs.evolve(again, results=_merged(first.results, again.results), lemmas=lemmas,
+                        **spent)
+
+
+def _merged(first: Sequence[Result], again: Sequence[Result]) -> list[Result]:
+    """The second run's verdicts (the lemmas marked as the prover's), but a goal the first
+    run proved by induction keeps the first run's rows (each run's proofs stand on their
+    own), and the dead rules are the first run's."""
+    proved = {r.property for r in first if r.checker == "z3-induction" and r.status == PROVED}
+    again_proved = {r.property for r in again
+                    if r.checker == "z3-induction" and r.status == PROVED}
+    keep = proved - again_proved
+    dead = [r for r in first if r.property.startswith("rule_can_apply:")]
+    goals = [marked(r) for r in again if r.property not in keep]
+    return ([*goals, *(r for r in first if r.property in keep)] if keep else goals) + dead
 
 
 def prove_once(model: Model, *, property_names: Sequence[str] | None = None,

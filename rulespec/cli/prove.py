@@ -34,6 +34,9 @@ from .options import (BadInput, Command, check_outputs, cluster_from, cluster_op
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes for the proofs (default: the machine's CPUs, at most 4). "
                    "The verdicts do not depend on it.")
+@click.option("--no-infer", "no_infer", is_flag=True,
+              help="Do not look for auxiliary invariants where a step proof is UNKNOWN "
+                   "(by default the prover infers them, proves them and lists them).")
 @cluster_option
 @click.option("--interpretation", multiple=True, metavar="K=V")
 @ruleset_option
@@ -44,7 +47,7 @@ from .options import (BadInput, Command, check_outputs, cluster_from, cluster_op
 @components_option
 @fresh_option
 def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
-          depth: int | None, workers: int | None, cluster: str | None,
+          depth: int | None, workers: int | None, no_infer: bool, cluster: str | None,
           interpretation: Sequence[str],
           ruleset: str | None, trace_dir: str, as_json: bool, quiet: bool,
           verbose: bool, fresh: bool) -> None:
@@ -67,7 +70,8 @@ def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
             run = prove_run(model, property_names=props or None, rlimit=rlimit,
                             timeout=timeout, depth=depth, trace_dir=trace_dir,
                             workers=workers or min(4, os.cpu_count() or 1),
-                            progress=progress, processes=True, cluster=on)
+                            progress=progress, processes=True, cluster=on,
+                            infer=not no_infer)
     except ValueError as e:
         raise BadInput(str(e)) from None
     results = run.results
@@ -77,7 +81,7 @@ def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
                     "ruleset": ruleset, "interpretation": dict(model.interpretation),
                     "rlimit_spent": run.rlimit, "jobs": run.jobs, "stopped": run.stopped,
                     "stored_jobs": run.stored[0] if run.stored else None,
-                    "inference": run.inference,
+                    "inference": run.inference, "infer": not no_infer,
                     "results": [r.to_json() for r in results], "exit_code": code})
         sys.exit(code)
     title = (f"{model.spec.title}: Z3, {rlimit:,} resource units per query; "

@@ -50,6 +50,15 @@ class Collected:
     #: (point, option): the lockstep games' figures under each policy played (the
     #: budget's ``diff_policy`` first, then its ``diff_second_policy``)
     impacts: dict[tuple[str, str], list[Impact]] = attrs.field(factory=dict)
+    #: the lemmas ``prove`` inferred and proved (as invariants), or ()
+    lemmas: tuple = ()
+
+    def proved_spec(self) -> Any:
+        """The spec with the inferred lemmas among its invariants: what the proofs read."""
+        spec = self.model.spec
+        if not self.lemmas:
+            return spec
+        return attrs.evolve(spec, invariants=(*spec.invariants, *self.lemmas))
 
 
 def scenario_files(model: Model, game_ref: str) -> list[Path]:
@@ -110,7 +119,8 @@ def collect(game_ref: str, budget: Budget, trace_dir: str | Path,
     mutation, mutation_error = timed("mutate", lambda: run_mutation(
         game_ref, budget.mutate, budget.seed, budget.workers)) if budget.mutate else (None, None)
     return Collected(model, budget, examples, check, prove_results, diffs, scenarios, errors,
-                     coverage, seconds, solver, mutation, mutation_error, impacts)
+                     coverage, seconds, solver, mutation, mutation_error, impacts,
+                     tuple(getattr(run, "lemmas", ())))
 
 
 def _guard(checker: str, fn: Callable[[], list[Result]]) -> list[Result]:

@@ -35,7 +35,7 @@ DEAD = "rule_can_apply:"
 def annotate(doc: dict[str, Any], c: Collected) -> None:
     """Add evidence and ``rests_on`` throughout ``doc`` (see the module doc)."""
     model = c.model
-    dep = Dependence(model.spec)
+    dep = Dependence(c.proved_spec())  # an inferred lemma reads what its expression reads
     kinds = {a["name"]: a["origin_kinds"] for a in doc["assumptions"]}
     constructed = {n for n, k in kinds.items() if set(k) & set(CONSTRUCTED)}
     entries = {a.name: a.entries for a in model.spec.assumptions}

@@ -169,7 +169,7 @@ def _method(checker: str) -> str:
 def _properties(model: Model, c: Collected, pics: _Pictures) -> list[dict[str, Any]]:
     spec = model.spec
     declared = {p.name: p for p in all_properties(model)}
-    invariants = {i.name: i for i in spec.invariants}
+    invariants = {i.name: i for i in c.proved_spec().invariants}
     laws = {x.name: x for x in spec.conservation}
     results = [r for r in c.check + c.prove if not r.property.startswith(DEAD)]
     names = list(declared) + [r.property for r in results if r.property not in declared]
@@ -177,7 +177,10 @@ def _properties(model: Model, c: Collected, pics: _Pictures) -> list[dict[str, A
     for name in dict.fromkeys(names):
         p = declared.get(name)
         aid = False   # a fact written only so that the proofs go through (proof_aid=True)
-        if name in invariants:
+        if is_inferred(name) and name in invariants:
+            statement = to_english(invariants[name].cond, limit=EXPR_LIMIT)
+            kind = "lemma"
+        elif name in invariants:
             inv = invariants[name]
             aid = inv.proof_aid
             statement = ((inv.doc + ": " if inv.doc else "")
@@ -190,9 +193,8 @@ def _properties(model: Model, c: Collected, pics: _Pictures) -> list[dict[str, A
                            " never changes")
             kind = "conservation"
         elif is_inferred(name):
-            statement = ("found by the prover, not written in the spec, and proved like an "
-                         "invariant: " + name[len(PREFIX):])
-            kind = "inferred lemma"
+            statement = name[len(PREFIX):]
+            kind = "lemma"
         else:
             statement = p.doc if p is not None else _builtin_statement(name)
             kind = p.kind if p is not None else "proof goal"
@@ -203,7 +205,7 @@ def _properties(model: Model, c: Collected, pics: _Pictures) -> list[dict[str, A
                     "source": (p.source if p else None) or next(
                         (r.source for r in mine if r.source), None),
                     "checked_by": "python" if p is not None and p.python_only else
-                    "python, z3", "witness": bool(p and p.witness), "proof_aid": aid,
+                    "z3" if is_inferred(name) else "python, z3", "witness": bool(p and p.witness), "proof_aid": aid,
                     "inferred": is_inferred(name),
                     "result": _headline([r["status"] for r in rows]), "results": rows})
     return out
