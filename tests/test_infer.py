@@ -109,6 +109,28 @@ def test_the_second_run_proves_the_goals_again_not_the_dead_rules(twins, tmp_pat
     assert [i.name for i in run.lemmas] == ["inferred: steps = marks"]
 
 
+def test_the_second_run_proves_only_what_was_open_and_the_lemmas(twins, tmp_path,
+                                                                monkeypatch):
+    import rulespec.check.prove as prove_module
+    asked = []
+    real = prove_module.ActionProver
+
+    def recording(model, smt, premises, a_idx, goals, *rest):
+        asked.append({g.name for g in goals})
+        return real(model, smt, premises, a_idx, goals, *rest)
+    monkeypatch.setattr(prove_module, "ActionProver", recording)
+    run = prove(twins, rlimit=RLIMIT, trace_dir=tmp_path)
+    assert _induction(run, GOAL) == ["PROVED"]
+    first, again = asked[:len(asked) // 2], asked[len(asked) // 2:]
+    assert all("rules_evaluate_without_error" in names for names in first)
+    # the goals proved in each case are not proved again: the open goal and the lemma are
+    assert again and all(names == {GOAL, "inferred: steps = marks"} for names in again)
+    # and the proofs kept from the first run are still listed, each case counted once
+    steps = {r.property: r for r in run.results if r.checker == "z3-step"}
+    assert steps["rules_evaluate_without_error"].status == "PROVED"
+    assert steps["rules_evaluate_without_error"].evidence["cases"] == len(again)
+
+
 def test_play_drops_a_candidate_a_reachable_state_breaks(twins):
     texts = {c.text for c in candidates(twins, played_states(twins))}
     assert "steps = marks" in texts

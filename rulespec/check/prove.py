@@ -76,6 +76,8 @@ class ProofRun:
     #: the inferred lemmas among the results, as invariants (their expressions: what
     #: they read), or () when no lemma was kept
     lemmas: tuple[Invariant, ...] = ()
+    #: each step case and its goals' verdicts (what a second run with lemmas inherits)
+    step_verdicts: tuple = attrs.field(default=(), eq=False, repr=False)
 
 
 def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
@@ -141,7 +143,8 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
     # the goals again, with the lemmas among them; not the dead rules: the first run
     # answered those, and a lemma only strengthens what a proof may assume
     names = [*(property_names or provable(model)), *(lemma.name for lemma in lemmas)]
-    again = prove_once(stronger, property_names=names, **kw)
+    again = prove_once(stronger, property_names=names, proved_steps=first.step_verdicts,
+                       **kw)
     spent = dict(rlimit=first.rlimit + found.units + again.rlimit,
                  jobs=first.jobs + again.jobs, inference=found.summary())
     if open_goals(again.results) - {g.name for g in lemmas} >= goals:
@@ -167,7 +170,8 @@ def prove_once(model: Model, *, property_names: Sequence[str] | None = None,
                rlimit: int = DEFAULT_RLIMIT, depth: int | None = None,
                trace_dir: str | Path = "traces", workers: int = 1,
                timeout: float | None = None, progress: Progress = QUIET,
-               processes: bool | None = None, cluster: Any = None) -> ProofRun:
+               processes: bool | None = None, cluster: Any = None,
+               proved_steps: Sequence[Any] = ()) -> ProofRun:
     """Step proofs, the induction, laws, bounded model checking where induction did not
     prove a goal, and (for the whole game) dead rules.
 
@@ -179,6 +183,11 @@ def prove_once(model: Model, *, property_names: Sequence[str] | None = None,
     saying so. The verdicts never depend on ``workers``, ``processes`` or ``timeout``
     (short of the limit).
 
+    ``proved_steps`` are an earlier run's step verdicts on a spec with fewer invariants
+    (the same ones first, in order): a goal proved in a case there is not proved again
+    (its proof assumed less than this spec gives), only what was left open and the new
+    invariants are.
+
     Raises ValueError when a named property is not one ``prove`` can check.
     """
     check_provable(model, property_names)  # before anything is compiled
@@ -187,6 +196,7 @@ def prove_once(model: Model, *, property_names: Sequence[str] | None = None,
         goal_names = [c.name for c in goal_checks(smt)]
         cells = smt.cell_names()
         sources = {g.reported_as: g.source for g in goals_of(smt)}
+        step_goal_names = [g.name for g in goals_of(smt)]
         try:
             cases: list[Case] | str = step_cases(smt)
         except Unsupported as err:
@@ -198,7 +208,8 @@ def prove_once(model: Model, *, property_names: Sequence[str] | None = None,
     except Exception:  # noqa: BLE001 - a setup that raises: the jobs report it as before
         pass
     run = _Run(model, wanted, goal_names, laws, sources, Budget(rlimit),
-               depth if depth is not None else model.spec.bmc_depth, trace_dir, cells)
+               depth if depth is not None else model.spec.bmc_depth, trace_dir, cells,
+               proved_steps, step_goal_names)
     with Jobs(model, workers, progress, timeout, processes, cluster) as jobs:
         try:
             run.go(jobs, cases)
@@ -209,17 +220,18 @@ def prove_once(model: Model, *, property_names: Sequence[str] | None = None,
         for kind, row in st.items():
             stats[kind] = [a + b for a, b in zip(stats.get(kind, [0] * len(row)), row)]
     return ProofRun(run.results(), jobs.rlimit, jobs.submitted, run.stopped,
-                    dict(jobs.units), stats, run.stored_counts())
+                    dict(jobs.units), stats, run.stored_counts(),
+                    step_verdicts=tuple((c, v, q) for c, v, q, _ in run.step_runs))
 
 
 # --- the jobs (module level: they run in worker processes) -----------------------------
 def _steps_job(model: Model, smt: SmtGame, cases: Sequence[Case], budget: Budget,
-               taught: Lessons | None = None
+               taught: Lessons | None = None, only: dict[Case, frozenset] | None = None
                ) -> tuple[list[tuple[Case, dict[str, tuple[str, str]], int, dict]],
                           Lessons] | str:
     """Step proofs of some action cases (sharing premises and lessons, starting from a
     copy of what another job ``taught``): their verdicts and what they learned, or why
-    not."""
+    not. ``only``: per case, the goals to prove there (the rest were proved before)."""
     goals = goals_of(smt)
     premises: dict[tuple, Premises] = {}
     implied: dict[int, ImpliedBounds] = {}
@@ -241,7 +253,9 @@ def _steps_job(model: Model, smt: SmtGame, cases: Sequence[Case], budget: Budget
                 totals[n] = ImpliedTotals(smt, n, budget, implied[n])
             asked = list(implied[n].stats)
             summed = list(totals[n].stats)
-            prover = ActionProver(model, smt, case_premises, a_idx, goals, budget, lessons,
+            mine = goals if only is None else [g for g in goals
+                                               if g.name in only[(a_idx, fixed)]]
+            prover = ActionProver(model, smt, case_premises, a_idx, mine, budget, lessons,
                                   implied[n], totals[n])
             verdicts = prover.run()
             stats = dict(prover.stats)
@@ -305,7 +319,9 @@ class _Run:
 
     def __init__(self, model: Model, wanted: set[str] | None, goal_names: list[str],
                  laws: list[str], sources: dict[str, str | None], budget: Budget,
-                 depth: int, trace_dir: str | Path, cells: list[str]) -> None:
+                 depth: int, trace_dir: str | Path, cells: list[str],
+                 proved_steps: Sequence[Any] = (), step_goal_names: Sequence[str] = ()
+                 ) -> None:
         self.model, self.wanted, self.goal_names, self.laws = model, wanted, goal_names, laws
         self.sources, self.budget, self.depth = sources, budget, depth
         self.trace_dir = str(trace_dir)
@@ -325,6 +341,13 @@ class _Run:
         self.dead_pending: list[str] = []  # actions whose dead-rule job has not answered
         self.dead_why: dict[str, list[str]] = {}  # what rules out each dead rule
         self._stored = JobStore(model)  # what earlier runs answered (check/store.py)
+        self.step_goal_names = list(step_goal_names)  # each field's bounds apart
+        #: per step case, the goals an earlier run proved there (with what they used)
+        self.proved_before: dict[Case, dict[str, tuple]] = {
+            tuple(case): {n: v for n, v in verdicts.items() if v[0] == PROVED}
+            for case, verdicts, _ in proved_steps}
+        #: and the queries it spent there (counted with this run's, in the verdicts' text)
+        self.queries_before = {tuple(case): q for case, _, q in proved_steps}
 
     def submit(self, jobs: Jobs, label: str, fn: Any, *args: Any,
                actions: Sequence[int] | None = None) -> cf.Future:
@@ -355,9 +378,14 @@ class _Run:
                 [f"{self.cells[c]}={v}" for c, v in fixed.items() if c] if len(pins) == 1
                 else [f"{len(pins)} cases"]))
             names = [model.spec.actions[a].name for a, _ in group]
+            only = None
+            if self.proved_before:
+                only = {c: frozenset(g for g in self.step_goal_names
+                                     if g not in self.proved_before.get(c, {}))
+                        for c in group}
             f = self.submit(jobs, f"steps ({what}): {names[0]}" + (
                 f" and {len(names) - 1} more" if len(names) > 1 else ""), _steps_job, group,
-                self.budget, taught, actions=[a for a, _ in group])
+                self.budget, taught, only, actions=[a for a, _ in group])
             steps.append(f)
             return f
         if isinstance(cases, str):
@@ -427,7 +455,9 @@ class _Run:
                 pending += [submit_steps(g) for g in pupils.pop(f, [])]
             else:
                 runs, learned = out
-                self.step_runs += runs
+                self.step_runs += [(c, {**self.proved_before.get(c, {}), **v},
+                                    q + self.queries_before.get(c, 0), st)
+                                   for c, v, q, st in runs]
                 self.step_jobs_done += 1
                 pending += [submit_steps(g, learned) for g in pupils.pop(f, [])]
             if f in steps or f is base:
