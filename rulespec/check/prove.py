@@ -72,6 +72,8 @@ class ProofRun:
     #: what the search for auxiliary invariants did (:mod:`.infer`), or None when it
     #: did not run (every goal proved without it)
     inference: dict[str, Any] | None = None
+    #: of ``rlimit``, the units of jobs answered from the verdict store (not spent here)
+    stored_units: int = 0
 
 
 def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
@@ -188,7 +190,8 @@ def prove_once(model: Model, *, property_names: Sequence[str] | None = None,
         for kind, row in st.items():
             stats[kind] = [a + b for a, b in zip(stats.get(kind, [0] * len(row)), row)]
     return ProofRun(run.results(), jobs.rlimit, jobs.submitted, run.stopped,
-                    dict(jobs.units), stats, run.stored_counts())
+                    dict(jobs.units), stats, run.stored_counts(),
+                    stored_units=run._stored.hit_units)
 
 
 # --- the jobs (module level: they run in worker processes) -----------------------------

@@ -28,6 +28,7 @@ from ..results import VIOLATED
 from ..runner import SearchError, hypothesis_search
 from ..scenario import ScenarioFile, run_scenario
 from .equivalent import Changed, Equivalence, changed_parts, equivalence
+from .invariants import ProvedInvariants
 from .operators import Mutant
 from .replay import Recording
 from .share import share_with, shared_preconditions
@@ -86,6 +87,9 @@ class MutantResult:
     witness: str | None = None
     #: the constructed component entries the changed value comes from (counted apart)
     constructed: tuple[str, ...] = ()
+    #: Z3 resource units spent proving the spec's invariants for the equivalence test
+    #: while judging this mutant (0: proved before in this process, or from the store)
+    proof_units: int = 0
 
     @classmethod
     def of(cls, m: Mutant, status: str, **kw: Any) -> "MutantResult":
@@ -120,11 +124,14 @@ class Judges:
     _scenario_actions: Any = attrs.field(init=False, default=None, eq=False, repr=False)
     #: the spec's own check, call by call (:mod:`.replay`); False: none to replay
     _recording: Any = attrs.field(init=False, default=None, eq=False, repr=False)
+    #: the spec's invariants proved by induction, per reading (:mod:`.invariants`)
+    _proved: Any = attrs.field(init=False, default=None, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         originals = _Models(self.spec)
         originals.remember(self.original)
         object.__setattr__(self, "_originals", originals)
+        object.__setattr__(self, "_proved", ProvedInvariants(originals, self.budget.rlimit))
 
     def models(self, spec: GameSpec) -> "_Models":
         """The spec compiled per reading (the unmutated spec's models are kept)."""
@@ -260,14 +267,17 @@ class Judges:
         same: Equivalence = equivalence(
             self.spec, spec, self.budget.rlimit, self.lockstep_nodes,
             witness_games=self.budget.witness_games,
-            models=lambda s, interp: (models if s is spec else self.models(s))(interp))
+            models=lambda s, interp: (models if s is spec else self.models(s))(interp),
+            invariants=self._proved)
+        units = self._proved.take_spent()
         if same.equivalent:
-            return MutantResult.of(m, EQUIVALENT, equivalence=same.how)
+            return MutantResult.of(m, EQUIVALENT, equivalence=same.how, proof_units=units)
         if self.prove:
             found = self.prove_killer(model)
             if found is not None:
-                return MutantResult.of(m, KILLED, by=PROVE, killer=found[0], detail=found[1])
-        return MutantResult.of(m, SURVIVED, witness=same.witness)
+                return MutantResult.of(m, KILLED, by=PROVE, killer=found[0], detail=found[1],
+                                       proof_units=units)
+        return MutantResult.of(m, SURVIVED, witness=same.witness, proof_units=units)
 
     def baseline(self) -> None:
         """Raise :class:`BaselineError` if the unmutated spec fails a judge."""
