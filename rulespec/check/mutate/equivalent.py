@@ -258,13 +258,14 @@ def _reading(chosen: Mapping[str, str], defaults: Mapping[str, str]) -> str:
 def equivalence(orig: GameSpec, mut: GameSpec, rlimit: int, nodes: int, *,
                 witness_games: int = WITNESS_GAMES,
                 models: Callable[[GameSpec, Mapping[str, str]], Model] | None = None,
-                invariants: Callable[[Mapping[str, str]], Proved] | None = None
-                ) -> Equivalence:
+                invariants: Callable[[Mapping[str, str]], Proved] | None = None,
+                invariant_readings: int = 8) -> Equivalence:
     """Whether a mutant can change anything (see the module docstring). ``nodes`` is the
     lockstep search's budget (0: no search, only ``witness_games`` random games played in
     lockstep for a witness); ``invariants``, the spec's invariants proved by induction
     per reading (:class:`.invariants.ProvedInvariants`), asked only when the formulas
-    alone do not show it."""
+    alone do not show it and the change reads at most ``invariant_readings`` readings
+    (each may cost a proof of the spec)."""
     ch = changed_parts(orig, mut)
     if ch.nothing:
         return Equivalence(True, "the change reaches no rule")
@@ -278,6 +279,7 @@ def equivalence(orig: GameSpec, mut: GameSpec, rlimit: int, nodes: int, *,
     if formula_equivalent(orig, mut, ch, rlimit):
         return Equivalence(True, "Z3: the changed rules agree in every state within the "
                                  "declared bounds")
-    if invariants is not None and formula_equivalent(orig, mut, ch, rlimit, invariants):
+    if (invariants is not None and len(readings(orig, mut, ch)) <= invariant_readings
+            and formula_equivalent(orig, mut, ch, rlimit, invariants)):
         return Equivalence(True, BY_PROVED_INVARIANTS)
     return Equivalence(False)
