@@ -259,13 +259,15 @@ def equivalence(orig: GameSpec, mut: GameSpec, rlimit: int, nodes: int, *,
                 witness_games: int = WITNESS_GAMES,
                 models: Callable[[GameSpec, Mapping[str, str]], Model] | None = None,
                 invariants: Callable[[Mapping[str, str]], Proved] | None = None,
-                invariant_readings: int = 8) -> Equivalence:
+                invariant_readings: int = 8, invariant_rlimit: int | None = None
+                ) -> Equivalence:
     """Whether a mutant can change anything (see the module docstring). ``nodes`` is the
     lockstep search's budget (0: no search, only ``witness_games`` random games played in
     lockstep for a witness); ``invariants``, the spec's invariants proved by induction
     per reading (:class:`.invariants.ProvedInvariants`), asked only when the formulas
     alone do not show it and the change reads at most ``invariant_readings`` readings
-    (each may cost a proof of the spec)."""
+    (each may cost a proof of the spec); those queries, whose premises are the proof's,
+    may spend ``invariant_rlimit`` units each (default ``rlimit``)."""
     ch = changed_parts(orig, mut)
     if ch.nothing:
         return Equivalence(True, "the change reaches no rule")
@@ -280,6 +282,6 @@ def equivalence(orig: GameSpec, mut: GameSpec, rlimit: int, nodes: int, *,
         return Equivalence(True, "Z3: the changed rules agree in every state within the "
                                  "declared bounds")
     if (invariants is not None and len(readings(orig, mut, ch)) <= invariant_readings
-            and formula_equivalent(orig, mut, ch, rlimit, invariants)):
+            and formula_equivalent(orig, mut, ch, invariant_rlimit or rlimit, invariants)):
         return Equivalence(True, BY_PROVED_INVARIANTS)
     return Equivalence(False)

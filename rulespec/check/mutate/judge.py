@@ -138,8 +138,14 @@ class Judges:
         # proved at prove's own default budget: its step proofs are then the very jobs of
         # `rulespec prove GAME` (shared through the store), and cost about what a
         # smaller budget costs where goals are proved (MOTU: 287M units at 50M, 274M at 5M)
-        object.__setattr__(self, "_proved", ProvedInvariants(
-            originals, max(self.budget.rlimit, DEFAULT_RLIMIT)))
+        object.__setattr__(self, "_proved", ProvedInvariants(originals, self.proof_rlimit))
+
+    @property
+    def proof_rlimit(self) -> int:
+        """Units per query of the proof of the spec's invariants, and of the equivalence
+        queries that take them as premises (MOTU's need more than 5M: they carry the
+        proof's 25 invariants)."""
+        return max(self.budget.rlimit, DEFAULT_RLIMIT)
 
     def models(self, spec: GameSpec) -> "_Models":
         """The spec compiled per reading (the unmutated spec's models are kept)."""
@@ -276,7 +282,8 @@ class Judges:
             self.spec, spec, self.budget.rlimit, self.lockstep_nodes,
             witness_games=self.budget.witness_games,
             models=lambda s, interp: (models if s is spec else self.models(s))(interp),
-            invariants=self._proved, invariant_readings=self.budget.proof_readings)
+            invariants=self._proved, invariant_readings=self.budget.proof_readings,
+            invariant_rlimit=self.proof_rlimit)
         units = self._proved.take_spent()
         if same.equivalent:
             return MutantResult.of(m, EQUIVALENT, equivalence=same.how, proof_units=units)
