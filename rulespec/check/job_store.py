@@ -38,6 +38,8 @@ class JobStore:
         self._keys: dict[cf.Future, dict[str, Any]] = {}
         self.hits = 0
         self.asked = 0
+        #: the resource units of the jobs answered from the store (spent by an earlier run)
+        self.hit_units = 0
 
     def key(self, fn: Callable[..., Any], args: tuple, actions: Sequence[int] | None
             ) -> dict[str, Any]:
@@ -65,6 +67,7 @@ class JobStore:
             jobs.progress.advance()
             jobs.rlimit += units
             jobs.units[label] = units
+            self.hit_units += units
             return f
         f = jobs.submit(label, fn, *args)
         self._keys[f] = key

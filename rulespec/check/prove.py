@@ -78,6 +78,8 @@ class ProofRun:
     lemmas: tuple[Invariant, ...] = ()
     #: each step case and its goals' verdicts (what a second run with lemmas inherits)
     step_verdicts: tuple = attrs.field(default=(), eq=False, repr=False)
+    #: of ``rlimit``, the units of jobs answered from the verdict store (not spent here)
+    stored_units: int = 0
 
 
 def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
@@ -221,7 +223,8 @@ def prove_once(model: Model, *, property_names: Sequence[str] | None = None,
             stats[kind] = [a + b for a, b in zip(stats.get(kind, [0] * len(row)), row)]
     return ProofRun(run.results(), jobs.rlimit, jobs.submitted, run.stopped,
                     dict(jobs.units), stats, run.stored_counts(),
-                    step_verdicts=tuple((c, v, q) for c, v, q, _ in run.step_runs))
+                    step_verdicts=tuple((c, v, q) for c, v, q, _ in run.step_runs),
+                    stored_units=run._stored.hit_units)
 
 
 # --- the jobs (module level: they run in worker processes) -----------------------------

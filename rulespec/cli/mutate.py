@@ -110,6 +110,8 @@ def _percent(score: float | None) -> str:
 
 def _print_mutation(model: Model, report: Any, verbose: bool) -> None:
     from rich.table import Table
+
+    from ..check.mutate.equivalent import BY_PROVED_INVARIANTS
     t = Table(title=f"{model.spec.title}: {len(report.results)} mutants, {report.budget} "
                     f"budget ({report.examples} examples each), seed {report.seed}",
               title_justify="left")
@@ -124,6 +126,11 @@ def _print_mutation(model: Model, report: Any, verbose: bool) -> None:
              + ", ".join(f"{n} by {k}" for k, n in killers.items())
              + f"), {report.count('EQUIVALENT')} equivalent, "
              f"{report.count('SURVIVED')} survived", style="bold")
+    by_invariants = sum(1 for r in report.results if r.equivalence == BY_PROVED_INVARIANTS)
+    if by_invariants or report.proof_units():
+        out.para(f"{by_invariants} shown equivalent only with the invariants prove proves for "
+                 f"the spec (that proof: {report.proof_units():,} Z3 resource units here)",
+                 hang=4)
     data = report.constructed_values()
     if data["mutants"]:
         score = _percent(data["score"]).replace(" ", NBSP)

@@ -8,8 +8,11 @@ spec's; only then is it left out of the score. Two tests show it:
   keys, the setup -- gives the same value (and raises where the spec raises) in *every*
   state within the declared bounds, reachable or not, under every reading of the
   interpretation points those parts read. Unreachable states count, so this may miss an
-  equivalence; it never claims a false one. Each query has a budget of Z3 resource units
-  (``rlimit``), so the answer is the same on any machine.
+  equivalence; it never claims a false one. Asked again with the invariants ``prove``
+  proved by induction for the spec as premises (:mod:`.invariants`, where it says why
+  that is sound), it leaves out the states they rule out, but for the setup's query. Each
+  query has a budget of Z3 resource units (``rlimit``), so the answer is the same on any
+  machine.
 * **by exhaustive play**: both are played in lockstep from every setup, breadth first, over
   every legal action and chance outcome, up to the game's declared length; if every
   reachable state was compared within the node budget and none differs (states, legal
@@ -32,9 +35,13 @@ from ...ir.nodes import Expr
 from ...ir.walk import statement_exprs, walk
 from ...runtime.model import Model
 from ...spec.elements import GameSpec
+from .invariants import Proved
 
 #: random games played in lockstep to find where a survivor parts from the spec
 WITNESS_GAMES = 3
+#: how a mutant was shown equivalent with the spec's proved invariants as premises
+BY_PROVED_INVARIANTS = ("Z3: the changed rules agree in every state the proved invariants "
+                        "allow")
 
 
 @attrs.frozen
@@ -125,15 +132,21 @@ def readings(orig: GameSpec, mut: GameSpec, ch: Changed
 
 
 # --- as formulas --------------------------------------------------------------------------
-def formula_equivalent(orig: GameSpec, mut: GameSpec, ch: Changed, rlimit: int
+def formula_equivalent(orig: GameSpec, mut: GameSpec, ch: Changed, rlimit: int,
+                       invariants: Callable[[Mapping[str, str]], Proved] | None = None
                        ) -> bool | None:
     """True: the changed parts agree in every state within bounds, under every reading
     they read; False: Z3 found a state (within bounds, maybe unreachable) where they
-    differ; None: undecided within ``rlimit`` resource units, or no Z3 encoding."""
+    differ; None: undecided within ``rlimit`` resource units, or no Z3 encoding.
+
+    ``invariants`` gives, for a reading of the spec, the invariants proved by induction
+    for the spec under it: then only the states within bounds where they hold count
+    (but for the setup, compared as it is)."""
     for ia, ib in readings(orig, mut, ch):
         try:
+            lemmas = invariants(ia).indices if invariants is not None else ()
             g, h = compile_smt(orig, ia), compile_smt(mut, ib)
-            for query in _queries(g, h, ch):
+            for query in _queries(g, h, ch, lemmas):
                 found = _decide(query, rlimit)
                 if found is not True:  # one part that may differ settles it
                     return found
@@ -166,15 +179,17 @@ def _differs(a: Any, b: Any) -> Any:
     return z3.Or(errors, z3.And(z3.Not(a.error), value))
 
 
-def _queries(g: SmtGame, h: SmtGame, ch: Changed
+def _queries(g: SmtGame, h: SmtGame, ch: Changed, lemmas: Iterable[int] = ()
              ) -> Iterable[tuple[list[Any], list[Any]]]:
-    """One query per changed part: (premises, the ways the two can differ)."""
+    """One query per changed part: (premises, the ways the two can differ); ``lemmas``
+    (invariants of the spec, by index, proved by induction) are premises of all but the
+    setup's."""
     spec = g.spec
     if ch.setup:
         yield [], [_differs(g.initial_checked(n), h.initial_checked(n))
                    for n in range(spec.min_players, spec.max_players + 1)]
     s = g.fresh_state("s")
-    within = [g.bounds(s)]
+    within = [g.bounds(s), *(g.invariant_checked(k, s).holds() for k in lemmas)]
     if ch.flow:
         yield within, [_differs(g.current_player_checked(s), h.current_player_checked(s)),
                        _differs(g.terminal_checked(s), h.terminal_checked(s))]
@@ -242,11 +257,17 @@ def _reading(chosen: Mapping[str, str], defaults: Mapping[str, str]) -> str:
 
 def equivalence(orig: GameSpec, mut: GameSpec, rlimit: int, nodes: int, *,
                 witness_games: int = WITNESS_GAMES,
-                models: Callable[[GameSpec, Mapping[str, str]], Model] | None = None
+                models: Callable[[GameSpec, Mapping[str, str]], Model] | None = None,
+                invariants: Callable[[Mapping[str, str]], Proved] | None = None,
+                invariant_readings: int = 8, invariant_rlimit: int | None = None
                 ) -> Equivalence:
     """Whether a mutant can change anything (see the module docstring). ``nodes`` is the
     lockstep search's budget (0: no search, only ``witness_games`` random games played in
-    lockstep for a witness)."""
+    lockstep for a witness); ``invariants``, the spec's invariants proved by induction
+    per reading (:class:`.invariants.ProvedInvariants`), asked only when the formulas
+    alone do not show it and the change reads at most ``invariant_readings`` readings
+    (each may cost a proof of the spec); those queries, whose premises are the proof's,
+    may spend ``invariant_rlimit`` units each (default ``rlimit``)."""
     ch = changed_parts(orig, mut)
     if ch.nothing:
         return Equivalence(True, "the change reaches no rule")
@@ -255,7 +276,12 @@ def equivalence(orig: GameSpec, mut: GameSpec, rlimit: int, nodes: int, *,
     if same:
         return Equivalence(True, "every reachable state compared in lockstep play: no "
                                  "difference")
-    if witness is None and formula_equivalent(orig, mut, ch, rlimit):
+    if witness is not None:
+        return Equivalence(False, witness=witness)
+    if formula_equivalent(orig, mut, ch, rlimit):
         return Equivalence(True, "Z3: the changed rules agree in every state within the "
                                  "declared bounds")
-    return Equivalence(False, witness=witness)
+    if (invariants is not None and len(readings(orig, mut, ch)) <= invariant_readings
+            and formula_equivalent(orig, mut, ch, invariant_rlimit or rlimit, invariants)):
+        return Equivalence(True, BY_PROVED_INVARIANTS)
+    return Equivalence(False)

@@ -23,11 +23,13 @@ from ...compile.python_backend import compile_python
 from ...ir.errors import SpecError
 from ...runtime.model import Model
 from ...spec.elements import GameSpec
+from ..budget import DEFAULT_RLIMIT
 from ..property import Property, game_properties, skip_reason, spec_properties
 from ..results import VIOLATED
 from ..runner import SearchError, hypothesis_search
 from ..scenario import ScenarioFile, run_scenario
 from .equivalent import Changed, Equivalence, changed_parts, equivalence
+from .invariants import ProvedInvariants
 from .operators import Mutant
 from .replay import Recording
 from .share import share_with, shared_preconditions
@@ -51,6 +53,9 @@ class Budget:
     lockstep_nodes: int
     #: random games played in lockstep to find where a survivor differs
     witness_games: int
+    #: readings a mutant may compare under the spec's proved invariants: each reading
+    #: not proved before costs one ``prove`` of the spec (its step proofs and base case)
+    proof_readings: int = 8
 
     def examples(self, spec: GameSpec) -> int:
         """Hypothesis examples for each mutant of this game."""
@@ -58,8 +63,8 @@ class Budget:
 
 
 BUDGETS = {
-    "quick": Budget("quick", 0.1, 5_000_000, 20_000, 4),
-    "full": Budget("full", 1.0, 50_000_000, 200_000, 12),
+    "quick": Budget("quick", 0.1, 5_000_000, 20_000, 4, 8),
+    "full": Budget("full", 1.0, 50_000_000, 200_000, 12, 32),
 }
 
 
@@ -86,6 +91,9 @@ class MutantResult:
     witness: str | None = None
     #: the constructed component entries the changed value comes from (counted apart)
     constructed: tuple[str, ...] = ()
+    #: Z3 resource units spent proving the spec's invariants for the equivalence test
+    #: while judging this mutant (0: proved before in this process, or from the store)
+    proof_units: int = 0
 
     @classmethod
     def of(cls, m: Mutant, status: str, **kw: Any) -> "MutantResult":
@@ -120,11 +128,24 @@ class Judges:
     _scenario_actions: Any = attrs.field(init=False, default=None, eq=False, repr=False)
     #: the spec's own check, call by call (:mod:`.replay`); False: none to replay
     _recording: Any = attrs.field(init=False, default=None, eq=False, repr=False)
+    #: the spec's invariants proved by induction, per reading (:mod:`.invariants`)
+    _proved: Any = attrs.field(init=False, default=None, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         originals = _Models(self.spec)
         originals.remember(self.original)
         object.__setattr__(self, "_originals", originals)
+        # proved at prove's own default budget: its step proofs are then the very jobs of
+        # `rulespec prove GAME` (shared through the store), and cost about what a
+        # smaller budget costs where goals are proved (MOTU: 287M units at 50M, 274M at 5M)
+        object.__setattr__(self, "_proved", ProvedInvariants(originals, self.proof_rlimit))
+
+    @property
+    def proof_rlimit(self) -> int:
+        """Units per query of the proof of the spec's invariants, and of the equivalence
+        queries that take them as premises (MOTU's need more than 5M: they carry the
+        proof's 25 invariants)."""
+        return max(self.budget.rlimit, DEFAULT_RLIMIT)
 
     def models(self, spec: GameSpec) -> "_Models":
         """The spec compiled per reading (the unmutated spec's models are kept)."""
@@ -260,14 +281,18 @@ class Judges:
         same: Equivalence = equivalence(
             self.spec, spec, self.budget.rlimit, self.lockstep_nodes,
             witness_games=self.budget.witness_games,
-            models=lambda s, interp: (models if s is spec else self.models(s))(interp))
+            models=lambda s, interp: (models if s is spec else self.models(s))(interp),
+            invariants=self._proved, invariant_readings=self.budget.proof_readings,
+            invariant_rlimit=self.proof_rlimit)
+        units = self._proved.take_spent()
         if same.equivalent:
-            return MutantResult.of(m, EQUIVALENT, equivalence=same.how)
+            return MutantResult.of(m, EQUIVALENT, equivalence=same.how, proof_units=units)
         if self.prove:
             found = self.prove_killer(model)
             if found is not None:
-                return MutantResult.of(m, KILLED, by=PROVE, killer=found[0], detail=found[1])
-        return MutantResult.of(m, SURVIVED, witness=same.witness)
+                return MutantResult.of(m, KILLED, by=PROVE, killer=found[0], detail=found[1],
+                                       proof_units=units)
+        return MutantResult.of(m, SURVIVED, witness=same.witness, proof_units=units)
 
     def baseline(self) -> None:
         """Raise :class:`BaselineError` if the unmutated spec fails a judge."""

@@ -84,6 +84,11 @@ class MutationReport:
                 out[r.by] = out.get(r.by, 0) + 1
         return out
 
+    def proof_units(self) -> int:
+        """Z3 resource units spent proving the spec's invariants for the equivalence
+        test (those answered from the verdict store not counted)."""
+        return sum(r.proof_units for r in self.results)
+
     @property
     def survivors(self) -> list[MutantResult]:
         return [r for r in self.results if r.status == SURVIVED]
@@ -108,6 +113,7 @@ class MutationReport:
                 "killed_by": self.killed_by(),
                 "by_operator": self.by_operator(),
                 "constructed_values": self.constructed_values(),
+                "invariant_proof_units": self.proof_units(),
                 "results": [r.to_json() for r in self.results]}
 
 
