@@ -202,23 +202,3 @@ def test_the_proof_of_a_payment_names_the_premises_it_used():
     left = {("invariant", k) for k, inv in enumerate(invariants)
             if inv.name in prover.model.spec.left_to_play}
     assert verdict.used is not None and not verdict.used & left
-
-
-TRAVELLERS = {"each_player_holds_a_traveller_once_they_are_dealt",
-              "a_player_reveals_only_the_traveller_dealt_to_them"}
-
-
-def test_dealing_revealing_and_reaching_step_5_keep_every_traveller_a_real_one():
-    # L17 (one traveller to each player), L107 (step 5 turns up the player's own): the
-    # facts that keep a revealed traveller's entry from being the one of no traveller
-    verdicts = _steps(rulespec.load("motu"), {"deal_traveller", "reveal_traveller",
-                                              "skip_fate"}, TRAVELLERS, players=2)
-    assert len(verdicts) >= 6 and set(verdicts.values()) == {PROVED}, verdicts
-
-
-def test_a_traveller_dealt_to_the_wrong_seat_is_refuted(tmp_path):
-    game = _planted(tmp_path, "rule.set(traveller[dealt], t)",
-                    "rule.set(traveller[(dealt + 1) % N], t)")
-    verdicts = _steps(game, {"deal_traveller"}, TRAVELLERS, players=2)
-    assert VIOLATED in {v for (a, _, name), v in verdicts.items()
-                        if name == "each_player_holds_a_traveller_once_they_are_dealt"}

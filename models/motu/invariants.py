@@ -8,11 +8,11 @@ from rulespec.spec import (all_of, any_of, count, exists, forall, if_, implies, 
 from .spec import (ADD, AIM, BONUS, BOTH_ONE, C, CARD_COUNT, CENTRE, Card, DECK_SHARE, END,
                    Element, FATE, FATES, FINAL, FIRST_PLAYER, FULL, Fate, N, Phase, R, REFILL,
                    ROUND, ROUNDS, ROW, ROW_SLOTS, SCORING, SETUP, Source, Sym, TAKE, Terrain,
-                   TRAVELLER, Traveller, aside, beach, beach_bonus, beach_bonus_at_zero, beach_cut, choices, chosen,
+                   aside, beach, beach_bonus, beach_bonus_at_zero, beach_cut, choices, chosen,
                    coconut_bonus, coconut_total, coconuts, dealt, deck_left, deck_no, diagonal,
                    due, fate_owner, fate_value, fates_shown, game, island, phase, placed, row,
-                   revealed, scored, scorer, scorings, sea_rule, sheet, symbol, taken, tallied,
-                   terrain, to_move, traveller, visible_count)
+                   scored, scorer, scorings, sea_rule, sheet, symbol, taken, tallied, terrain,
+                   to_move, visible_count)
 
 # =====================================================================================
 # What must always hold
@@ -82,23 +82,6 @@ game.invariant("the_player_right_of_the_first_draws_each_decks_last_card",
                                       "各山で最後のカードを引きます"),
                doc="checks the deck_sizes assumption (4, 3 and 2 cards per player): with "
                    "play clockwise from seat 0, the seat before it draws every last card")
-SETUP_STEPS = (Phase.villages, Phase.row, Phase.travellers)
-game.invariant("each_player_holds_a_traveller_once_they_are_dealt",
-               implies(FULL, forall(SEATED, lambda p: implies(
-                   any_of(not_(phase.is_one_of(*SETUP_STEPS)),
-                          all_of(phase == Phase.travellers, p < dealt)),
-                   traveller[p] != Traveller.none))),
-               source=SETUP.at(17, "6枚の旅人カードをシャッフルし、各プレイヤーに1枚ずつ、裏向きに配ります"),
-               doc="in the full game every player is dealt one of the six travellers face down "
-                   "at setup step 5, and keeps it")
-game.invariant("a_player_reveals_only_the_traveller_dealt_to_them",
-               forall(SEATED, lambda p: implies(
-                   any_of(revealed[p], all_of(phase == Phase.traveller, p == to_move)),
-                   traveller[p] != Traveller.none)),
-               source=TRAVELLER.at(107, "自分の旅人カードをめくって、表向きにします") + "; " +
-               SETUP.at(21, "MOTUを初めてプレイする際は、旅人カードと運命カードは使用しない"),
-               doc="step 5 turns up the player's own traveller card: the first game, which "
-                   "leaves the travellers out, has no step 5")
 game.invariant("every_player_takes_nine_cards",
                implies(phase == Phase.over,
                        forall(SEATED, lambda p: placed[p] + aside.size(of=p) == ROUNDS)),
