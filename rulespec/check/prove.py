@@ -52,6 +52,10 @@ DEAD_RULE_ROUND = 8
 #: premises and what they learn (:class:`.steps.Lessons`); a count, so jobs never depend
 #: on the number of workers
 ACTIONS_PER_JOB = 3
+#: a run with a retry budget (the report's quick one) tries again at most this many step
+#: cases a goal was undecided in: a small game's few hard cases get the budget they need,
+#: a large game's many stay its smaller budget's (the cost stays bounded, and counted)
+RETRY_CASES = 16
 
 
 @attrs.frozen
@@ -80,6 +84,10 @@ class ProofRun:
     step_verdicts: tuple = attrs.field(default=(), eq=False, repr=False)
     #: of ``rlimit``, the units of jobs answered from the verdict store (not spent here)
     stored_units: int = 0
+    #: what the retry at a larger budget did ({"rlimit", "cases", "tried"}: the step cases
+    #: a goal was undecided in, and whether they were tried again), or None: no retry asked
+    #: or nothing undecided
+    retry: dict[str, Any] | None = None
 
 
 def prove_game(model: Model, *, property_names: Sequence[str] | None = None,
@@ -122,8 +130,11 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
           trace_dir: str | Path = "traces", workers: int = 1,
           timeout: float | None = None, progress: Progress = QUIET,
           processes: bool | None = None, cluster: Any = None,
-          infer: bool = True) -> ProofRun:
-    """:func:`prove_once`; where it leaves a goal's step proof UNKNOWN (and ``infer``),
+          infer: bool = True, retry_rlimit: int | None = None) -> ProofRun:
+    """:func:`prove_once`; where a goal's step proof is undecided within ``rlimit`` in a
+    few step cases (at most :data:`RETRY_CASES`) and ``retry_rlimit`` is larger, those
+    cases are tried again with ``retry_rlimit`` units a query (the rest stands); where a
+    goal's step proof is still UNKNOWN (and ``infer``),
     the prover looks for auxiliary invariants (:mod:`.infer`) and, when it finds some,
     proves again with them as goals of their own: when that proves some goal more, the
     answer is that second run's, with the inferred lemmas among its results
@@ -132,6 +143,7 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
     kw = dict(rlimit=rlimit, depth=depth, trace_dir=trace_dir, workers=workers,
               timeout=timeout, progress=progress, processes=processes, cluster=cluster)
     first = prove_once(model, property_names=property_names, **kw)
+    first = _retried(model, first, property_names, retry_rlimit, kw)
     goals = open_goals(first.results)
     violated = any(r.status == VIOLATED for r in first.results)
     if not infer or first.stopped or violated or not goals:
@@ -153,6 +165,44 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
         return attrs.evolve(first, **spent)  # the lemmas proved no goal more: not shown
     return attrs.evolve(again, results=_merged(first.results, again.results), lemmas=lemmas,
                         **spent)
+
+
+def _retried(model: Model, first: ProofRun, property_names: Sequence[str] | None,
+             retry_rlimit: int | None, kw: dict[str, Any]) -> ProofRun:
+    """``first``, or where its step proofs were undecided in a few cases, the run again
+    with ``retry_rlimit`` units a query in those cases only (a goal proved in a case
+    stands, with what it used): which cases are retried is read off ``first``'s counted
+    verdicts, so it is the same on any machine and at any worker count."""
+    if retry_rlimit is None or retry_rlimit <= kw["rlimit"] or first.stopped:
+        return first
+    undecided = [case for case, verdicts, _ in first.step_verdicts
+                 if any(v[0] == UNKNOWN for v in verdicts.values())]
+    if not undecided:
+        return first
+    retry = {"rlimit": retry_rlimit, "cases": len(undecided),
+             "tried": len(undecided) <= RETRY_CASES}
+    if not retry["tried"]:
+        return attrs.evolve(first, retry=retry)
+    # the goals again, not the dead rules (answered, and no budget of theirs was short)
+    names = list(property_names or provable(model))
+    again = prove_once(model, property_names=names, proved_steps=first.step_verdicts,
+                       **{**kw, "rlimit": retry_rlimit})
+    return attrs.evolve(again, results=_merged(first.results, again.results),
+                        rlimit=first.rlimit + again.rlimit, jobs=first.jobs + again.jobs,
+                        units={**first.units, **{f"{k} (again)": u
+                                                 for k, u in again.units.items()}},
+                        step_stats=_summed(first.step_stats, again.step_stats),
+                        stored=_added(first.stored, again.stored),
+                        stored_units=first.stored_units + again.stored_units, retry=retry)
+
+
+def _summed(a: dict[str, list[int]], b: dict[str, list[int]]) -> dict[str, list[int]]:
+    return {k: [x + y for x, y in zip(a.get(k, [0] * len(row)), row)] if k in b else a[k]
+            for k, row in {**a, **b}.items()}
+
+
+def _added(a: tuple[int, int] | None, b: tuple[int, int] | None) -> tuple[int, int] | None:
+    return b if a is None else a if b is None else (a[0] + b[0], a[1] + b[1])
 
 
 def _merged(first: Sequence[Result], again: Sequence[Result]) -> list[Result]:

@@ -91,6 +91,28 @@ def _wrap(text: str, width: int, first: int, hang: int | None = None) -> list[st
                          break_on_hyphens=False) or [""]
 
 
+def retry_line(retry: dict, rlimit: int, width: int = WIDTH) -> str:
+    """One line on the step cases tried again with a larger budget (``--retry-rlimit``).
+
+    >>> print(retry_line({"rlimit": 50_000_000, "cases": 3, "tried": True}, 10_000_000))
+    tried again: the 3 step cases a goal was undecided in within 10,000,000 units a query, with
+      50,000,000 (the verdicts above are after it)
+    >>> print(retry_line({"rlimit": 50_000_000, "cases": 40, "tried": False}, 10_000_000))
+    not tried again: a goal was undecided in 40 step cases within 10,000,000 units a query, more than
+      the 16 a retry with 50,000,000 takes
+    """
+    from .prove import RETRY_CASES
+    if retry["tried"]:
+        cases = f"{retry['cases']} step cases" if retry["cases"] != 1 else "step case"
+        text = (f"tried again: the {cases} a goal was undecided in within {rlimit:,} units a query, with "
+                f"{retry['rlimit']:,} (the verdicts above are after it)")
+    else:
+        text = (f"not tried again: a goal was undecided in {retry['cases']} step cases within "
+                f"{rlimit:,} units a query, more than the {RETRY_CASES} a retry with "
+                f"{retry['rlimit']:,} takes")
+    return "\n".join(_wrap(text, width, 0, 2))
+
+
 def inference_line(inference: dict, width: int = WIDTH) -> str:
     """One line on the search for auxiliary invariants (:mod:`.infer`).
 

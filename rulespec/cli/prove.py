@@ -25,6 +25,11 @@ from .options import (BadInput, Command, check_outputs, cluster_from, cluster_op
                    "undecided is UNKNOWN. A count, not a time: the same verdicts on any "
                    f"machine (about {RLIMIT_PER_SECOND // 1_000_000} million per second "
                    "of CPU here).")
+@click.option("--retry-rlimit", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Where a goal's step proof is undecided within --rlimit in a few step "
+                   "cases (at most 16), try those cases again with N units a query; the "
+                   "report's quick budget does this with the default budget (default: "
+                   "no retry).")
 @click.option("--timeout", type=click.FloatRange(min=0.001), default=None,
               help="Safety limit in seconds for the whole run (default: none). Reaching it "
                    "stops the run; what is left undecided is UNKNOWN, saying so.")
@@ -46,7 +51,8 @@ from .options import (BadInput, Command, check_outputs, cluster_from, cluster_op
 @verbose_option
 @components_option
 @fresh_option
-def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
+def prove(game: str, props: Sequence[str], rlimit: int, retry_rlimit: int | None,
+          timeout: float | None,
           depth: int | None, workers: int | None, no_infer: bool, cluster: str | None,
           interpretation: Sequence[str],
           ruleset: str | None, trace_dir: str, as_json: bool, quiet: bool,
@@ -54,7 +60,7 @@ def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
     """Prove GAME's invariants, conservation laws and laws with Z3 (step proofs,
     induction, bounded model checking, dead rules)."""
     from ..check.prove import prove as prove_run
-    from ..check.prove_text import inference_line, lines
+    from ..check.prove_text import inference_line, lines, retry_line
     from ..check.results import exit_code
     from ..check.prove import check_provable
     from ..check.store import opened
@@ -71,7 +77,7 @@ def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
                             timeout=timeout, depth=depth, trace_dir=trace_dir,
                             workers=workers or min(4, os.cpu_count() or 1),
                             progress=progress, processes=True, cluster=on,
-                            infer=not no_infer)
+                            infer=not no_infer, retry_rlimit=retry_rlimit)
     except ValueError as e:
         raise BadInput(str(e)) from None
     results = run.results
@@ -82,12 +88,15 @@ def prove(game: str, props: Sequence[str], rlimit: int, timeout: float | None,
                     "rlimit_spent": run.rlimit, "jobs": run.jobs, "stopped": run.stopped,
                     "stored_jobs": run.stored[0] if run.stored else None,
                     "inference": run.inference, "infer": not no_infer,
+                    "retry_rlimit": retry_rlimit, "retry": run.retry,
                     "results": [r.to_json() for r in results], "exit_code": code})
         sys.exit(code)
     title = (f"{model.spec.title}: Z3, {rlimit:,} resource units per query; "
              f"{run.rlimit:,} spent in {run.jobs} jobs")
     for style, line in lines(title, results, verbose):
         out.print(f"[{style}]{escape(line)}[/]" if style else escape(line))
+    if run.retry is not None:
+        out.print(escape(retry_line(run.retry, rlimit)))
     if run.inference is not None:
         out.print(escape(inference_line(run.inference)))
     if run.stopped:

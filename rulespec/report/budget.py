@@ -51,6 +51,11 @@ class Budget:
     #: section. Judging every mutant costs more than the rest of a report, so it runs only
     #: when asked (``rulespec report --mutate``; docs/reports.md)
     mutate: str | None = None
+    #: Z3: the resource units per query with which a step case a goal was undecided in is
+    #: tried again (``prove --retry-rlimit``; a few cases at most), or None: so a small
+    #: game's verdicts are the full budget's, and the quick budget is less deep, not less
+    #: sure
+    solver_retry_rlimit: int | None = None
 
     def examples(self, spec_examples: int) -> int:
         return max(self.min_examples, round(spec_examples * self.examples_share))
@@ -71,7 +76,8 @@ class Budget:
 
 QUICK = Budget("quick", examples_share=0.25, seed=0, solver_rlimit=10_000_000, bmc_depth=4,
                workers=2, diff_depth=4, diff_setups=4, diff_games=40, diff_nodes=4_000,
-               coverage_games=10, prove_safety_s=1200.0, diff_second_games=20)
+               coverage_games=10, prove_safety_s=1200.0, diff_second_games=20,
+               solver_retry_rlimit=DEFAULT_RLIMIT)
 FULL = Budget("full", examples_share=1.0, seed=0, solver_rlimit=DEFAULT_RLIMIT, bmc_depth=None,
               workers=2, diff_depth=6, diff_setups=8, diff_games=200, diff_nodes=20_000,
               coverage_games=40, diff_second_games=100)

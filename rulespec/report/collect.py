@@ -17,7 +17,7 @@ import attrs
 from ..check.diff import DiffReport, diff
 from ..check.impact import Impact, lockstep
 from ..check.progress import QUIET, Progress
-from ..check.prove import DEAD_RULE_GAMES, prove
+from ..check.prove import DEAD_RULE_GAMES, RETRY_CASES, prove
 from ..check.results import SKIPPED, Result
 from ..check.runner import check_game
 from ..check.scenario import ScenarioFile, ScenarioResult, load_game_scenarios, run_scenario
@@ -105,7 +105,7 @@ def collect(game_ref: str, budget: Budget, trace_dir: str | Path,
     run = timed("prove", lambda: _guard_run(lambda: prove(
         model, rlimit=budget.solver_rlimit, depth=budget.depth(model.spec.bmc_depth),
         trace_dir=trace_dir, workers=budget.workers, timeout=budget.prove_safety_s,
-        progress=progress))
+        progress=progress, retry_rlimit=budget.solver_retry_rlimit))
     ) if budget.prove else None
     prove_results = run.results if run is not None else [Result(
         "z3_proofs", SKIPPED, "z3", f"the {budget.name} budget runs no proofs")]
@@ -113,6 +113,8 @@ def collect(game_ref: str, budget: Budget, trace_dir: str | Path,
               "bmc_depth": budget.depth(model.spec.bmc_depth),
               "dead_rule_games": DEAD_RULE_GAMES,
               "rlimit_spent": getattr(run, "rlimit", None),
+              "retry_rlimit": budget.solver_retry_rlimit,
+              "retry": getattr(run, "retry", None), "retry_cases": RETRY_CASES,
               "safety_limit_s": budget.prove_safety_s,
               "stopped": getattr(run, "stopped", None),
               "queries": _queries(prove_results)}

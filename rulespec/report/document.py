@@ -230,7 +230,9 @@ def _result(model: Model, r: Result, c: Collected, pics: _Pictures) -> dict[str,
         seed = r.seed if r.seed is not None else c.budget.seed
         budget = f"{r.examples or c.examples} examples, seed {seed}"
     else:
-        budget = f"{c.solver['rlimit']:,} Z3 resource units per query"
+        # the run's own budget, or the retry's where the result is a retried case's
+        units = (r.evidence or {}).get("rlimit") or c.solver["rlimit"]
+        budget = f"{units:,} Z3 resource units per query"
         if r.checker == "z3-bmc":
             budget += f", depth {c.solver['bmc_depth']}"
     row: dict[str, Any] = {"checker": r.checker, "method": method, "status": r.status,
