@@ -10,7 +10,7 @@ import json
 import pytest
 
 import rulespec
-from rulespec.check.infer import (INFERRED, Candidate, candidates, houdini, infer,
+from rulespec.check.infer import (INFERRED, Candidate, candidates, focus, houdini, infer,
                                   played_states, strengthened)
 from rulespec.check.prove import prove
 from rulespec.cli import main
@@ -242,3 +242,39 @@ def test_a_search_out_of_budget_keeps_no_lemma(twins, monkeypatch):
     monkeypatch.setattr(infer_module, "SEARCH_QUERIES", 0)
     kept, units, _ = houdini(twins, found, RLIMIT)
     assert kept == [] and units > 0
+
+
+BELLS = '''
+bells = game.field("bells", range(0, 9), source=SRC, doc="bells rung, apart from the rest")
+
+
+@game.action(text="ring", source=SRC)
+def ring(rule):
+    """A bell, which no goal reads."""
+    rule.require(bells < 4, "fewer than four bells", source=SRC)
+    rule.add(bells, 1)
+'''
+
+
+def test_only_candidates_about_the_open_goals_fields_are_tried(tmp_path, monkeypatch):
+    # a large game's candidates are thousands: one Houdini query over all of them spent
+    # Hawaii's whole search budget; those that name no field the open step goals read
+    # cannot be what the goal lacks on their own, so they are not tried
+    monkeypatch.setenv("RULESPEC_STORE", "off")
+    model = _load(tmp_path, "bells.py", BELLS)
+    everything = infer(model, RLIMIT, [GOAL])
+    focused = infer(model, RLIMIT, [GOAL], open_steps=[GOAL])
+    assert [c.text for c in focused.lemmas] == [c.text for c in everything.lemmas]
+    assert "steps = marks" in [c.text for c in focused.lemmas]
+    assert everything.unfocused == 0 and focused.unfocused > 0
+    assert focused.candidates + focused.unfocused == everything.candidates
+    assert any("bells" in t for t in everything.dropped + everything.unneeded)
+    tried = focused.dropped + focused.unneeded + [c.text for c in focused.lemmas]
+    assert tried and all("marks" in t for t in tried)  # the goal reads marks alone
+    # a field's bounds name that field; the rules' errors may read any: no focus
+    assert focus(model, ["fields_within_bounds[bells]"]) == {
+        f for f in model.spec.fields if f.name == "bells"}
+    assert focus(model, ["rules_evaluate_without_error"]) is None
+    run = prove(model, trace_dir=tmp_path, rlimit=RLIMIT)
+    assert run.inference["not_about_the_open_goals"] > 0
+    assert _induction(run, GOAL) == ["PROVED"]

@@ -36,7 +36,9 @@ from ..ir.english import to_english
 from ..ir.nodes import BOOL, INT, Expr, Field, Reading, count, implies, lift, sum_of
 from ..runtime.model import Model
 from ..spec.elements import Invariant
+from ..ir.walk import fields_read
 from .results import PROVED, UNKNOWN, Result
+from .steps.goals import BOUNDS
 from .solvers import check, limited, simple_solver
 
 #: the provenance every inferred lemma carries (``Result.evidence["provenance"]``)
@@ -91,12 +93,15 @@ class Inference:
     #: the candidates every step keeps that the open goals do not need, or that the
     #: kept lemmas imply, by text
     unneeded: list[str] = attrs.field(factory=list)
+    #: the candidates play left that name none of the open goals' fields (not tried)
+    unfocused: int = 0
 
     def summary(self) -> dict[str, Any]:
         """As plain data (``prove --json``'s ``inference``)."""
         return {"lemmas": [c.text for c in self.lemmas], "candidates": self.candidates,
                 "states_played": self.played, "dropped": self.dropped,
-                "unneeded": self.unneeded, "rlimit_spent": self.units}
+                "unneeded": self.unneeded, "rlimit_spent": self.units,
+                "not_about_the_open_goals": self.unfocused}
 
 
 # --- atoms ------------------------------------------------------------------------------
@@ -478,17 +483,43 @@ def _used(smt: SmtGame, s: list, given: list, steps: list, pre: dict[int, Any],
 
 
 def infer(model: Model, rlimit: int, goals: Sequence[str] | None = None,
-          seed: int = 0) -> Inference:
+          seed: int = 0, open_steps: Sequence[str] = ()) -> Inference:
     """The lemmas inference keeps for ``model``: candidates from the spec, filtered by
     play, then by Houdini; with ``goals`` (the goals not proved), only those their step
-    proofs use."""
+    proofs use. With ``open_steps`` (the step goals left open: an invariant's name, or
+    one field's bounds), only the candidates that name a field one of them reads are
+    tried: in a large game the others are thousands, and one Houdini query over all of
+    them spends the search's budget before the fixpoint."""
     games = played_states(model, seed)
     found = candidates(model, games)
-    kept, units, survived = houdini(model, found, rlimit, goals)
+    about = focus(model, open_steps)
+    tried = found if about is None else [c for c in found if fields_read([c.expr]) & about]
+    kept, units, survived = houdini(model, tried, rlimit, goals)
     true = set(survived)
-    return Inference([found[i] for i in kept], len(found), sum(map(len, games)), units,
-                     [c.text for i, c in enumerate(found) if i not in true],
-                     [c.text for i, c in enumerate(found) if i in true and i not in kept])
+    return Inference([tried[i] for i in kept], len(tried), sum(map(len, games)), units,
+                     [c.text for i, c in enumerate(tried) if i not in true],
+                     [c.text for i, c in enumerate(tried) if i in true and i not in kept],
+                     len(found) - len(tried))
+
+
+def focus(model: Model, open_steps: Sequence[str]) -> set[Field] | None:
+    """The fields the open step goals read, or None (no goal given, or one that may read
+    any field: the rules' errors)."""
+    if not open_steps:
+        return None
+    spec = model.spec
+    by_name = {f.name: f for f in spec.fields}
+    facts = {i.name: [i.cond] for i in spec.invariants}
+    facts.update({c.name: [c.total] for c in spec.conservation})
+    out: set[Field] = set()
+    for goal in open_steps:
+        if goal.startswith(f"{BOUNDS}[") and goal[len(BOUNDS) + 1:-1] in by_name:
+            out.add(by_name[goal[len(BOUNDS) + 1:-1]])
+        elif goal in facts:
+            out |= fields_read(facts[goal])
+        else:
+            return None
+    return out
 
 
 def strengthened(model: Model, lemmas: Iterable[Candidate]) -> Model:

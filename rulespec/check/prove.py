@@ -148,7 +148,10 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
     violated = any(r.status == VIOLATED for r in first.results)
     if not infer or first.stopped or violated or not goals:
         return first  # a broken rule first: a lemma cannot mend it
-    found = search(model, Budget(rlimit).query, sorted(goals))
+    # the step goals left open, each field's bounds apart: the candidates about them
+    open_steps = sorted({n for _, verdicts, _ in first.step_verdicts
+                         for n, v in verdicts.items() if v[0] != PROVED})
+    found = search(model, Budget(rlimit).query, sorted(goals), open_steps=open_steps)
     if not found.lemmas:
         return attrs.evolve(first, rlimit=first.rlimit + found.units,
                             inference=found.summary())

@@ -137,4 +137,7 @@ def inference_line(inference: dict, width: int = WIDTH) -> str:
                 f"dropped: a step breaks it; {len(inference.get('unneeded', []))} true but "
                 f"not needed), {inference['rlimit_spent']:,} resource units; "
                 "each is proved above as 'inferred: ...'")
+    if inference.get("not_about_the_open_goals"):
+        text += (f"; {inference['not_about_the_open_goals']} more name no field the open "
+                 "goals read (not tried)")
     return "\n".join(_wrap(text, width, 0, 2))
