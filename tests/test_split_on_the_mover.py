@@ -125,3 +125,23 @@ def test_a_write_to_the_wrong_players_hand_is_violated_not_proved(tmp_path):
 def test_fewer_players_prove_as_well(tmp_path, players):
     _, verdicts = _take_back(_load(tmp_path, TOY), players)
     assert {n: v.status for n, v in verdicts.items()} == {g: PROVED for g in GOALS}
+
+
+def test_empty_into_moves_the_player_on_turns_pile_into_their_own_hand(tmp_path):
+    """The kit's ``empty_into`` with a per-player destination, played: player 1's discard
+    pile (and only it) goes into player 1's hand, sizes included."""
+    import json
+    game = _load(tmp_path, TOY)
+    doc = json.loads(game.initial_state(3).to_json())
+    f = doc["fields"]
+    f["to_move"] = 1
+    f["discard"][1][0], f["discard"][1][5], f["discard_size"][1] = 2, 1, 3
+    f["discard"][2][0], f["discard_size"][2] = 1, 1
+    f["hand"][1][5], f["hand_size"][1] = 1, 1
+    state = game.state_from_json(doc)
+    after = json.loads(game.apply(state, game.action_from_str(state, "take_back"))
+                       .to_json())["fields"]
+    assert after["hand"][1][0] == 2 and after["hand"][1][5] == 2 and after["hand_size"][1] == 4
+    assert after["discard"][1] == [0] * 12 and after["discard_size"][1] == 0
+    assert after["discard"][2][0] == 1 and after["discard_size"][2] == 1  # not theirs
+    assert after["hand"][2] == [0] * 12 and after["hand_size"][2] == 0
