@@ -380,15 +380,8 @@ def play(rule, card):
         fx.add(rule, Effect[e], table[card], source=book.at("7", "効果を実行"))
     with rule.when(all_of(card_returns_all[card], matrona.is_("one")), source=matrona.source):
         fx.add(rule, Effect.take_back, 1)
-    # for the prover: spelled out per player (p == me) rather than indexed by the player on
-    # turn, so every cell is a known one (the step proofs of the hand's size at 4 players)
     with rule.when(all_of(card_returns_all[card], matrona.is_("all")), source=matrona.source):
-        with rule.for_each(game.players()) as p, rule.when(p == me):
-            with rule.for_each(Card) as c:
-                rule.add(hand.cells[p, c], discard.cells[p, c])
-                rule.set(discard.cells[p, c], 0)
-            rule.add(hand.size_field[p], discard.size(of=p))
-            rule.set(discard.size_field[p], 0)
+        discard.empty_into(rule, hand, of=me, source=matrona.source)
         with rule.when(N == 2, source="assumption two_player_matrona"):
             with rule.when(char_row[0] != Card.none):
                 gone = char_row.take(rule, 0)["card"]
@@ -396,13 +389,12 @@ def play(rule, card):
                 need_cards(rule, char_deck, char_to_draw, 1, CHAR_OUT)
     with rule.when(card_readies[card], source=f"{COMPONENTS} §Turn; BGA English help "
                    "('refreshed ... with a card like Matrona or Mantas Leader')"):
-        with rule.for_each(game.players()) as p, rule.when(p == me):
-            for m in range(len(TRAINED)):
-                with rule.when(trained[p, m] == MantaSide.tired):
-                    rule.set(trained[p, m], MantaSide.ready)
-            for w in WildKind:
-                rule.add(wild_ready[p, w], wild_tired[p, w])
-                rule.set(wild_tired[p, w], 0)
+        for m in range(len(TRAINED)):
+            with rule.when(trained[me, m] == MantaSide.tired):
+                rule.set(trained[me, m], MantaSide.ready)
+        for w in WildKind:
+            rule.add(wild_ready[me, w], wild_tired[me, w])
+            rule.set(wild_tired[me, w], 0)
     settle(rule)
 
 

@@ -14,7 +14,7 @@ from ..frame import (conjuncts, const_name, equation_deltas, free_constants, hol
                      unchanged)
 from ..results import PROVED, UNKNOWN, VIOLATED
 from ..solvers import Budget, check, limited, spent
-from . import tactics
+from . import splits, tactics
 from .cases import mover_cell
 from .goals import ACTION_BUDGET, RULE_ERRORS, Goal, Origin, Verdict, own_origin
 from .implied import Implied, ImpliedBounds, ImpliedTotals
@@ -71,7 +71,8 @@ class ActionProver(Splits):
         self.symbolic = smt.params(a_idx, f"p.{a_idx}")
         #: what a case may be split on: each parameter, then the cell of the player to move
         #: (when the case leaves it open): index len(symbolic) in ``fixed``
-        self._mover = mover_cell(smt, premises.state)
+        self._mover = (mover_cell(smt, premises.state)
+                       if splits.ON_THE_PLAYER_TO_MOVE in splits.SPLITS else None)
         self._splits = [*self.symbolic] + ([self._mover[1]] if self._mover else [])
         self._param_names = [const_name(v) for v in self._splits]
         self._movers: dict[int, set[Origin] | None] = {}  # see _no_such_mover

@@ -1,6 +1,12 @@
 """How an action case is split when a goal is undecided in it: on a parameter its residual
 mentions, on the player to move, or on a cell it uses as an index; and, with nothing left
-to split, one last query with the full budget. A part of :class:`.prover.ActionProver`."""
+to split, one last query with the full budget. A part of :class:`.prover.ActionProver`.
+
+The splits are named (:data:`SPLITS`, in the order they are tried). The split on the
+player to move is what lets a spec write an effect as the rulebook says it, indexed by the
+player on turn (``hand[me, c]``, "return your discard pile to your hand"): each player's
+case has every cell a known one, as if the effect were spelled out player by player.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +21,17 @@ from .premises import Refuter
 
 if TYPE_CHECKING:
     from .prover import _Terms
+
+
+#: a parameter the residual mentions (or that the legality ties to a cell it reads)
+ON_A_PARAMETER = "a parameter"
+#: the cell the current-player rule reads (``to_move``), one case per value of its field
+ON_THE_PLAYER_TO_MOVE = "the player to move"
+#: a cell the residual compares with numbers by ``==`` (the card in hand, the chosen slot)
+ON_AN_INDEX_CELL = "an index cell"
+#: the splits an undecided case may make, in the order they are tried (read when used: a
+#: test may leave one out, and sees what the others can do without it)
+SPLITS: tuple[str, ...] = (ON_A_PARAMETER, ON_THE_PLAYER_TO_MOVE, ON_AN_INDEX_CELL)
 
 
 class Splits:
@@ -113,6 +130,8 @@ class Splits:
         residual to a few summands (:func:`.frame.index_cell`). Each value is one query
         ``cell == v -> residual[cell := v]``; together they cover the cell's bounds (a
         premise). False (nothing asked) when no cell helps."""
+        if ON_AN_INDEX_CELL not in SPLITS:
+            return False
         got = index_cell(r, self.p.intervals, set(self._param_names))
         if got is None:
             return False
@@ -166,7 +185,8 @@ class Splits:
         ask the same question once per value, so the goal is asked once, with the full
         budget, instead (MOTU's placements split on the row and column for goals about
         the card counts: 64 cases, each as hard as the whole)."""
-        open_ = [i for i in range(len(self.symbolic)) if i not in fixed]
+        open_ = [i for i in range(len(self.symbolic))
+                 if i not in fixed and ON_A_PARAMETER in SPLITS]
         m = len(self.symbolic)
         if not open_ and (self._mover is None or m in fixed):
             return None

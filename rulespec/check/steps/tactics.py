@@ -39,6 +39,7 @@ import attrs
 import z3
 
 from ..frame import conjuncts, index_cell
+from . import splits
 from .goals import RULE_ERRORS, Goal
 from .lessons import (ANY, BY_CONJUNCT, NEEDS_ALL, NOT_BY_CONJUNCT, SPLIT_FURTHER, TO_THE_MOVER,
                       UNTRACKED)
@@ -213,7 +214,8 @@ def at_a_leaf(run: CaseRun, t: Attempt) -> str:
             lessons.note(BY_CONJUNCT, ANY, name)  # for any action's leaves
             return PROVED
         lessons.note(NOT_BY_CONJUNCT, a, name)
-    if index_cell(r, pr.p.intervals, set(pr._param_names)) is not None:
+    if (splits.ON_AN_INDEX_CELL in splits.SPLITS
+            and index_cell(r, pr.p.intervals, set(pr._param_names)) is not None):
         return SPLIT  # an index cell to split on: straight to the split
     return EVERY_PREMISE
 

@@ -126,23 +126,34 @@ class Pile:
 
     def empty_into(self, rule: RuleBuilder, other: "Pile", *, of: Any = None,
                    source: str | None = None) -> None:
-        """Move every card of this pile (of player ``of``) into ``other`` (not per player)."""
+        """Move every card of this pile (of player ``of``) into ``other``: the same
+        player's own when ``other`` is per player too (a discard pile taken back into
+        the hand), else the one pile. ``of`` may be the player on turn: the prover splits
+        on it (docs/verification.md, "Write it as the rulebook says")."""
+        to = of if other.per_player else None
+        if other.per_player and of is None:
+            raise SpecError("one pile per player: say whose (of=...)",
+                            element=f"pile {other.name}")
         with rule.for_each(self.cards) as c:
             n = rule.let(self.count(c, of), name="n")
             if other.flags:
                 with rule.when(n > 0):
-                    rule.set(other._cell(c, None), True, source=source)
+                    rule.set(other._cell(c, to), True, source=source)
             else:
-                rule.add(other._cell(c, None), n, source=source)
+                rule.add(other._cell(c, to), n, source=source)
             if self.flags:
                 rule.set(self._cell(c, of), False, source=source)
             else:
                 rule.set(self._cell(c, of), 0, source=source)
-            if other.size_field is not None:
-                rule.add(other.size_field, n, source=source)
+            if other.size_field is not None and (self.size_field is None or other.flags):
+                rule.add(other._size(to), n, source=source)
         if self.size_field is not None:
-            size = self.size_field[of] if self.per_player else self.size_field
-            rule.set(size, 0, source=source)
+            if other.size_field is not None and not other.flags:  # this pile's size
+                rule.add(other._size(to), self._size(of), source=source)
+            rule.set(self._size(of), 0, source=source)
+
+    def _size(self, of: Any) -> Expr:
+        return self.size_field[of] if self.per_player else self.size_field
 
 
 class Hands(Pile):
