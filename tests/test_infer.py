@@ -111,14 +111,14 @@ def test_the_second_run_proves_the_goals_again_not_the_dead_rules(twins, tmp_pat
 
 def test_the_second_run_proves_only_what_was_open_and_the_lemmas(twins, tmp_path,
                                                                 monkeypatch):
-    import rulespec.check.prove as prove_module
+    import rulespec.check.proof_jobs as jobs_module  # where the step jobs are
     asked = []
-    real = prove_module.ActionProver
+    real = jobs_module.ActionProver
 
     def recording(model, smt, premises, a_idx, goals, *rest):
         asked.append({g.name for g in goals})
         return real(model, smt, premises, a_idx, goals, *rest)
-    monkeypatch.setattr(prove_module, "ActionProver", recording)
+    monkeypatch.setattr(jobs_module, "ActionProver", recording)
     run = prove(twins, rlimit=RLIMIT, trace_dir=tmp_path)
     assert _induction(run, GOAL) == ["PROVED"]
     first, again = asked[:len(asked) // 2], asked[len(asked) // 2:]

@@ -12,7 +12,7 @@ import attrs
 import pytest
 
 import rulespec
-from rulespec.check import prove as prove_module
+from rulespec.check import proof_jobs, prove as prove_module
 from rulespec.check import steps
 from rulespec.check.steps import tactics
 from rulespec.runtime.model import Model
@@ -25,8 +25,9 @@ def _verdicts(monkeypatch, tmp_path, game: str, reverse: str = "") -> tuple[dict
     goals in the spec's order, or reversed (``reverse``: "goals" as handed to the step
     jobs, "spec" as the spec lists its invariants and laws)."""
     listed = steps.goals_of
-    monkeypatch.setattr(prove_module, "goals_of",
-                        lambda smt: listed(smt)[::-1] if reverse == "goals" else listed(smt))
+    for where in (prove_module, proof_jobs):  # the run's plan, and the step jobs
+        monkeypatch.setattr(where, "goals_of",
+                            lambda smt: listed(smt)[::-1] if reverse == "goals" else listed(smt))
     model = rulespec.load(game)
     if reverse == "spec":
         spec = model.spec
