@@ -278,3 +278,17 @@ def test_only_candidates_about_the_open_goals_fields_are_tried(tmp_path, monkeyp
     run = prove(model, trace_dir=tmp_path, rlimit=RLIMIT)
     assert run.inference["not_about_the_open_goals"] > 0
     assert _induction(run, GOAL) == ["PROVED"]
+
+
+def test_the_second_runs_costs_are_added_to_the_firsts(twins, tmp_path):
+    """With lemmas, the run reported is the second one; what the first run spent stays
+    counted job by job, with the search's units apart."""
+    alone = prove(twins, rlimit=RLIMIT, infer=False, trace_dir=tmp_path)
+    run = prove(twins, rlimit=RLIMIT, trace_dir=tmp_path)
+    again = {k for k in run.units if k.endswith(" (again)")}
+    assert again and set(run.units) - again == set(alone.units)
+    assert run.rlimit == sum(run.units.values()) + run.inference["rlimit_spent"]
+    for kind, row in alone.step_stats.items():   # the first run's queries are in the sum
+        assert run.step_stats[kind][0] >= row[0]
+    assert sum(r[0] for r in run.step_stats.values()) > sum(
+        r[0] for r in alone.step_stats.values())

@@ -156,8 +156,8 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
     names = [*(property_names or provable(model)), *(lemma.name for lemma in lemmas)]
     again = prove_once(stronger, property_names=names, proved_steps=first.step_verdicts,
                        **kw)
-    spent = dict(rlimit=first.rlimit + found.units + again.rlimit,
-                 jobs=first.jobs + again.jobs, inference=found.summary())
+    spent = {**_both(first, again), "rlimit": first.rlimit + found.units + again.rlimit,
+             "inference": found.summary()}
     if open_goals(again.results) - {g.name for g in lemmas} >= goals:
         return attrs.evolve(first, **spent)  # the lemmas proved no goal more: not shown
     return attrs.evolve(again, results=_merged(first.results, again.results), lemmas=lemmas,
@@ -184,13 +184,18 @@ def _retried(model: Model, first: ProofRun, property_names: Sequence[str] | None
     names = list(property_names or provable(model))
     again = prove_once(model, property_names=names, proved_steps=first.step_verdicts,
                        **{**kw, "rlimit": retry_rlimit})
-    return attrs.evolve(again, results=_merged(first.results, again.results),
-                        rlimit=first.rlimit + again.rlimit, jobs=first.jobs + again.jobs,
-                        units={**first.units, **{f"{k} (again)": u
-                                                 for k, u in again.units.items()}},
-                        step_stats=_summed(first.step_stats, again.step_stats),
-                        stored=_added(first.stored, again.stored),
-                        stored_units=first.stored_units + again.stored_units, retry=retry)
+    return attrs.evolve(again, results=_merged(first.results, again.results), retry=retry,
+                        **_both(first, again))
+
+
+def _both(first: ProofRun, again: ProofRun) -> dict[str, Any]:
+    """What ``first`` and a second run on what it left (``again``) took together: each
+    count once, the second run's jobs by their label and "(again)"."""
+    return dict(rlimit=first.rlimit + again.rlimit, jobs=first.jobs + again.jobs,
+                units={**first.units, **{f"{k} (again)": u for k, u in again.units.items()}},
+                step_stats=_summed(first.step_stats, again.step_stats),
+                stored=_added(first.stored, again.stored),
+                stored_units=first.stored_units + again.stored_units)
 
 
 def _summed(a: dict[str, list[int]], b: dict[str, list[int]]) -> dict[str, list[int]]:
