@@ -280,32 +280,33 @@ def test_editing_one_rule_recomputes_exactly_the_proof_jobs_that_read_it(
 
 
 # --- runs that resume -----------------------------------------------------------------------
-@pytest.mark.slow
 def test_an_interrupted_mutate_goes_on_where_it_stopped(tmp_path, monkeypatch):
-    from interrupting import Running, rulespec as argv
+    """Ctrl-C as a counted event, after the third mutant's judgement is kept: the entries
+    left are whole, and the command run again judges only the mutants not judged, with
+    the fresh run's report. (Ctrl-C from a terminal to ``mutate``'s process group, workers
+    included, is tests/test_interrupt.py's.)"""
+    from rulespec.check.mutate import mutate_game
+    from rulespec.check.mutate.stored import Stored
 
-    monkeypatch.delenv("RULESPEC_STORE")
-    monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path / "cache"))
-    listed = _cli("mutate", "hawaii", "--list", "--json", cwd=tmp_path,
-                  cache=tmp_path / "cache")
+    cache = tmp_path / "cache"
+    listed = _cli("mutate", "tic_tac_toe", "--list", "--json", cwd=tmp_path, cache=cache)
     ids = [m["id"] for m in json.loads(listed.stdout)["mutants"]]
     chosen = [x for k, x in enumerate(ids) if k % (len(ids) // 8) == 0][:8]
-    command = ["mutate", "hawaii", "--json", *[a for i in chosen for a in ("--mutant", i)]]
-    run = Running(argv(*command), tmp_path)
-    try:
-        run.wait_for(lambda: run.counted() >= 2, "two mutants judged")
-        run.interrupt()
-        assert run.finish() == 130
-    finally:
-        run.kill()
-    kept = list((tmp_path / "cache" / "verdicts" / "mutant").rglob("*.json"))
+    with monkeypatch.context() as m:
+        stop = _Interrupt(m, Stored, "keep", after=3)
+        with opened(folder=cache / "verdicts"), pytest.raises(KeyboardInterrupt):
+            mutate_game("tic_tac_toe", only=chosen)
+    assert stop.calls == 3
+    kept = list((cache / "verdicts" / "mutant").rglob("*.json"))
     assert all(json.loads(p.read_text())["kind"] == "mutant" for p in kept)  # none half
-    judged = len(kept) - 1   # and the baseline
-    assert 2 <= judged < len(chosen)
-    again = _cli(*command, cwd=tmp_path, cache=tmp_path / "cache")
-    assert f"{judged} of {len(chosen)} mutant judgements from the verdict store" in again.stderr
-    fresh = _cli(*command, "--fresh", cwd=tmp_path, cache=tmp_path / "cache")
+    assert len(kept) - 1 == 3   # and the baseline
+    command = ["mutate", "tic_tac_toe", "--json", *[a for i in chosen for a in ("--mutant", i)]]
+    again = _cli(*command, cwd=tmp_path, cache=cache)
+    assert f"3 of {len(chosen)} mutant judgements from the verdict store" in again.stderr
+    fresh = _cli(*command, "--fresh", cwd=tmp_path, cache=cache)
     assert f"0 of {len(chosen)} mutant judgements" in fresh.stderr
+    # the same report, though the judgements kept were made in another folder (this
+    # process's), where the rule's file was named by another relative path
     assert json.loads(again.stdout) == json.loads(fresh.stdout)
 
 

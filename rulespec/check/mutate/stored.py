@@ -14,6 +14,8 @@ import hashlib
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+import attrs
+
 from ..store import MISSING, current
 from .judge import Judges, MutantResult, scenario_files
 from .operators import Mutant
@@ -61,7 +63,9 @@ class Stored:
         for m in chosen:
             got = self.store.get(KIND, {**self.base, "mutant": m.id})
             if isinstance(got, MutantResult) and got.id == m.id:
-                out[m.id] = got
+                # the verdict is stored; where the rule is was written relative to the
+                # folder the storing run ran in, and is this run's to say
+                out[m.id] = attrs.evolve(got, where=m.where)
         self.hits = len(out)
         self.chosen = len(chosen)
         return out
