@@ -195,7 +195,12 @@ def test_the_environment_variable_names_the_cluster(cluster_address_):
     before = _executed(cluster_address_)
     dask = _doc(*args, env={CLUSTER_ENV: cluster_address_})
     assert _executed(cluster_address_) > before
+    # the same verdicts and evidence; the units spent were once seen 0.04 % apart in CI
+    # (9,853,370 here, 9,849,362 on a worker that had run other tests' tasks first: Z3's
+    # search is not quite independent of its process's history; docs/ecosystem.md, 5)
+    spent = local.pop("rlimit_spent"), dask.pop("rlimit_spent")
     assert local == dask
+    assert abs(spent[0] - spent[1]) <= spent[0] // 1000
     assert cluster_address(None) is None          # the suite's own environment names none
 
 
