@@ -267,12 +267,13 @@ def test_a_scheduler_without_workers_is_refused():
 
 
 # --- Ctrl-C: the command leaves at once, the cluster forgets its tasks ----------------------
-@pytest.mark.slow
 def test_ctrl_c_stops_mutate_on_a_cluster_and_cancels_its_tasks(tmp_path):
     from interrupting import STOP_CPU, Running, rulespec as argv, wait_until
     own = _OwnCluster(workers=2)
     try:
-        run = Running(argv("mutate", "hawaii", "--cluster", own.address), tmp_path)
+        # Crazy Eights: its first mutant is judged within seconds (a Hawaii mutant shown
+        # equivalent proves the spec's invariants first: minutes), and 341 follow
+        run = Running(argv("mutate", "crazy_eights", "--cluster", own.address), tmp_path)
         try:   # once a mutant is judged on the cluster (its progress counts finished tasks)
             run.wait_for(lambda: run.counted() >= 1, "a mutant judged")
             run.interrupt()
@@ -289,6 +290,6 @@ def test_ctrl_c_stops_mutate_on_a_cluster_and_cancels_its_tasks(tmp_path):
                 "the scheduler forgetting the interrupted campaign's tasks")
             done = sum(c.client.run(lambda dask_worker: dask_worker.state.executed_count
                                     ).values())
-        assert done < 552   # Hawaii's mutants: far from all of them were judged
+        assert done < 341 // 4   # a task per mutant: far from all of them were judged
     finally:
         own.stop()
