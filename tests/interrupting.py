@@ -5,8 +5,9 @@ the wall clock: the command is interrupted once an *event* shows it at work (its
 bar has counted a step, its workers have started solving), and "it stops at once" is
 counted in CPU seconds spent after the signal, by the command and each worker (from
 ``/proc``; a process that finishes its work instead of stopping spends far more). The only
-clock is a hang detector (:data:`HANG`), far beyond what a correct run takes on a loaded
-machine, so that a broken command fails instead of blocking the suite.
+clock is a hang detector (:data:`HANG`): a command is taken to hang when none of its
+processes spent CPU for that long (a loaded machine slows it down, it does not stop it),
+so that a broken command fails instead of blocking the suite.
 """
 
 from __future__ import annotations
@@ -22,8 +23,11 @@ import time
 from pathlib import Path
 from typing import Callable
 
-#: seconds before a wait is taken for a hang (a detector, never a verdict)
+#: seconds without progress before a wait is taken for a hang (a detector, never a
+#: verdict): for a command, seconds in which none of its processes spent CPU
 HANG = 300.0
+#: seconds in all a wait on a command may take though its processes spend CPU
+BACKSTOP = 1800.0
 #: CPU seconds a process may spend after Ctrl-C: stopping takes a fraction of one; the work
 #: the tests interrupt would take minutes
 STOP_CPU = 3.0
@@ -68,12 +72,31 @@ def children(pid: int) -> list[int]:
     return [child for child, fields in _alive() if int(fields[1]) == pid]
 
 
-def wait_until(condition: Callable[[], bool], what: str) -> None:
-    """Poll ``condition`` until it holds; a hang past :data:`HANG` fails, naming ``what``."""
-    deadline = time.monotonic() + HANG
+def session_cpu(sid: int) -> float:
+    """CPU seconds spent so far by the processes of session ``sid`` still in /proc."""
+    return sum((stat(pid) or ("", 0.0))[1]
+               for pid, fields in _alive() if int(fields[3]) == sid)
+
+
+def wait_until(condition: Callable[[], bool], what: str, session: int | None = None) -> None:
+    """Poll ``condition`` until it holds. A hang fails, naming ``what``: with ``session``,
+    :data:`HANG` seconds in which no process of that session spent CPU (a loaded machine
+    slows a run down, it does not stop it) or :data:`BACKSTOP` seconds in all (a process
+    that spins); else :data:`HANG` seconds."""
+    start = last_change = sampled = time.monotonic()
+    spent = session_cpu(session) if session is not None else 0.0
     while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"hang: {what} not seen within {HANG:.0f} s")
+        now = time.monotonic()
+        if session is not None and now - sampled >= 1.0:
+            sampled, cpu = now, session_cpu(session)
+            if cpu != spent:
+                spent, last_change = cpu, now
+        if now - start > BACKSTOP:
+            raise AssertionError(f"hang: {what}: not seen within {BACKSTOP:.0f} s")
+        if now - last_change > HANG:
+            idle = "no process of the command spent CPU for" if session is not None else \
+                "not seen within"
+            raise AssertionError(f"hang: {what}: {idle} {HANG:.0f} s")
         time.sleep(0.05)
 
 
@@ -134,7 +157,7 @@ class Running:
             assert self.proc.poll() is None, (f"ended before {what}: exit {self.proc.returncode}"
                                               f"\n{self.stderr()[-2000:]}")
             return condition()
-        wait_until(seen, what)
+        wait_until(seen, what, session=self.pid)
 
     def interrupt(self, to_group: bool = True, workers: list[int] | None = None) -> None:
         """Ctrl-C: SIGINT to the whole process group (as a terminal sends it) or to the
@@ -163,7 +186,8 @@ class Running:
                 done = done and got[0] == "Z"
             return done
         try:
-            wait_until(ended, "the command and its workers ending after Ctrl-C")
+            wait_until(ended, "the command and its workers ending after Ctrl-C",
+                       session=self.pid)
             code = self.proc.wait(timeout=HANG)
         finally:
             self.kill()

@@ -127,3 +127,22 @@ def test_ctrl_c_stops_mutate_hawaii_with_workers_and_kills_them(tmp_path):
     assert "Traceback" not in err
     assert len(cpu) == 3 and _stopped_at_once(cpu), cpu
     assert left == []
+
+
+@pytest.mark.parametrize("program,seen", [
+    ("import time; time.sleep(600)", "no process of the command spent CPU for 2 s"),
+    ("while True: pass", "not seen within 4 s")])
+def test_the_hang_detector_fails_a_wait_on_an_idle_or_a_spinning_command(
+        program, seen, tmp_path, monkeypatch):
+    """A wait on a command fails once none of its processes spent CPU for ``HANG`` seconds
+    (a load slows CPU down, it does not stop it), or after ``BACKSTOP`` seconds however
+    busy it is: a broken command cannot block the suite."""
+    import interrupting
+    monkeypatch.setattr(interrupting, "HANG", 2.0)
+    monkeypatch.setattr(interrupting, "BACKSTOP", 4.0)
+    run = Running([sys.executable, "-c", program], tmp_path)
+    try:
+        with pytest.raises(AssertionError, match=seen):
+            run.wait_for(lambda: False, "what never comes")
+    finally:
+        run.kill()
