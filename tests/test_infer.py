@@ -292,3 +292,52 @@ def test_the_second_runs_costs_are_added_to_the_firsts(twins, tmp_path):
         assert run.step_stats[kind][0] >= row[0]
     assert sum(r[0] for r in run.step_stats.values()) > sum(
         r[0] for r in alone.step_stats.values())
+
+
+BOUNDED = '''
+from rulespec.spec import Game
+
+SRC = "test: a counter kept within its bounds by another"
+game = Game("bounded", title="Bounded", players=(1, 2), source=SRC)
+steps = game.field("steps", range(0, 10), source=SRC, doc="steps taken")
+marks = game.field("marks", range(0, 4), source=SRC, doc="marks made, at most three")
+bells = game.field("bells", range(0, 10), source=SRC, doc="bells rung, fewer than marks")
+
+
+@game.action(text="step", source=SRC)
+def step(rule):
+    """One step and one mark."""
+    rule.require(steps < 3, "fewer than three steps", source=SRC)
+    rule.add(steps, 1)
+    rule.add(marks, 1)
+
+
+@game.action(text="ring", source=SRC)
+def ring(rule):
+    """A bell, while there are more marks than bells."""
+    rule.require(bells < marks, "fewer bells than marks", source=SRC)
+    rule.add(bells, 1)
+
+
+game.current_player(0, source=SRC)
+game.terminal(steps == 3, source=SRC)
+game.max_steps(6, source=SRC)
+game.score(lambda p: marks, source=SRC)
+SPEC = game.build()
+'''
+
+
+def test_a_bounds_goal_keeps_only_the_lemma_its_step_proof_uses(tmp_path, monkeypatch):
+    # marks' bounds (0..3) are not inductive alone: from steps = 0, marks = 3 a step makes
+    # four. 'bells ≤ marks' is kept by every step too, and names marks, but the bounds'
+    # step proof does not use it: the unsat core of that proof drops it
+    monkeypatch.setenv("RULESPEC_STORE", "off")
+    path = tmp_path / "bounded.py"
+    path.write_text(BOUNDED)
+    model = rulespec.load(str(path))
+    run = prove(model, rlimit=RLIMIT, trace_dir=tmp_path)
+    assert _induction(run, "fields_within_bounds") == ["PROVED"]
+    assert len(run.inference["lemmas"]) == 1
+    assert run.inference["lemmas"][0] in {"steps = marks", "marks ≤ steps"}
+    assert "bells ≤ marks" in run.inference["unneeded"]
+    assert run.inference["dropped"] == [] or "bells ≤ marks" not in run.inference["dropped"]

@@ -32,6 +32,10 @@ def test_an_undecided_case_tried_again_gets_the_larger_budgets_verdicts(game, tm
     assert _verdicts(retried) == _verdicts(large)
     assert {s for _, _, s in _verdicts(retried)} == {PROVED}
     assert retried.retry == {"rlimit": LARGE, "cases": 1, "tried": True}
+    # the first run leaves its bounded model checking to the retry, which replaces its
+    # verdicts: here the retry proves everything, so nothing is checked that way at all
+    assert "bounded model checking" in small.units
+    assert not any(k.startswith("bounded model checking") for k in retried.units)
     # both runs' units are counted, and the dead rules were answered once (the first run)
     assert retried.rlimit > small.rlimit
     assert sum(r.property.startswith("rule_can_apply:") for r in retried.results) == sum(

@@ -38,7 +38,7 @@ from ..runtime.model import Model
 from ..spec.elements import Invariant
 from ..ir.walk import fields_read
 from .results import PROVED, UNKNOWN, Result
-from .steps.goals import BOUNDS
+from .steps.goals import BOUNDS, RULE_ERRORS
 from .solvers import check, limited, simple_solver
 
 #: the provenance every inferred lemma carries (``Result.evidence["provenance"]``)
@@ -345,9 +345,10 @@ def houdini(model: Model, found: Sequence[Candidate], rlimit: int,
     """The indices of ``found`` kept, the resource units spent, and the indices every
     step keeps (assuming all of them, the spec's invariants and the bounds before it).
     A query that runs out of units drops what it asked about (never kept unproved: the
-    lemmas are proved again as goals). With ``goals`` (names of invariants and
-    conservation laws), only the survivors their step proofs use are kept, and those the
-    kept ones' own steps use, less any the other kept ones imply."""
+    lemmas are proved again as goals). With ``goals`` (names of invariants, conservation
+    laws, a field's bounds ``fields_within_bounds[F]`` or the rules' errors), only the
+    survivors their step proofs use are kept, and those the kept ones' own steps use,
+    less any the other kept ones imply."""
     spec = attrs.evolve(model.spec, invariants=tuple(model.spec.invariants) + tuple(
         Invariant(f"candidate {i}", c.expr, None, None) for i, c in enumerate(found)))
     first = len(model.spec.invariants)
@@ -443,17 +444,28 @@ def _used(smt: SmtGame, s: list, given: list, steps: list, pre: dict[int, Any],
     Past ``left`` units, every survivor is kept (each is kept by every step already)."""
     spec = smt.spec
     wanted = set(goals)
-    targets: list[Callable[[Any], Any]] = []
+    # (the goal after the step, whether the step is assumed to evaluate without error)
+    targets: list[tuple[Callable[[Any], Any], bool]] = []
+    # a field's bounds as the step prover states them: its cells within bounds after the
+    # step; the bounds named as one (no field said) are every field's, each a goal
+    fields = [f.name for f in spec.fields if f.type != BOOL]
+    named = [f for f in fields if f"{BOUNDS}[{f}]" in wanted]
+    for name in named or (fields if BOUNDS in wanted else []):
+        targets.append((lambda after, n=name: smt.field_bounds(n, after.value), True))
+    if RULE_ERRORS in wanted:
+        targets.append((lambda after: z3.Not(after.error), False))
     for k, inv in enumerate(spec.invariants[:first]):
         if inv.name in wanted and not inv.law:
-            targets.append(lambda after, k=k: smt.invariant_checked(k, after.value).holds())
+            targets.append((lambda after, k=k: smt.invariant_checked(k, after.value).holds(),
+                            True))
     for k, law in enumerate(spec.conservation):
         if law.name in wanted:
-            targets.append(lambda after, k=k: z3.And(
+            targets.append((lambda after, k=k: z3.And(
                 z3.Not(smt.conserved_checked(k, s).error),
                 z3.Not(smt.conserved_checked(k, after.value).error),
-                smt.conserved_checked(k, s).value == smt.conserved_checked(k, after.value).value))
-    if not targets:  # only the bounds or rule errors: every survivor may serve
+                smt.conserved_checked(k, s).value == smt.conserved_checked(k, after.value).value),
+                True))
+    if not targets:  # no goal named that a step proof states: every survivor may serve
         return alive, 0
     flags = {i: z3.Bool(f"lemma {i}") for i in alive}
     of_flag = {flags[i].get_id(): i for i in alive}
@@ -461,11 +473,12 @@ def _used(smt: SmtGame, s: list, given: list, steps: list, pre: dict[int, Any],
     units = 0
     todo = list(targets)
     while todo:
-        target = todo.pop(0)
+        target, no_error = todo.pop(0)
         for legal, after in steps:
             solver = limited(simple_solver(), rlimit)
-            solver.add(*given, legal, z3.Not(after.error),
-                       *[z3.Implies(flags[i], pre[i]) for i in alive])
+            solver.add(*given, legal, *[z3.Implies(flags[i], pre[i]) for i in alive])
+            if no_error:
+                solver.add(z3.Not(after.error))
             solver.add(z3.Not(target(after)))
             r = check(solver, *flags.values())
             units += solver.rulespec_spent
@@ -477,8 +490,8 @@ def _used(smt: SmtGame, s: list, given: list, steps: list, pre: dict[int, Any],
                 i = of_flag[f.get_id()]
                 if i not in used:
                     used.add(i)
-                    todo.append(lambda after, i=i: smt.invariant_checked(
-                        first + i, after.value).holds())
+                    todo.append((lambda after, i=i: smt.invariant_checked(
+                        first + i, after.value).holds(), True))
     return sorted(used), units
 
 
@@ -494,7 +507,10 @@ def infer(model: Model, rlimit: int, goals: Sequence[str] | None = None,
     found = candidates(model, games)
     about = focus(model, open_steps)
     tried = found if about is None else [c for c in found if fields_read([c.expr]) & about]
-    kept, units, survived = houdini(model, tried, rlimit, goals)
+    # each open field's bounds by name: the bounds goal is one property, proved per field
+    wanted = None if goals is None else [*goals, *(
+        g for g in open_steps if BOUNDS in goals and g.startswith(f"{BOUNDS}["))]
+    kept, units, survived = houdini(model, tried, rlimit, wanted)
     true = set(survived)
     return Inference([tried[i] for i in kept], len(tried), sum(map(len, games)), units,
                      [c.text for i, c in enumerate(tried) if i not in true],

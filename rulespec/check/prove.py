@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import attrs
 
@@ -136,7 +136,11 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
     search."""
     kw = dict(rlimit=rlimit, depth=depth, trace_dir=trace_dir, workers=workers,
               timeout=timeout, progress=progress, processes=processes, cluster=cluster)
-    first = prove_once(model, property_names=property_names, **kw)
+    # where the retry runs, it checks again what its run leaves open: the first run's
+    # bounded model checking (dear in CPU: the unrolling is built in Python) would be
+    # replaced unread
+    first = prove_once(model, property_names=property_names, **kw,
+                       bmc_unless=lambda runs: _retry_tried(runs, rlimit, retry_rlimit))
     first = _retried(model, first, property_names, retry_rlimit, kw)
     goals = open_goals(first.results)
     violated = any(r.status == VIOLATED for r in first.results)
@@ -172,12 +176,11 @@ def _retried(model: Model, first: ProofRun, property_names: Sequence[str] | None
     verdicts, so it is the same on any machine and at any worker count."""
     if retry_rlimit is None or retry_rlimit <= kw["rlimit"] or first.stopped:
         return first
-    undecided = [case for case, verdicts, _ in first.step_verdicts
-                 if any(v[0] == UNKNOWN for v in verdicts.values())]
+    undecided = _undecided(first.step_verdicts)
     if not undecided:
         return first
     retry = {"rlimit": retry_rlimit, "cases": len(undecided),
-             "tried": len(undecided) <= RETRY_CASES}
+             "tried": _retry_tried(first.step_verdicts, kw["rlimit"], retry_rlimit)}
     if not retry["tried"]:
         return attrs.evolve(first, retry=retry)
     # the goals again, not the dead rules (answered, and no budget of theirs was short)
@@ -186,6 +189,18 @@ def _retried(model: Model, first: ProofRun, property_names: Sequence[str] | None
                        **{**kw, "rlimit": retry_rlimit})
     return attrs.evolve(again, results=_merged(first.results, again.results), retry=retry,
                         **_both(first, again))
+
+
+def _undecided(step_verdicts: Sequence[Sequence[Any]]) -> list[Case]:
+    """The step cases some goal was undecided in (rows: case, verdicts, ...)."""
+    return [row[0] for row in step_verdicts if any(v[0] == UNKNOWN for v in row[1].values())]
+
+
+def _retry_tried(step_verdicts: Sequence[Sequence[Any]], rlimit: int,
+                 retry_rlimit: int | None) -> bool:
+    """Whether :func:`_retried` runs again, read off the counted step verdicts alone."""
+    return (retry_rlimit is not None and retry_rlimit > rlimit
+            and 0 < len(_undecided(step_verdicts)) <= RETRY_CASES)
 
 
 def _both(first: ProofRun, again: ProofRun) -> dict[str, Any]:
@@ -225,7 +240,8 @@ def prove_once(model: Model, *, property_names: Sequence[str] | None = None,
                trace_dir: str | Path = "traces", workers: int = 1,
                timeout: float | None = None, progress: Progress = QUIET,
                processes: bool | None = None, cluster: Any = None,
-               proved_steps: Sequence[Any] = ()) -> ProofRun:
+               proved_steps: Sequence[Any] = (),
+               bmc_unless: Callable[[Sequence[Any]], bool] | None = None) -> ProofRun:
     """Step proofs, the induction, laws, bounded model checking where induction did not
     prove a goal, and (for the whole game) dead rules.
 
@@ -240,7 +256,8 @@ def prove_once(model: Model, *, property_names: Sequence[str] | None = None,
     ``proved_steps`` are an earlier run's step verdicts on a spec with fewer invariants
     (the same ones first, in order): a goal proved in a case there is not proved again
     (its proof assumed less than this spec gives), only what was left open and the new
-    invariants are.
+    invariants are. ``bmc_unless`` (of the step verdicts, rows of case and verdicts): when
+    it says so, no bounded model checking (a later run checks what it leaves open).
 
     Raises ValueError when a named property is not one ``prove`` can check.
     """
@@ -263,7 +280,7 @@ def prove_once(model: Model, *, property_names: Sequence[str] | None = None,
         pass
     run = _Run(model, wanted, goal_names, laws, sources, Budget(rlimit),
                depth if depth is not None else model.spec.bmc_depth, trace_dir, cells,
-               proved_steps, step_goal_names)
+               proved_steps, step_goal_names, bmc_unless)
     with Jobs(model, workers, progress, timeout, processes, cluster) as jobs:
         try:
             run.go(jobs, cases)
@@ -286,8 +303,8 @@ class _Run:
     def __init__(self, model: Model, wanted: set[str] | None, goal_names: list[str],
                  laws: list[str], sources: dict[str, str | None], budget: Budget,
                  depth: int, trace_dir: str | Path, cells: list[str],
-                 proved_steps: Sequence[Any] = (), step_goal_names: Sequence[str] = ()
-                 ) -> None:
+                 proved_steps: Sequence[Any] = (), step_goal_names: Sequence[str] = (),
+                 bmc_unless: Callable[[Sequence[Any]], bool] | None = None) -> None:
         self.model, self.wanted, self.goal_names, self.laws = model, wanted, goal_names, laws
         self.sources, self.budget, self.depth = sources, budget, depth
         self.trace_dir = str(trace_dir)
@@ -314,6 +331,7 @@ class _Run:
             for case, verdicts, _ in proved_steps}
         #: and the queries it spent there (counted with this run's, in the verdicts' text)
         self.queries_before = {tuple(case): q for case, _, q in proved_steps}
+        self.bmc_unless = bmc_unless
 
     def submit(self, jobs: Jobs, label: str, fn: Any, *args: Any,
                actions: Sequence[int] | None = None) -> cf.Future:
@@ -436,6 +454,8 @@ class _Run:
         inductive)."""
         if self.step_jobs_done < self.step_jobs or self.base is None or self.bmc_asked:
             return  # not every answer is in yet (or it was asked already)
+        if self.bmc_unless is not None and self.bmc_unless(self.step_runs):
+            return  # a later run checks what this one leaves open
         status, _ = self.step_status()
         proved = self.induction_proved(status)
         laws_proved = {r.property for r in self.law_results or () if r.status == PROVED}
