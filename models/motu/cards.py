@@ -5,7 +5,7 @@ A part of spec.py (docs/formats/components.md, "Game folders").
 """
 
 import attrs
-from rulespec.spec import SpecError, derived
+from rulespec.spec import Absent, SpecError, derived
 from rulespec.spec.components import ComponentValueError, member_of
 
 from .spec import (C, CARD_H, CARD_W, CENTRE, FATE, ISLAND_CARDS, POSITION, R, ROW, SETUP, Sym,
@@ -81,8 +81,13 @@ CARD_TERRAIN, CARD_TERRAIN_TURNED, CARD_SYMBOL = _card_tables("card", Card, CATA
 VILLAGE_TERRAIN, _, VILLAGE_SYMBOL = _card_tables("village", Village, VILLAGES, False)
 
 
+#: an empty row slot is no card: no rule counts what it shows (the row is full when a
+#: traveller counts it, L107); reading it is a rule error, which ``prove`` rules out
+NO_CARD = Absent("an empty slot is no card")
+
+
 def _symbol_count_table(name: str):
-    counts = {Card.none: 0}
+    counts = {Card.none: NO_CARD}
     for key, card in CATALOGUE.items():
         counts[Card[key]] = derived(card.cells(card.symbols).count(name), card.symbols,
                                     TOTEMS if name in TOTEMS else ())
@@ -90,10 +95,10 @@ def _symbol_count_table(name: str):
 
 
 CARD_COUNT = {s: _symbol_count_table(s) for s in Sym.members[1:-1]}
-CARD_TOTEMS = game.table("card_totems", {c: derived(sum(CARD_COUNT[t].values[k] for t in TOTEMS),
-                                                 CATALOGUE[Card.members[k]].symbols if k else (), TOTEMS)
-                                         for k, c in enumerate(Card)},
-                         source="island card catalogue (components.toml)")
+CARD_TOTEMS = game.table("card_totems", {Card.none: NO_CARD, **{
+    c: derived(sum(CARD_COUNT[t].values[k] for t in TOTEMS), CATALOGUE[Card.members[k]].symbols,
+               TOTEMS)
+    for k, c in enumerate(Card) if k}}, source="island card catalogue (components.toml)")
 PRINTED_BEACH = game.table("card_shows_beach", {
     Card.none: False, **{Card[k]: derived(any(t.startswith("beach") for t in c.cells(c.terrain)),
                                           c.terrain)
@@ -215,6 +220,8 @@ TRAVELLERS = game.components("travellers", TravellerCard,
 
 
 def _traveller_table(name: str, fn):
+    # 'no traveller' (the first game) is never revealed, so no rule reads its entry; it
+    # is not Absent because prove cannot yet show that without a written fact (issue 28)
     values = {Traveller.none: 0}
     for key, card in TRAVELLERS.items():
         values[Traveller[key]] = fn(card)

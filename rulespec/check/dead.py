@@ -22,7 +22,7 @@ from typing import Any, Callable, Sequence
 import attrs
 import z3
 
-from ..compile.python_backend import CHANCE, TERMINAL
+from ..compile.python_backend import CHANCE, TERMINAL, RuleError
 from ..compile.smt_backend import SmtGame, Unsupported
 from ..ir.branches import SCORE, branch_labels, score_clauses
 from ..ir.walk import walk
@@ -93,20 +93,23 @@ def play(model: Any, smt: SmtGame, games: int, rounds_of: int | None = None) -> 
             chance = seeded_chooser(model, rng)
             n = model.min_players + g % (model.max_players - model.min_players + 1)
             state = model.initial_state(n)
-            for _ in range(model.spec.max_steps + 1):
-                legal = model.legal_actions(state)
-                if not legal:
-                    break
-                for fixed in cases:
-                    if all(state.values[c] == v for c, v in fixed):
-                        reached[fixed] = state.values
-                action = _pick(model, state, legal, rng, chance)
-                key = action.key
-                taken.add(key[0])
-                smt.run_concrete(key[0], state.values, key[1:])
-                state = model.apply(state, action)
-            if model.is_terminal(state):
-                finals.append(state.values)
+            try:
+                for _ in range(model.spec.max_steps + 1):
+                    legal = model.legal_actions(state)
+                    if not legal:
+                        break
+                    for fixed in cases:
+                        if all(state.values[c] == v for c, v in fixed):
+                            reached[fixed] = state.values
+                    action = _pick(model, state, legal, rng, chance)
+                    key = action.key
+                    taken.add(key[0])
+                    smt.run_concrete(key[0], state.values, key[1:])
+                    state = model.apply(state, action)
+                if model.is_terminal(state):
+                    finals.append(state.values)
+            except RuleError:
+                pass  # the game stops where a rule fails: the proof of the rules' errors says so
             played = g + 1
     except Unsupported:  # no Z3 encoding: the queries say so, rule by rule
         pass

@@ -38,8 +38,9 @@ _STRING = re.compile(r"'[^']*'")
 HOISTED = re.compile(r"\b_[hg]\w+\b")
 SHARED = re.compile(r"\b_g\d+\b")
 #: a read at a constant index out of range (the emitter writes a constant in range without
-#: ``_ck``): it raises whenever it runs, so it stays behind the guard that skips it
-_ALWAYS_RAISES = re.compile(r"\b_ck\(-?\d+, ")
+#: ``_ck``), or of a member with no value (``_no``): it raises whenever it runs, so it stays
+#: behind the guard that skips it
+_ALWAYS_RAISES = re.compile(r"\b_(ck|no)\(-?\d+, ")
 #: identifiers of generated code that are not variables
 _FIXED = frozenset({"s", "min", "max", "abs", "any", "all", "sum", "range", "True", "False",
                     "not", "and", "or", "if", "else", "for", "in", "_ck"})

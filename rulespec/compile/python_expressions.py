@@ -35,6 +35,13 @@ def _ck(i: int, size: int, what: str) -> int:
     raise RuleError(f"index {i} out of range 0..{size - 1} in {what}")
 
 
+def _no(i: int, absent: tuple) -> int:
+    """``i``, unless the table read has no value there (``absent[i]`` says why)."""
+    if absent[i] is None:
+        return i
+    raise RuleError(absent[i])
+
+
 class _Ctx:
     """Names in scope while emitting code: parameters, bound variables, interpretation.
 
@@ -392,11 +399,17 @@ def _enum_table(em: _Emitter, e: Expr, ctx: _Ctx) -> str:
     table, index = e.args
     code = em.expr(index, ctx)
     cast = bool if e.type == BOOL else int
-    if code.isdigit() and int(code) < len(table.values):  # a known member: its value
+    known = code.isdigit() and int(code) < len(table.values)
+    if known and table.absent_why(int(code)) is None:  # a known member: its value
         return repr(cast(table.values[int(code)]))
     rng = interval(index, em.spec.max_players, ctx.ranges)
-    if rng is None or rng[0] < 0 or rng[1] >= len(table.values):
+    if not known and (rng is None or rng[0] < 0 or rng[1] >= len(table.values)):
         code = f"_ck({code}, {len(table.values)}, {('table ' + table.name)!r})"
+    if table.absent:   # a member with no value: reading it raises (a rule error)
+        said = tuple(None if table.absent_why(i) is None else
+                     f"{table.no_value_message(i)}, and a rule read it"
+                     for i in range(len(table.values)))
+        code = f"_no({code}, {em.table_name(said)})"
     return f"{em.table_name(tuple(cast(v) for v in table.values))}[{code}]"
 
 
@@ -437,7 +450,7 @@ def _largest_labelled(neighbours: Any, members: Any, labels: Any, n_labels: int)
 
 
 #: functions the generated code calls besides ``_ck`` (connectivity, see ir/closure.py)
-HELPERS: dict[str, Callable[..., Any]] = {"_connected": is_connected,
+HELPERS: dict[str, Callable[..., Any]] = {"_no": _no, "_connected": is_connected,
                                           "_component": size_of_component,
                                           "_largest": largest_group,
                                           "_largest_labelled": _largest_labelled}

@@ -132,6 +132,8 @@ def _enum_table(g: SmtGame, e: Expr, sc: _Scope) -> Val:
     rng = interval(index, g.spec.max_players)
     if rng is None or rng[0] < 0 or rng[1] >= len(values):
         sc.fail(T.or_([T.lt(i, 0), T.ge(i, len(values))]))
+    if table.absent:   # a member with no value: reading it is a rule error
+        sc.fail(T.or_([T.eq(i, k) for k, _ in table.absent]))
     if T.known(i):
         v = values[min(max(i, 0), len(values) - 1)]  # type: ignore[type-var, call-overload]
         return bool(v) if is_bool else v

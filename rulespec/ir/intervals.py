@@ -50,7 +50,8 @@ def interval(e: Expr, max_players: int = 1,
     if op == "enum_table":
         if e.type.kind != "int":
             return None
-        vals = e.args[0].values
+        t = e.args[0]
+        vals = [v for i, v in enumerate(t.values) if t.absent_why(i) is None]
         return (min(vals), max(vals))
     if op == "component_size":
         return (0, e.args[0].size)

@@ -669,4 +669,4 @@ OPERATIONS = frozenset({
 
 
 # the table builders live in tables.py; a spec finds them here too
-from .tables import Labels, Table, lookup  # noqa: E402,F401
+from .tables import Absent, Labels, Table, lookup  # noqa: E402,F401

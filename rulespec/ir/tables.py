@@ -210,6 +210,35 @@ def _flatten(table: Any, depth: int) -> tuple[tuple, tuple[int, ...]]:
     return tuple(rows), tuple(shape)
 
 
+@attrs.frozen
+class Absent:
+    """The entry of a member a table has no value for (a card that is no card, an empty
+    slot): ``{Card.none: Absent("an empty slot shows nothing"), ...}``. A rule that reads it
+    is a rule error, which ``check`` and ``prove`` look for as for any other; ``mutate`` has
+    no value there to change."""
+
+    why: str = attrs.field()
+
+    @why.validator
+    def _says_why(self, _attribute: Any, value: Any) -> None:
+        if not isinstance(value, str) or not value.strip():
+            raise SpecError(f"Absent(why) says why the member has no value, got {value!r}")
+
+
+def _fill(raw: list) -> list:
+    """``raw`` with each :class:`Absent` entry replaced by the nearest value before it (or,
+    first, after it): a placeholder of the table's type that keeps its runs whole."""
+    out = list(raw)
+    known = [v for v in raw if not isinstance(v, Absent)]
+    last = known[0]
+    for i, v in enumerate(raw):
+        if isinstance(v, Absent):
+            out[i] = last
+        else:
+            last = v
+    return out
+
+
 @attrs.frozen(eq=False)
 class Table:
     """A named constant table with one value per member of an enum (a card's cost, its
@@ -232,6 +261,10 @@ class Table:
     where: Location | None = None
     #: per member, the assumption labels its value comes from (:mod:`.assumed`), or None
     assumed: tuple | None = None
+    #: ``(member index, why)`` of each member the table has no value for (:class:`Absent`):
+    #: a rule that reads one is a rule error; ``values`` holds a neighbour's value there,
+    #: which no backend returns
+    absent: tuple[tuple[int, str], ...] = ()
 
     @classmethod
     def of(cls, name: str, mapping: Any, *, source: str | None = None,
@@ -261,6 +294,11 @@ class Table:
             raise SpecError(f"no value for {', '.join(missing)} (a table gives every member "
                             f"of {enum.name} a value)", element=element, where=where)
         raw = [seen[i] for i in range(len(enum))]
+        absent = tuple((i, v.why) for i, v in enumerate(raw) if isinstance(v, Absent))
+        if len(absent) == len(raw):
+            raise SpecError("a table needs at least one member with a value", element=element,
+                            where=where)
+        raw = _fill(raw)
         tags = tuple(getattr(v, "assumed", None) or None for v in raw)
         # a value tagged by an assumption may come as a constant expression (a bool or an
         # int from assumed.derived): its value is what counts
@@ -280,12 +318,24 @@ class Table:
         else:
             raise SpecError("table values must all be ints, all bools or all members of one "
                             "enum", element=element, where=where)
-        return cls(name, enum, values, typ, source, where, tags if any(tags) else None)
+        return cls(name, enum, values, typ, source, where, tags if any(tags) else None, absent)
+
+    def absent_why(self, index: int) -> str | None:
+        """Why the member at ``index`` has no value, or None when it has one."""
+        return dict(self.absent).get(index)
+
+    def no_value_message(self, index: int) -> str:
+        """What reading the member at ``index`` (which has no value) is wrong by."""
+        return (f"table {self.name} has no value for {self.enum.members[index]} "
+                f"({self.absent_why(index)})")
 
     def __getitem__(self, member: Any) -> Expr:
         m = lift(member)
         if m.type != self.enum.type:
             raise SpecError(f"table {self.name} is indexed by a {self.enum.name}, got {m.type}",
+                            element=f"table {self.name}")
+        if m.op == "const" and self.absent_why(m.args[0]) is not None:
+            raise SpecError(f"{self.no_value_message(m.args[0])}: a rule may not read it",
                             element=f"table {self.name}")
         if m.op == "const":  # a known member: the value itself
             return Expr("const", (self.values[m.args[0]],), self.type, None,

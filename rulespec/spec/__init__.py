@@ -5,7 +5,7 @@ A spec module imports only this package (and the IR builders it re-exports)::
     from rulespec.spec import Game, PLAYERS, all_of, any_of, exists, ...
 """
 
-from ..ir import (Graph, SpecError, Table, abs_, all_of, any_of, called, component_size, connected,
+from ..ir import (Absent, Graph, SpecError, Table, abs_, all_of, any_of, called, component_size, connected,
                   const, count, derived, exists, forall, if_, implies, largest_component, let_,
                   lookup,
                   max_, min_, not_, ordinal, sum_of, to_int)
@@ -18,7 +18,7 @@ from .elements import (Action, Assumption, Conservation, Constant, GameSpec, Int
                        proof_aids)
 
 __all__ = [
-    "PLAYERS", "Action", "Assumption", "Citation", "Conservation", "Constant", "Game", "GameSpec",
+    "PLAYERS", "Absent", "Action", "Assumption", "Citation", "Conservation", "Constant", "Game", "GameSpec",
     "Graph", "Text", "count_most", "fewest", "highest", "lowest", "most", "rank",
     "Interpretation", "Invariant", "Option", "Param", "option", "view", "Precondition", "Rule",
     "RuleBuilder", "Ruleset", "Scoring", "SpecError", "Table", "TieBreak", "abs_", "all_of",

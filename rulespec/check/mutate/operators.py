@@ -317,6 +317,8 @@ def _constants(spec: GameSpec) -> list[Mutant]:
         elif n.op == "enum_table" and n.type == INT:
             t = n.args[0]
             for k, (member, v) in enumerate(zip(t.enum.members, t.values)):
+                if t.absent_why(k) is not None:
+                    continue   # no value to change: reading it is a rule error already
                 p = Printed(t.name, member)
                 uses[p].append(place)
                 values[p] = v

@@ -313,7 +313,12 @@ def _table(w: CWriter, e: Expr, env: Env) -> str:
 def _enum_table(w: CWriter, e: Expr, env: Env) -> str:
     table, index = e.args
     shown = tuple(int(bool(v)) if e.type == BOOL else int(v) for v in table.values)
-    return f"{w.table(shown)}[{w.index(index, len(shown), env)}]"
+    at = w.index(index, len(shown), env)
+    if table.absent:   # a member with no value: reading it raises (Python says which)
+        k = w.fresh("k")
+        test = " || ".join(f"{k} == {i}" for i, _ in table.absent)
+        at = f"({{ V {k} = {at}; if ({test}) RS_ERR(1); {k}; }})"
+    return f"{w.table(shown)}[{at}]"
 
 
 def _binder(kind: str) -> Callable[[CWriter, Expr, Env], str]:
