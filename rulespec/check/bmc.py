@@ -25,6 +25,7 @@ from ..runtime.trace import Trace, TraceWriteError, save_trace
 from .property import all_properties
 from .results import UNKNOWN, VIOLATED, Result
 from .solvers import check, limited
+from .reading_errors import reading_error
 from .steps import BOUNDS, RULE_ERRORS, Goal, goals_of
 from .walk import recheck
 
@@ -92,8 +93,9 @@ def bounded_model_check(model: Model, smt: SmtGame, depth: int, rlimit: int,
             checks = {g.name: g.holds(path.states[0], s) for g in pending}
             for k, inv in laws:
                 checks[inv.name] = smt.invariant_checked(k, s).holds()
-            if errors_wanted and RULE_ERRORS not in found:
-                checks[RULE_ERRORS] = z3.Not(path.error)
+            if errors_wanted and RULE_ERRORS not in found:  # stepping, or reading state i
+                checks[RULE_ERRORS] = z3.Not(z3.Or(path.error,
+                                                   reading_error(smt, s, f"read.{n}.{i}")))
             if not checks:
                 break
             while checks:  # until none of the goals left can fail at this depth

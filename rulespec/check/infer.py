@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterable, Sequence
 import attrs
 import z3
 
+from ..compile.python_backend import RuleError
 from ..compile.smt_backend import SmtGame, Unsupported, compile_smt
 from ..compile.smt_terms import own_context
 from ..ir.english import to_english
@@ -204,10 +205,13 @@ def played_states(model: Model, seed: int = 0) -> list[list[tuple]]:
             state = model.initial_state(n)
             game = [state.values]
             for _ in range(model.spec.max_steps):
-                action = model.random_action(state, rng)
-                if action is None:
-                    break
-                state = model.apply(state, action)
+                try:
+                    action = model.random_action(state, rng)
+                    if action is None:
+                        break
+                    state = model.apply(state, action)
+                except RuleError:
+                    break   # the game stops where a rule fails (the errors goal says so)
                 game.append(state.values)
             out.append(game)
             got += len(game) - 1

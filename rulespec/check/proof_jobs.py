@@ -13,6 +13,7 @@ import z3
 from ..compile.smt_backend import SmtGame, Unsupported
 from ..runtime.model import Model
 from .bmc import bounded_model_check, goal_checks
+from .reading_errors import prove_reading
 from .results import PROVED, SKIPPED, UNKNOWN, VIOLATED, Result
 from .solvers import Budget, check, limited, simple_solver
 from .steps import (ActionProver, Case, ImpliedBounds, ImpliedTotals, Lessons, Premises,
@@ -84,6 +85,15 @@ def _base_and_laws_job(model: Model, smt: SmtGame, budget: Budget, wanted: set[s
     except Unsupported as err:
         base = {c.name: f"no Z3 encoding: {err}" for c in goal_checks(smt)}
     return base, law_proofs(smt, budget.query, wanted)
+
+
+def _reading_job(model: Model, smt: SmtGame, budget: Budget) -> tuple[str, str, int]:
+    """Whether reading a state (whose move, whether over, which moves are legal, the
+    scores) can raise where the invariants hold (:mod:`.reading_errors`)."""
+    try:
+        return prove_reading(model, smt, budget.query)
+    except Unsupported as err:
+        return UNKNOWN, f"no Z3 encoding: {err}", 0
 
 
 def _bmc_job(model: Model, smt: SmtGame, depth: int, rlimit: int, names: set[str],

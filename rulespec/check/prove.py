@@ -39,8 +39,8 @@ from .job_store import JobStore
 # from here by the report and the tests)
 from .proof_jobs import (ACTIONS_PER_JOB, DEAD_RULE_GAMES, DEAD_RULE_ROUND,  # noqa: F401
                          _base_and_laws_job, _bmc_job, _dead_groups, _dead_job, _explain_job,
-                         _played_job, _score_job, _step_groups, _steps_job, _teachers,
-                         base_case, law_proofs)
+                         _played_job, _reading_job, _score_job, _step_groups, _steps_job,
+                         _teachers, base_case, law_proofs)
 from .progress import QUIET, Progress
 from .results import PROVED, SKIPPED, UNKNOWN, VIOLATED, Result
 from .solvers import DEFAULT_RLIMIT, Budget
@@ -332,6 +332,9 @@ class _Run:
         #: and the queries it spent there (counted with this run's, in the verdicts' text)
         self.queries_before = {tuple(case): q for case, _, q in proved_steps}
         self.bmc_unless = bmc_unless
+        #: whether reading a state can raise (verdict, why, queries); None: not answered
+        self.reading: tuple[str, str, int] | None = None
+        self.reading_asked = False
 
     def submit(self, jobs: Jobs, label: str, fn: Any, *args: Any,
                actions: Sequence[int] | None = None) -> cf.Future:
@@ -384,11 +387,15 @@ class _Run:
             self.step_jobs = len(groups)
         base = self.submit(jobs, "base case and laws", _base_and_laws_job, self.budget,
                            self.wanted, actions=[])
+        # every action's preconditions: it reads them all
+        self.reading_asked = not isinstance(cases, str) and self.want(RULE_ERRORS)
+        reading = self.submit(jobs, "reading the states", _reading_job, self.budget) \
+            if self.reading_asked else None
         dead_all = self.wanted is None
         played = self.submit(jobs, "random games for dead rules", _played_job,
                              DEAD_RULE_GAMES) if dead_all else None
         self.dead_pending = [a.name for a in model.spec.actions] if dead_all else []
-        pending = [*steps, base] + ([played] if played is not None else [])
+        pending = [*steps, base] + [f for f in (played, reading) if f is not None]
         dead_jobs: dict[cf.Future, list[str]] = {}
         games: Any = None  # what the random games for dead rules played
         explain: cf.Future | None = None
@@ -398,6 +405,8 @@ class _Run:
             out = self.answer(jobs, f)
             if f is base:
                 self.base, self.law_results = out
+            elif f is reading:
+                self.reading = out
             elif f is explain:
                 self.dead_why = out
             elif f is played:
@@ -444,7 +453,7 @@ class _Run:
                                    for c, v, q, st in runs]
                 self.step_jobs_done += 1
                 pending += [submit_steps(g, learned) for g in pupils.pop(f, [])]
-            if f in steps or f is base:
+            if f in steps or f is base or f is reading:
                 self._bounded_model_checking(jobs, steps, base, pending)
 
     def _bounded_model_checking(self, jobs: Jobs, steps: list[cf.Future], base: cf.Future,
@@ -452,7 +461,8 @@ class _Run:
         """Once every step job and the base case answered: bounded model checking of what
         induction did not prove (nothing, for a correct game whose invariants are
         inductive)."""
-        if self.step_jobs_done < self.step_jobs or self.base is None or self.bmc_asked:
+        if (self.step_jobs_done < self.step_jobs or self.base is None or self.bmc_asked
+                or (self.reading_asked and self.reading is None)):
             return  # not every answer is in yet (or it was asked already)
         if self.bmc_unless is not None and self.bmc_unless(self.step_runs):
             return  # a later run checks what this one leaves open
@@ -488,6 +498,12 @@ class _Run:
                 if rank[st] > rank[status[g]]:
                     status[g] = st
                     detail[g] = why
+        if self.reading is not None and RULE_ERRORS in status:  # reading the states
+            st, why, _ = self.reading
+            if rank[st] > rank[status[RULE_ERRORS]]:
+                status[RULE_ERRORS], detail[RULE_ERRORS] = st, why
+        elif self.reading_asked and self.stopped and status.get(RULE_ERRORS) == PROVED:
+            status[RULE_ERRORS], detail[RULE_ERRORS] = UNKNOWN, self.stopped
         if self.stopped and self.step_jobs_done < self.step_jobs:
             for g, st in status.items():
                 if st == PROVED:  # some cases never answered
@@ -521,6 +537,8 @@ class _Run:
             for name, (_, _, u) in verdicts.items():
                 have = used.setdefault(name, set())
                 used[name] = None if u is None or have is None else have | u
+        if self.reading is not None and self.reading[2]:  # its queries had every premise
+            used[RULE_ERRORS] = None
         out: dict[str, set[str]] = {}
         for g, origins in used.items():
             names = out[g] = set()
