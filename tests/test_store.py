@@ -274,7 +274,9 @@ def test_editing_one_rule_recomputes_exactly_the_proof_jobs_that_read_it(
         assert others == {True}
     assert [hit for fn, _, hit in jobs if fn == "_base_and_laws_job"] == [True]
     assert [hit for fn, _, hit in jobs if fn == "_score_job"] == list(others)
-    # the random games and bounded model checking play or unroll every rule
+    # the random games and bounded model checking play or unroll every rule, and reading
+    # the states tests every action's preconditions
+    assert [hit for fn, _, hit in jobs if fn == "_reading_job"] == [False]
     assert not any(hit for fn, _, hit in jobs if fn in ("_played_job", "_bmc_job"))
     assert edited.stored == (sum(hit for *_, hit in jobs), len(jobs))
 
