@@ -103,9 +103,11 @@ class Recording:
         make exactly the recorded run: the same rule texts and every changed function
         answering every recorded call as the spec's did."""
         like = self.like
-        same_layout = (model.compiled.layout is like.compiled.layout
-                       or model.compiled.layout == like.compiled.layout)
-        if (model.interpretation != like.interpretation or not same_layout
+        # the layout is a function of the fields alone (Layout.of), and the fields are
+        # the spec's very objects when nothing outside the functions changed: a mutant
+        # compiled anew has a layout object of its own, with the same cells (a Layout
+        # compares by identity, so == said no to every mutant: no check was ever skipped)
+        if (model.interpretation != like.interpretation
                 or not same_outside_functions(like.spec, model.spec)):
             return False
         for slot, mine, theirs in _changed(model.compiled, like.compiled):
