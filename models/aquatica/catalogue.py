@@ -6,7 +6,7 @@ part of spec.py, imported after the numbers the seed prints.
 
 import attrs
 
-from rulespec.spec import (any_of, derived, lookup)
+from rulespec.spec import (Absent, any_of, derived, lookup)
 from rulespec.spec.components import (member_of)
 
 from .spec import (COMPONENTS, PRINTINGS, SCOUT_KEEP, book, game)
@@ -224,12 +224,17 @@ ALL_CARDS = {**STARTING, **KINGS, **OCEAN}
 
 # --- card data as tables keyed by the card -------------------------------------------
 CARDS_SRC = f"{PRINTINGS}; constructed (see the assumptions)"
+#: 'no card' (nothing in play) shows nothing: no rule reads its entry (prove checks)
+NO_CARD = Absent("no card is in play")
+#: 'no location' (an empty slot) is never bought or conquered: no rule reads its costs
+NO_LOCATION = Absent("an empty slot is no location")
+
 # (each value is computed from the card's entry: derived() keeps where it comes from)
-card_coins = game.table("card_coins", {Card.none: 0, **{
+card_coins = game.table("card_coins", {Card.none: NO_CARD, **{
     Card[k]: derived(v[0].get("coins", 0), v) for k, v in ALL_CARDS.items()}}, source=CARDS_SRC)
-card_power = game.table("card_power", {Card.none: 0, **{
+card_power = game.table("card_power", {Card.none: NO_CARD, **{
     Card[k]: derived(v[0].get("power", 0), v) for k, v in ALL_CARDS.items()}}, source=CARDS_SRC)
-card_effects = {e: game.table(f"card_{e}", {Card.none: 0, **{
+card_effects = {e: game.table(f"card_{e}", {Card.none: NO_CARD, **{
     Card[k]: derived(v[1].count(e), v) for k, v in ALL_CARDS.items()}}, source=CARDS_SRC)
     for e in Effect.members if e != "none"}
 card_returns_all = game.table("card_returns_all", {Card.none: False, **{
@@ -243,9 +248,9 @@ KING_NUMBER = {Card[k]: n for n, k in enumerate(KINGS, start=1)}
 LOC_SRC = "assumption location_catalogue"
 loc_type = game.table("loc_type", {Loc.none: LocType.shark_bay, **{
     Loc[k]: LocType[v[0]] for k, v in LOCATIONS.items()}}, source=LOC_SRC)
-buy_cost = game.table("buy_cost", {Loc.none: 0, **{Loc[k]: v[1] for k, v in LOCATIONS.items()}},
+buy_cost = game.table("buy_cost", {Loc.none: NO_LOCATION, **{Loc[k]: v[1] for k, v in LOCATIONS.items()}},
                       source=f"{book.at('31', '場所カードの上部に記載されたコインの数を支払います')}; {LOC_SRC}")
-conquer_cost = game.table("conquer_cost", {Loc.none: 0, **{
+conquer_cost = game.table("conquer_cost", {Loc.none: NO_LOCATION, **{
     Loc[k]: v[2] for k, v in LOCATIONS.items()}},
     source=f"{book.at('34', '場所カードの上部に記載されたパワーの数を支払います')}; {LOC_SRC}")
 points = game.table("points", {Loc.none: 0, **{Loc[k]: v[3] for k, v in LOCATIONS.items()}},
