@@ -14,7 +14,7 @@ from rulespec.check.mutate.operators import MINUS_ONE, PLUS_ONE, mutants
 from rulespec.check.prove import prove
 from rulespec.check.results import PASSED, PROVED, SKIPPED, VIOLATED
 from rulespec.check.runner import check_game
-from rulespec.spec import Absent, SpecError
+from rulespec.spec import SpecError
 
 SLOT = '''
 from rulespec.spec import Absent, Game, if_
@@ -111,5 +111,8 @@ def test_mutate_has_no_value_to_change_where_there_is_none(tmp_path):
 def test_the_spec_may_not_read_an_absent_member_by_name(tmp_path):
     with pytest.raises(SpecError, match="points has no value for none .*may not read it"):
         _load(tmp_path, "rule.set(won, POINTS[Card.none])")
-    with pytest.raises(SpecError, match="says why"):
-        Absent("")
+    spec = (tmp_path / "unsaid.py")
+    spec.write_text(SLOT.format(a_card=GUARDED).replace('Absent("an empty slot shows no card")',
+                                                        'Absent("")'))
+    with pytest.raises(SpecError, match="unsaid.py:.*table points.*says why"):
+        rulespec.load(str(spec))

@@ -217,12 +217,8 @@ class Absent:
     is a rule error, which ``check`` and ``prove`` look for as for any other; ``mutate`` has
     no value there to change."""
 
-    why: str = attrs.field()
-
-    @why.validator
-    def _says_why(self, _attribute: Any, value: Any) -> None:
-        if not isinstance(value, str) or not value.strip():
-            raise SpecError(f"Absent(why) says why the member has no value, got {value!r}")
+    #: checked where the table is built (its error names the table and the spec line)
+    why: str
 
 
 def _fill(raw: list) -> list:
@@ -295,6 +291,10 @@ class Table:
                             f"of {enum.name} a value)", element=element, where=where)
         raw = [seen[i] for i in range(len(enum))]
         absent = tuple((i, v.why) for i, v in enumerate(raw) if isinstance(v, Absent))
+        unsaid = [why for _, why in absent if not isinstance(why, str) or not why.strip()]
+        if unsaid:
+            raise SpecError(f"Absent(why) says why the member has no value, got "
+                            f"{unsaid[0]!r}", element=element, where=where)
         if len(absent) == len(raw):
             raise SpecError("a table needs at least one member with a value", element=element,
                             where=where)
