@@ -7,14 +7,15 @@ A step's effects have their error flag in :meth:`SmtGame.apply_checked`; these a
 every reachable state, so the goal ``rules_evaluate_without_error`` asks that none of them
 raises there either. A precondition raises only where the ones tested before it held.
 Backends test them in different orders (``legal``'s enumerators by the loop that binds
-their parameters, a step and ``why_illegal`` in declared order: :mod:`rulespec.compile.plan`), so the
-condition here counts as tested before precondition ``j`` only the ones every order tests
-first -- declared before it and needing no more parameters bound: what it gives is a superset
-of where any backend raises, never less.
+their parameters, a step and ``why_illegal`` in declared order:
+:mod:`rulespec.compile.plan`), so the condition here counts as tested before precondition
+``j`` only the ones every order tests first -- declared before it and needing no more
+parameters bound: what it gives is a superset of where any backend raises, never less.
 
-Most games read nothing that can fail (interval analysis proves the indices in range): the
-flags are then False on a fresh state, and :func:`can_raise` says so once per game, so a
-proof asks nothing more.
+Most games read nothing that can fail. :func:`can_raise` screens each reading once per game:
+interval analysis (:mod:`rulespec.ir.raising`) clears most without building a term, and one
+small query within the declared bounds (``SCREEN_RLIMIT`` units) clears the rest; what it
+clears, a proof asks nothing more about.
 """
 
 from __future__ import annotations
