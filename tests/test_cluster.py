@@ -107,21 +107,13 @@ class _Executed:
                                                     dask_worker.state.executed_count))
         return {(addr, pid): n for addr, (pid, n) in got.items()}
 
-    def since(self) -> tuple[int, bool]:
-        """(tasks run since this count began, whether every worker kept running)."""
+    def at_least(self, tasks: int) -> bool:
+        """Whether the workers ran ``tasks`` tasks since this count began; a worker
+        restarted meanwhile took its count with it, so then only that the cluster ran some
+        is known."""
         now = self._now()
         ran = sum(n - self.counts.get(w, 0) for w, n in now.items())
-        return ran, set(self.counts) <= set(now)
-
-    def at_least(self, tasks: int) -> bool:
-        """Whether the workers ran ``tasks`` tasks since; a worker restarted meanwhile took
-        its count with it, so then only that the cluster ran some is known."""
-        ran, kept = self.since()
-        return ran >= tasks if kept else ran > 0
-
-
-def _executed(address: str) -> _Executed:
-    return _Executed(address)
+        return ran >= tasks if set(self.counts) <= set(now) else ran > 0
 
 
 def _rulespec(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -159,7 +151,7 @@ def test_mutate_is_the_same_on_one_and_two_local_workers_and_a_dask_cluster(clus
     args = ["mutate", "tic_tac_toe", "--json", "--quiet"]
     one = _doc(*args, "--workers", "1")
     two = _doc(*args, "--workers", "2")
-    before = _executed(cluster_address_)
+    before = _Executed(cluster_address_)
     dask = _doc(*args, "--cluster", cluster_address_)
     assert one["mutants"] > 10 and before.at_least(one["mutants"])   # a task per mutant
     assert one == two == dask
@@ -169,7 +161,7 @@ def test_mutate_is_the_same_on_one_and_two_local_workers_and_a_dask_cluster(clus
 def test_prove_is_the_same_on_local_workers_and_a_dask_cluster(cluster_address_):
     args = ["prove", "connect_four", "--rlimit", "5000000", "--depth", "3", "--json", "-q"]
     local = _doc(*args, "--workers", "2")
-    before = _executed(cluster_address_)
+    before = _Executed(cluster_address_)
     dask = _doc(*args, "--cluster", cluster_address_)
     assert local["jobs"] > 1 and before.at_least(local["jobs"])
     assert local == dask and local["rlimit_spent"] > 0
@@ -191,7 +183,7 @@ def test_diff_games_are_the_same_on_a_dask_cluster(cluster_address_, tmp_path):
             "beach_return=forbidden", "--games", "20", "--json", "-q", "--out-dir",
             str(tmp_path)]
     local = _doc(*args, code=1)
-    before = _executed(cluster_address_)
+    before = _Executed(cluster_address_)
     dask = _doc(*args, "--cluster", cluster_address_, code=1)
     assert before.at_least(3)        # 20 games, 8 to a task
     assert local == dask and local["impact"]["games"] == 20
@@ -208,7 +200,7 @@ def test_report_on_a_dask_cluster_finds_what_a_local_report_finds(cluster_addres
         doc = json.loads((out / "tic_tac_toe.json").read_text())
         return r.stdout.splitlines()[0], doc
     line, local = report()
-    before = _executed(cluster_address_)
+    before = _Executed(cluster_address_)
     dask_line, dask = report("--cluster", cluster_address_)
     assert before.at_least(1)
     assert dask_line == line and "PROVED" in line
@@ -218,7 +210,7 @@ def test_report_on_a_dask_cluster_finds_what_a_local_report_finds(cluster_addres
 def test_the_environment_variable_names_the_cluster(cluster_address_):
     args = ["prove", "tic_tac_toe", "--rlimit", "5000000", "--json", "-q"]
     local = _doc(*args)
-    before = _executed(cluster_address_)
+    before = _Executed(cluster_address_)
     dask = _doc(*args, env={CLUSTER_ENV: cluster_address_})
     assert before.at_least(1)
     # the same verdicts and evidence; the units spent were once seen 0.04 % apart in CI
