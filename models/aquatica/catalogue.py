@@ -248,7 +248,8 @@ KING_NUMBER = {Card[k]: n for n, k in enumerate(KINGS, start=1)}
 LOC_SRC = "assumption location_catalogue"
 loc_type = game.table("loc_type", {Loc.none: LocType.shark_bay, **{
     Loc[k]: LocType[v[0]] for k, v in LOCATIONS.items()}}, source=LOC_SRC)
-buy_cost = game.table("buy_cost", {Loc.none: NO_LOCATION, **{Loc[k]: v[1] for k, v in LOCATIONS.items()}},
+buy_cost = game.table("buy_cost", {Loc.none: NO_LOCATION,
+                                   **{Loc[k]: v[1] for k, v in LOCATIONS.items()}},
                       source=f"{book.at('31', '場所カードの上部に記載されたコインの数を支払います')}; {LOC_SRC}")
 conquer_cost = game.table("conquer_cost", {Loc.none: NO_LOCATION, **{
     Loc[k]: v[2] for k, v in LOCATIONS.items()}},

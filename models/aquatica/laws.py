@@ -114,10 +114,10 @@ game.invariant("matrona_never_leaves_the_hand",
                source=matrona.options["all"],
                doc="so a player always has a card to play")
 # Why Matrona stays in the hand, as a fact of the rules (and, for the prover, what makes
-# the law above provable step by step): the setup deals one Matrona per seat into the hands and boxes the
-# others; a played card goes to the discard pile (L9) but Matrona brings the whole pile
-# back with her; nothing puts a card into the deck, so no Matrona is ever drawn into the row
-# and recruited.
+# the law above provable step by step): the setup deals one Matrona per seat into the
+# hands and boxes the others; a played card goes to the discard pile (L9) but Matrona
+# brings the whole pile back with her; nothing puts a card into the deck, so no Matrona is
+# ever drawn into the row and recruited.
 game.invariant("matrona_is_only_in_hands_or_the_box",
                implies(matrona.is_("all"), all_of(
                    char_deck.count(Card.matrona) == 0, char_row.amount(Card.matrona) == 0,

@@ -94,7 +94,8 @@ coins = game.field("coins", game.at_least(0), flow=True, source=book.at("16-17")
 power = game.field("power", game.at_least(0), flow=True, source=book.at("16-17, 34"),
                    doc="power gained this turn and not spent")
 badge = game.field("badge", game.at_least(0), shape=(LocType,), flow=True,
-                   source=f"{COMPONENTS} §Turn; assumption location_types", doc="power usable only to conquer that type")
+                   source=f"{COMPONENTS} §Turn; assumption location_types",
+                   doc="power usable only to conquer that type")
 # The effects still to carry out: the kit's queue (how many of each kind wait, in printed
 # order or any order as `order` reads, "as far as possible" as `partial` reads)
 fx = Effects(game, "pending", Effect, order=order, counted=2, flow=True, source=book.at("7-8"),
@@ -165,13 +166,15 @@ char_deck = Deck(game, "char_deck", Card, copies=CARD_COPIES,
                  doc="the character deck (at first every card of the box; the setup deals "
                      "the starting cards out)")
 char_row = Row(game, "char_row", CHAR_ROW, Card, empty=Card.none,
-               source=f"{book.at('27')}; {COMPONENTS} §Setup; assumption character_row", doc="the characters for hire")
+               source=f"{book.at('27')}; {COMPONENTS} §Setup; assumption character_row",
+               doc="the characters for hire")
 hand = Hands(game, "hand", Card, copies=4, source=book.at("7", "手札から"))
 discard = Pile(game, "discard", Card, copies=4, per_player=True, counted=True,
                source=book.at("9", "自分の捨て札の山に表向きで置きます"), doc="each player's discard pile, face up")
 char_box = Pile(game, "char_box", Card, copies=4, source=f"{COMPONENTS} §Setup",
                 doc="characters out of the game (other symbols, unused Kings, removed sets)")
-trained = game.field("trained", MantaSide, shape=(PLAYERS, len(TRAINED)), source=book.at("12-13, 51"),
+trained = game.field("trained", MantaSide, shape=(PLAYERS, len(TRAINED)),
+                     source=book.at("12-13, 51"),
                      doc="each player's own trained mantas")
 WILD_KINDS = list(WildKind)
 wild_ready = game.field("wild_ready", range(0, 13), shape=(PLAYERS, WildKind),
@@ -442,7 +445,8 @@ def use_manta(rule, m):
              source=f"{book.at('13')}; {COMPONENTS} §Turn (wild mantas)")
 def use_wild(rule, kind):
     icon = wild_icon[kind]
-    rule.require(wild_ready[me, kind] > 0, "a wild manta of that kind is ready", source=book.at("13"))
+    rule.require(wild_ready[me, kind] > 0, "a wild manta of that kind is ready",
+                 source=book.at("13"))
     rule.require(may_use_icon(icon),
                  "resources only during the main action, effects only before or after it",
                  source=f"{book.at('17')}; {book.at('19')}; assumption extra_effect_timing")
@@ -546,7 +550,8 @@ def recruit(rule, k):
                       still=buy_affordable(coins - lookup(RECRUIT_COST, k, name="recruit_cost")),
                       text="the coins left still pay for the waiting buy (when some choice "
                            "pays for both)", source=f"{MOST_EFFECTS}; {partial.source}")
-    rule.add(coins, 0 - lookup(RECRUIT_COST, k, name="recruit_cost"), source="assumption recruit_cost_by_slot")
+    rule.add(coins, 0 - lookup(RECRUIT_COST, k, name="recruit_cost"),
+             source="assumption recruit_cost_by_slot")
     recruit_from(rule, k)
     settle(rule)
 

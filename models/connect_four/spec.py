@@ -24,7 +24,8 @@ CELLS = ROWS * COLS
 Mark = game.enum("Mark", {"empty": "no piece in the cell yet",
                           "x": "a piece of player 0, who moves first",
                           "o": "a piece of player 1"},
-                 source=f"{RULES}: CellState kEmpty, kCross ('x', player 0), kNought ('o', player 1)")
+                 source=f"{RULES}: CellState kEmpty, kCross ('x', player 0), "
+                        "kNought ('o', player 1)")
 board = game.field("board", Mark, shape=(ROWS, COLS), initial=Mark.empty,
                    source=f"{RULES}: a grid of 6 rows and 7 columns, CellAt(row, col)",
                    doc="board[row, col]; row 0 is the BOTTOM row, as in OpenSpiel's CellAt")

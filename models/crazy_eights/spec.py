@@ -105,7 +105,8 @@ last_card = game.field("last_card", Card, source=f"{CC}: last_card_ (the top of 
 last_suit = game.field("last_suit", Suit, source=f"{CC}: last_suit_ (the suit to follow)")
 nominating = game.field("nominating", bool, flow=True, source=f"{CC}: nominate_suits_")
 can_pass = game.field("can_pass", bool, flow=True, source=f"{CC}: can_pass_action_")
-passes = game.field("passes", range(0, 7), flow=True, source=f"{CC}: num_passes_ (up to num_players + 1)")
+passes = game.field("passes", range(0, 7), flow=True,
+                    source=f"{CC}: num_passes_ (up to num_players + 1)")
 draws = game.field("draws", range(0, MAX_DRAW + 1), flow=True,
                    source=f"{CC}: num_draws_before_play_")
 plays = game.field("plays", range(0, MAX_TURNS + 1), flow=True, source=f"{CC}: num_plays")

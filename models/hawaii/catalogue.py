@@ -204,8 +204,8 @@ TIKI_COLUMNS = game.assume("tiki_columns",
                    "placed and that tikis are placed right-aligned; the start cottage already "
                    "covers columns 1-2",
             origin="INFERENCE from the seed §タイルの配置")
-KAHUNA_SPOTS = game.assume("kahuna_spots", "5 kahuna spots, one per village row, filled from the top; a "
-            "6th kahuna cannot be placed and is discarded; likewise a 6th tiki",
+KAHUNA_SPOTS = game.assume("kahuna_spots", "5 kahuna spots, one per village row, filled from "
+            "the top; a 6th kahuna cannot be placed and is discarded; likewise a 6th tiki",
             reason="§タイルの配置: カフナはそれぞれの村の左側に上から順番に置かれます",
             origin="INFERENCE from the seed §タイルの配置")
 game.assume("start_order", "the first round's turn order is player 0, 1, 2, ...",

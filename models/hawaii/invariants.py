@@ -35,7 +35,8 @@ game.invariant(
 game.invariant(
     "every_village_starts_with_a_cottage",
     every_village(lambda p, v: all_of(
-        *(implies(founder[p, v] == Founder[c], has[p, v, Name[c]]) for c in ["start_hut"] + COTTAGES))),
+        *(implies(founder[p, v] == Founder[c], has[p, v, Name[c]])
+          for c in ["start_hut"] + COTTAGES))),
     source=book.at("タイルの配置", "各村（縦５行のそれぞれの行）の１枚目のタイルは必ずコテージ系のタイルでなくてはならない"),
     doc="the founding tile (always a cottage type, by its enum) is in the village")
 game.invariant(
@@ -132,7 +133,8 @@ game.invariant(
     implies(phase == Phase.deal,
             all_of(*(_sum([area_tok[a, c] for c in CODES])
                      <= lookup([sum(1 for x in DEAL_ORDER[:d] if x == a)
-                                for d in range(BOARD_DRAWS + 5)], deal_step, name=f"draws_for_{PLACE_NAMES[a]}_before")
+                                for d in range(BOARD_DRAWS + 5)], deal_step,
+                               name=f"draws_for_{PLACE_NAMES[a]}_before")
                      for a in range(10)))),
     source=book.at("細かいルール", "価格トークンの数字の合計値が各エリアごとに設定されている上限値を超えないように、価格トークンは置かれます"),
     doc="while dealing, a place holds at most as many tokens as draws it has had this round",
@@ -196,7 +198,8 @@ game.invariant(
 game.invariant(
     "dealt_pass_spaces_hold_a_token",
     implies(phase == Phase.deal,
-            all_of(*(implies(k <= deal_step - BOARD_DRAWS, pass_tok[k] != 0) for k in range(1, 5)))),
+            all_of(*(implies(k <= deal_step - BOARD_DRAWS, pass_tok[k] != 0)
+                     for k in range(1, 5)))),
     source=book.at("パス", "２番目以降のマスには右のマスにいくにつれて大きい数字の価格トークンが置かれます"),
     doc="while dealing, each pass space dealt so far holds a token (none is skipped)",
     proof_aid=True)
@@ -212,7 +215,8 @@ def _prizes_as_worded(ach, tot, r0):
                      none=-1)
     return [if_(not_(ach[i]), 0,
                 if_(tot[i] == best, lookup(PRIZE[0], r0, name="first_prize"),
-                    if_(all_of(n_best == 1, tot[i] == second), lookup(PRIZE[1], r0, name="second_prize"),
+                    if_(all_of(n_best == 1, tot[i] == second),
+                        lookup(PRIZE[1], r0, name="second_prize"),
                         lookup(PRIZE[2], r0, name="third_prize"))))
             for i in range(5)]
 

@@ -121,8 +121,8 @@ fruit_payment = game.point(
         "payments, and if fruit mixed anyway, the exchange cottage's 貝、足、"
         "フルーツを混ぜて支払う would add nothing for fruit")
 exchange_uses = game.point(
-    "exchange_uses", "May an exchange cottage serve both payments of one purchase (the move and the "
-    "price)?",
+    "exchange_uses", "May an exchange cottage serve both payments of one purchase (the move and "
+    "the price)?",
     source=book.at("タイル効果の詳細", "交換コテージ")
         .says("§Tile effects, exchange cottage: with it you may mix shells, feet and fruit in "
             "a payment; with a level-II exchange cottage, for example, a payment of 2 shells "
@@ -173,7 +173,8 @@ price_cap = game.point(
     because="the seed says twice that the sum stays at or below the number "
         "(超えないように, この数字以下); goblins.net and throatpunchgames.com agree")
 income_after_last_round = game.point(
-    "income_after_last_round", "Do income tiles (shell, foot and fruit tiles) pay once more when round 5 ends?",
+    "income_after_last_round",
+    "Do income tiles (shell, foot and fruit tiles) pay once more when round 5 ends?",
     source=book.at("ラウンド終了と新たなラウンドの開始")
         .says("§End of a round and a new round: when a new round starts, players receive "
             "shells and feet (plus what their income tiles give), boats are ready again and "
@@ -212,8 +213,8 @@ laka_fruit = game.point(
         "Kanaloa to valid villages; the contrast reads as no restriction")
 
 kanaloa_surfers = game.point(
-    "kanaloa_surfers", "Does Kanaloa count the surfers of all the player's valid villages, or only a "
-    "surfer in its own village?",
+    "kanaloa_surfers", "Does Kanaloa count the surfers of all the player's valid villages, or "
+    "only a surfer in its own village?",
     source=book.at("タイル効果の詳細", "カナロア")
         .says("§Tile effects, Kanaloa: surfers in valid villages count toward it, surfers in "
             "villages that are not valid do not."),
@@ -250,8 +251,8 @@ pele_floor = game.point(
     because="Pele's note names no lower limit; the one foot of §足の支払い prices a "
         "move (staying put), which is what Pele reduces")
 exchange_direction = game.point(
-    "exchange_direction", "Does an exchange cottage mix any payment, or only a shell price (feet or "
-    "fruit paying part of the shells)?",
+    "exchange_direction", "Does an exchange cottage mix any payment, or only a shell price (feet "
+    "or fruit paying part of the shells)?",
     source=book.at("タイル効果の詳細", "交換コテージ")
         .says("§Tile effects, exchange cottage: with it you may mix shells, feet and fruit in "
             "a payment; with a level-II exchange cottage, for example, a payment of 2 shells "

@@ -166,7 +166,8 @@ def draw_token(rule, price, mark):
         where = rule.let(lookup(DEAL_ORDER, deal_step, name="deal_order"), name="place")
         area_sum = rule.let(_sum([area_tok[where, c] * VALUE[c] for c in CODES]), name="sum")
         # price_cap=below: a token that would make the sum equal to the cap is flipped too
-        with rule.when(area_sum + price <= lookup(CAPS, where, name="cap") - to_int(price_cap.is_("below")),
+        cap = lookup(CAPS, where, name="cap") - to_int(price_cap.is_("below"))
+        with rule.when(area_sum + price <= cap,
                        source=book.at("足の支払い", "この数字以下になるように各場所に価格トークンが配置されます")):
             rule.add(area_tok[where, code], 1)
         with rule.otherwise():
@@ -326,8 +327,10 @@ def define_buy(kind: str) -> None:
                      "fruit mixed into a payment pays part of it, not none or all of it",
                      source=book.at("タイル効果の詳細", "貝、足、フルーツを混ぜて支払うことができます"))
         rule.require(all_of(
-            implies(fruit_feet, all_of(feet_due >= 1, fruit[me] >= feet_due + if_(fruit_shells, shell_due, 0))),
-            implies(fruit_shells, all_of(shell_due >= 1, fruit[me] >= shell_due + if_(fruit_feet, feet_due, 0))),
+            implies(fruit_feet, all_of(feet_due >= 1,
+                                       fruit[me] >= feet_due + if_(fruit_shells, shell_due, 0))),
+            implies(fruit_shells, all_of(shell_due >= 1,
+                                         fruit[me] >= shell_due + if_(fruit_feet, feet_due, 0))),
             implies(not_(fruit_feet), feet[me] >= feet_due),
             implies(not_(fruit_shells), shells[me] >= shell_due),
             fruit[me] >= fruit_mixed),
@@ -518,7 +521,8 @@ def visit_island(rule, dock, use, pay, swap):
 
 def define_gift(kind: str) -> None:
     def place_gift(rule, dest):
-        rule.require(pending_gift == Gift[kind], f"the waiting tile is a {kind}", source=book.at("島の訪問"))
+        rule.require(pending_gift == Gift[kind], f"the waiting tile is a {kind}",
+                     source=book.at("島の訪問"))
         rule.require(placement_ok(me, kind, dest),
                      "the tile goes into a row the placement rules allow (or, if none does, is "
                      "discarded)",
@@ -700,7 +704,8 @@ def end_bonus(p):
 game.score(lambda p: vp[p] + end_bonus(p),
            source=book.at("ゲーム終了", "ゲーム中に得た勝利点と、これらの効果で得た勝利点を合計して、最も多くの勝利点を獲得していたプレイヤーが勝者です"))
 game.tie_break(lambda p: shells[p] + feet[p] + fruit[p], when=final_tie.is_("resources"),
-               source="interpretation final_tie: " + notes.at() + " (yucata: tie-breaker 'sum of remaining resources')")
+               source="interpretation final_tie: " + notes.at()
+               + " (yucata: tie-breaker 'sum of remaining resources')")
 game.shared_ties(source=book.at("ゲーム終了", "the text names no tie-breaker: tied players share the win "
                                            "(interpretation final_tie=shared)"))
 game.max_steps(

@@ -80,7 +80,8 @@ vp = game.field("vp", game.at_least(0), shape=(PLAYERS,), source=book.at("画面
 pawn = game.field("pawn", range(0, 12), shape=(PLAYERS,), initial=BEACH,
                   source=book.at("足の支払い", "ラウンド開始時には、必ず砂浜に自分のコマが置かれます"),
                   doc="board position 0-9, 10 = beach, 11 = pass area")
-round_total = game.field("round_total", range(0, sum(v * c for v, c in zip(VALUE, TOKEN_COUNT)) + 1), shape=(PLAYERS,),
+ALL_TOKENS_VALUE = sum(v * c for v, c in zip(VALUE, TOKEN_COUNT))
+round_total = game.field("round_total", range(0, ALL_TOKENS_VALUE + 1), shape=(PLAYERS,),
                          source=book.at("画面説明", "このラウンドで獲得した価格トークンの合計値"))
 spears = game.field("spears", range(0, 6), shape=(PLAYERS,), source=book.at("貝の支払い"),
                     doc="spear price tokens taken this round")

@@ -97,7 +97,8 @@ def place_on_track(rule, count, reward, table, kind, where_source, reward_source
     """Kahunas and tikis fill a printed track of five spots, one after the other; a spot
     may pay a reward at once. With the track full, the tile is discarded."""
     with rule.when(count[me] < len(table), source=where_source):
-        rule.add(reward[me], lookup(table, count[me], name=f"{kind}_track_reward"), source=reward_source)
+        rule.add(reward[me], lookup(table, count[me], name=f"{kind}_track_reward"),
+                 source=reward_source)
         rule.add(count[me], 1)
     with rule.otherwise():
         rule.add(discard[Kind[kind]], 1)

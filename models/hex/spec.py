@@ -74,7 +74,8 @@ def chain(stone, n):
         ends = dict(sources=[c for c in range(n)], targets=[(n - 1) * MAX + c for c in range(n)],
                     text=f"a chain of black stones joins row 1 to row {n}")
     else:
-        ends = dict(sources=[r * MAX for r in range(n)], targets=[r * MAX + n - 1 for r in range(n)],
+        ends = dict(sources=[r * MAX for r in range(n)],
+                    targets=[r * MAX + n - 1 for r in range(n)],
                     text=f"a chain of white stones joins column a to column {LETTERS[n - 1]}")
     # only the n x n cells take part: off the board a node is never a member
     return connected(GRID, lambda i: cell(i) == Stone[stone] if i // MAX < n and i % MAX < n

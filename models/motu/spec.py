@@ -213,9 +213,11 @@ deck_left = game.field("deck_left", range(0, 4 * MAXP + 1), shape=(3,),
                        doc="cards left in decks A, B, C")
 
 terrain = game.field("terrain", Terrain, shape=(PLAYERS, R, C), initial=Terrain.empty,
-                     source=ADD.at("62-84") + "; assumption island_grid", doc="the visible terrain of each cell")
+                     source=ADD.at("62-84") + "; assumption island_grid",
+                     doc="the visible terrain of each cell")
 symbol = game.field("symbol", Sym, shape=(PLAYERS, R, C), initial=Sym.none,
-                    source=SCORING.at(134) + "; assumption island_grid", doc="the visible symbol of each cell")
+                    source=SCORING.at(134) + "; assumption island_grid",
+                    doc="the visible symbol of each cell")
 layer = game.field("layer", range(0, ROUNDS + 1), shape=(PLAYERS, R, C),
                    source=FINAL.at(158, "構成する島カードの枚数") + "; assumption island_grid",
                    doc="which card shows at the cell: 0 the village, k the k-th card added")

@@ -104,8 +104,8 @@ def retry_line(retry: dict, rlimit: int, width: int = WIDTH) -> str:
     from .prove import RETRY_CASES
     if retry["tried"]:
         cases = f"{retry['cases']} step cases" if retry["cases"] != 1 else "step case"
-        text = (f"tried again: the {cases} a goal was undecided in within {rlimit:,} units a query, with "
-                f"{retry['rlimit']:,} (the verdicts above are after it)")
+        text = (f"tried again: the {cases} a goal was undecided in within {rlimit:,} units a "
+                f"query, with {retry['rlimit']:,} (the verdicts above are after it)")
     else:
         text = (f"not tried again: a goal was undecided in {retry['cases']} step cases within "
                 f"{rlimit:,} units a query, more than the {RETRY_CASES} a retry with "

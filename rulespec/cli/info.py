@@ -113,7 +113,8 @@ def info(game: str, action_names: Sequence[str], show_assumptions: bool, show_al
     for p in props:
         kinds[p["kind"]] = kinds.get(p["kind"], 0) + 1
     out.print(f"\n[bold]Properties[/bold] ({len(props)}: "
-              + ", ".join(f"{v} on {'every ' if k != 'end' else 'the '}{k}" for k, v in kinds.items())
+              + ", ".join(f"{v} on {'every ' if k != 'end' else 'the '}{k}"
+                          for k, v in kinds.items())
               + ")")
     names = [p["name"] for p in props]
     if show_all:

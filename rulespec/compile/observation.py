@@ -49,8 +49,8 @@ def compile_observation(spec: GameSpec, interpretation: dict[str, str]
         ctx = _Ctx(interp, {f.observer.args[0]: "p"} if f.observer is not None else {})
         for k, index in enumerate(itertools.product(*(range(d.size) for d in f.dims))):
             parts.append(_cell_code(em, f, slot.offset + k, index, ctx))
-    source = "\n".join(em.table_lines() + ["def observe(s, p):",
-                                            "    return (" + "".join(f"{c}, " for c in parts) + ")"]) + "\n"
+    returned = "    return (" + "".join(f"{c}, " for c in parts) + ")"
+    source = "\n".join(em.table_lines() + ["def observe(s, p):", returned]) + "\n"
     ns: dict[str, Any] = {"_ck": _ck, **HELPERS}
     exec(compile(source, f"<rulespec:{spec.name}:observation>", "exec"), ns)  # noqa: S102
     return ns["observe"]

@@ -214,7 +214,8 @@ class SmtGame:
         a = self.spec.actions[action]
         cp = self.current_player_checked(state)
         is_chance = cp.value == CHANCE
-        parts = [z3.Not(cp.error), cp.value != TERMINAL, is_chance if a.chance else z3.Not(is_chance),
+        parts = [z3.Not(cp.error), cp.value != TERMINAL,
+                 is_chance if a.chance else z3.Not(is_chance),
                  self.param_domain(action, state, params),
                  self.preconditions(action, state, params)]
         if a.chance:

@@ -116,7 +116,8 @@ def _largest_component(g: SmtGame, e: Expr, sc: _Scope) -> Val:
         flags = [bool(m) for m in ms]
         if any(f and not 0 <= x < n_labels for f, x in zip(flags, ls)):  # type: ignore[operator]
             return 0  # the error flag above is set: the value does not matter
-        return largest_group(graph.neighbours, flags, ls or None, n_labels)  # type: ignore[arg-type]
+        return largest_group(graph.neighbours, flags, ls or None,  # type: ignore[arg-type]
+                             n_labels)
     lab = _group_labels(graph.neighbours, ms)
     best: Val = 0
     for r in range(n):

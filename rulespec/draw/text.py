@@ -171,7 +171,8 @@ class Board:
                       and self._v(row.marker) else "")
             flag = ""
             if row.flag is not None and tiles:
-                flag = "  ✓ " + part.flag_text[0] if self._v(row.flag) else "  ✗ " + part.flag_text[1]
+                flag = ("  ✓ " + part.flag_text[0] if self._v(row.flag)
+                        else "  ✗ " + part.flag_text[1])
             body = " ".join(f"[{t}]" for t in tiles) or EMPTY
             lines.append(f"  {_pad(row.label, left)}{marker} {body}{flag}")
         return lines

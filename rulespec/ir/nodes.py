@@ -591,7 +591,8 @@ def bound_var(d: Domain, name: str | None) -> Expr:
     return Expr("var", (f"v{next(_counter)}", d), d.type, None, None, word)
 
 
-def _binder(op: str, dom: Any, body: Callable[[Expr], Any], result: Type, want: Type | None) -> Expr:
+def _binder(op: str, dom: Any, body: Callable[[Expr], Any], result: Type,
+            want: Type | None) -> Expr:
     d = domain_of(dom)
     var = bound_var(d, bound_name(body))
     b = lift(body(var))

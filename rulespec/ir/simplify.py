@@ -75,7 +75,8 @@ def _rebuild(e: Expr, memo: dict[int, Expr]) -> Expr:
     args = tuple(_tidy(a, memo) if isinstance(a, Expr) else a for a in e.args)
     same = all(a is b for a, b in zip(args, e.args))
     plain = e.name if not isinstance(e.name, Reading) else None
-    node = e if same and plain is e.name else Expr(e.op, args, e.type, e.where, e.label, plain, e.assumed)
+    node = (e if same and plain is e.name
+            else Expr(e.op, args, e.type, e.where, e.label, plain, e.assumed))
     fold = _FOLD.get(e.op)
     out = fold(node) if fold is not None else node
     if isinstance(e.name, Reading) and out.op == e.op and len(out.args) == len(e.args) \

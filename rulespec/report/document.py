@@ -205,7 +205,8 @@ def _properties(model: Model, c: Collected, pics: _Pictures) -> list[dict[str, A
                     "source": (p.source if p else None) or next(
                         (r.source for r in mine if r.source), None),
                     "checked_by": "python" if p is not None and p.python_only else
-                    "z3" if is_inferred(name) else "python, z3", "witness": bool(p and p.witness), "proof_aid": aid,
+                    "z3" if is_inferred(name) else "python, z3",
+                    "witness": bool(p and p.witness), "proof_aid": aid,
                     "inferred": is_inferred(name),
                     "result": _headline([r["status"] for r in rows]), "results": rows})
     return out

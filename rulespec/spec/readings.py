@@ -103,8 +103,8 @@ class Readings:
         for opt, src in sources.items():
             self._need_source("interpretation option", f"{name}={opt}", src, where)
         e = Enum(f"{name}_option", list(options), source=source, where=where)
-        point = Interpretation(name, question, sources, default, source, where, e,  # type: ignore[arg-type]
-                               None, english, english_of, default_reason)
+        point = Interpretation(name, question, sources, default,  # type: ignore[arg-type]
+                               source, where, e, None, english, english_of, default_reason)
         node = Expr("interp", (point,), e.type)
         object.__setattr__(point, "node", node)
         self.interpretations.append(point)

@@ -87,7 +87,8 @@ class _Module:
         init = self.layout.initial_vector()
         setup: list[str] = []
         w.stmts(spec.setup, {}, "    ", setup)
-        self.out.append(f"static const V INIT[{size}] = {{{', '.join(str(int(v)) for v in init)}}};")
+        values = ", ".join(str(int(v)) for v in init)
+        self.out.append(f"static const V INIT[{size}] = {{{values}}};")
         self.fn("void f_initial(rs_ctx *C, V n, V *s)",
                 [f"    memcpy(s, INIT, sizeof INIT);", "    s[0] = n;", *setup])
         self.fn("int f_terminal(rs_ctx *C, const V *s)", [f"    return {self.term} ? 1 : 0;"])
@@ -284,7 +285,8 @@ class _Module:
         for a in spec.actions:
             doms = [p.domain for p in a.params]
             p_lo += [d.lo for d in doms] + [0] * (width - 1 - len(doms))
-            p_hi += [d.max_hi if d.is_static() else -1 for d in doms] + [0] * (width - 1 - len(doms))
+            p_hi += ([d.max_hi if d.is_static() else -1 for d in doms]
+                     + [0] * (width - 1 - len(doms)))
         arrays = {
             "n_params": ("int32_t", [len(a.params) for a in spec.actions]),
             "n_pre": ("int32_t", [len(a.preconditions) for a in spec.actions]),
