@@ -23,7 +23,8 @@ PERFECT_INFO = "legal_actions_follow_observation"
 
 NIM = "tests/fixtures/nim"
 NIM_BUG = "tests/fixtures/nim_unbounded"
-HAWAII_BUG = ("implies(fruit_feet, all_of(feet_due >= 1, fruit[me] >= feet_due + "
+HAWAII_BUG = ("implies(fruit_feet, all_of(feet_due >= 1,\n"
+              "                                       fruit[me] >= feet_due + "
               "if_(fruit_shells, shell_due, 0))),")
 
 
