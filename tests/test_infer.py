@@ -341,3 +341,90 @@ def test_a_bounds_goal_keeps_only_the_lemma_its_step_proof_uses(tmp_path, monkey
     assert run.inference["lemmas"][0] in {"steps = marks", "marks ≤ steps"}
     assert "bells ≤ marks" in run.inference["unneeded"]
     assert run.inference["dropped"] == [] or "bells ≤ marks" not in run.inference["dropped"]
+
+
+# Two arrays of one shape: a card is shown only once it is dealt. The goal (a shown card
+# has scored) holds in every reachable state but is not inductive on its own: from the
+# unreachable state "shown, scored, but no card" a recount scores 0. The lemma "where a
+# card is shown, it is not none" (a fact about two arrays, cell by cell) makes it so.
+SHOWN = '''
+from rulespec.spec import PLAYERS, Game, all_of, forall, if_, implies, not_
+
+SRC = "test: a card is shown after it is dealt"
+game = Game("shown", title="Shown", players=(2, 2), source=SRC)
+Card = game.enum("Card", ["none", "low", "high"], source=SRC)
+card = game.field("card", Card, shape=(PLAYERS,), initial=Card.none, source=SRC)
+shown = game.field("shown", bool, shape=(PLAYERS,), source=SRC)
+points = game.field("points", range(0, 3), shape=(PLAYERS,), source=SRC)
+turns = game.field("turns", range(0, 7), source=SRC)
+
+
+def worth(c):
+    return if_(c == Card.high, 2, if_(c == Card.low, 1, 0))
+
+
+@game.action(params={{"p": game.players(), "c": Card}}, text="deal {{c}} to {{p}}", source=SRC)
+def deal(rule, p, c):
+    rule.require(all_of(c != Card.none, card[p] == Card.none), "a card to an empty hand",
+                 source=SRC)
+    rule.set(card[p], c)
+    rule.add(turns, 1)
+
+
+@game.action(params={{"p": game.players()}}, text="show the card of {{p}}", source=SRC)
+def show(rule, p):
+    rule.require(not_(shown[p]), "a card not shown yet", source=SRC)
+    {guard}
+    rule.set(shown[p], True)
+    rule.set(points[p], worth(card[p]))
+    rule.add(turns, 1)
+
+
+@game.action(text="count the shown cards again", source=SRC)
+def recount(rule):
+    rule.require(turns < 6, "the game goes on", source=SRC)
+    for p in range(2):
+        with rule.when(shown[p]):
+            rule.set(points[p], worth(card[p]))
+    rule.add(turns, 1)
+
+
+game.invariant("a_shown_card_has_scored",
+               forall(game.players(), lambda p: implies(shown[p], points[p] >= 1)),
+               source=SRC)
+game.current_player(0, source=SRC)
+game.terminal(turns >= 6, source=SRC)
+game.max_steps(6, source=SRC)
+game.score(lambda p: points[p], source=SRC)
+SPEC = game.build()
+'''
+DEALT = 'rule.require(card[p] != Card.none, "a dealt card", source=SRC)'
+SHOWN_GOAL = "a_shown_card_has_scored"
+SHOWN_LEMMA = "for every player p: if shown[p], then card[p] ≠ none"
+
+
+def _shown(tmp_path, monkeypatch, guard):
+    monkeypatch.setenv("RULESPEC_STORE", "off")
+    path = tmp_path / "shown.py"
+    path.write_text(SHOWN.format(guard=guard))
+    return rulespec.load(str(path))
+
+
+def test_a_fact_about_two_arrays_cell_by_cell_is_inferred(tmp_path, monkeypatch):
+    model = _shown(tmp_path, monkeypatch, DEALT)
+    without = prove(model, trace_dir=tmp_path, rlimit=RLIMIT, infer=False)
+    assert _induction(without, SHOWN_GOAL) == []  # not inductive on its own
+    run = prove(model, trace_dir=tmp_path, rlimit=RLIMIT)
+    assert _induction(run, SHOWN_GOAL) == ["PROVED"]
+    assert SHOWN_LEMMA in run.inference["lemmas"]
+    assert _induction(run, "inferred: " + SHOWN_LEMMA) == ["PROVED"]
+
+
+def test_a_card_shown_before_it_is_dealt_breaks_the_fact_and_the_goal(tmp_path, monkeypatch):
+    # planted: show no longer asks for a dealt card; play shows "no card", so the fact is
+    # no candidate, and the goal is violated (a card shown before it is dealt scores 0)
+    model = _shown(tmp_path, monkeypatch, "pass")
+    texts = {c.text for c in candidates(model, played_states(model))}
+    assert SHOWN_LEMMA not in texts
+    run = prove(model, trace_dir=tmp_path, rlimit=RLIMIT)
+    assert "VIOLATED" in {r.status for r in run.results if r.property == SHOWN_GOAL}

@@ -6,8 +6,11 @@ stronger invariant; rather than ask the spec writer for it, ``prove`` looks for 
 
 1. **Candidates from the spec**: each counter's range (tighter than declared); linear
    relations between two counters that change together (``x = y + k``, ``x + y = k``,
-   ``x + y <= c``, ``x <= y``, a counter against the number of players); and facts that
-   hold while an enum flow field (the phase) has one value (``phase = P -> x = c``).
+   ``x + y <= c``, ``x <= y``, a counter against the number of players); facts that
+   hold while an enum flow field (the phase) has one value (``phase = P -> x = c``); and,
+   for two arrays of one shape, that where a flag of the first is set the second's cell
+   is set too, or no longer holds its first value (``revealed[p] -> traveller[p] ≠
+   none``: what a player has shown has been dealt).
 2. **Play filters them**: the setup states and a few hundred states of seeded random
    games on the Python model drop every candidate one of them breaks, before any solver
    query.
@@ -34,7 +37,8 @@ from ..compile.python_backend import RuleError
 from ..compile.smt_backend import SmtGame, Unsupported, compile_smt
 from ..compile.smt_terms import own_context
 from ..ir.english import to_english
-from ..ir.nodes import BOOL, INT, Expr, Field, Reading, count, implies, lift, sum_of
+from ..ir.nodes import (BOOL, INT, Domain, Expr, Field, Reading, count, forall, implies,
+                        lift, sum_of)
 from ..runtime.model import Model
 from ..spec.elements import Invariant
 from ..ir.walk import fields_read
@@ -65,7 +69,8 @@ ROUNDS = 30
 
 @attrs.frozen
 class Candidate:
-    """A fact to try: ``holds`` reads a state's flat values, ``expr`` is the spec's."""
+    """A fact to try: ``expr`` is the spec's; ``holds`` is how play tested it (on the
+    atoms' values, or on a state's cells for facts about two arrays)."""
 
     expr: Expr = attrs.field(eq=False)
     holds: Callable[[tuple], bool] = attrs.field(eq=False)
@@ -166,21 +171,72 @@ def _flatten_first(v: Any) -> int:
 
 
 def _count(f: Field, test: Callable[[Expr], Expr], words: str) -> Expr:
-    """How many cells of array ``f`` pass ``test``, as the spec would write it (each
-    index with a name of its own: the English printer reads the lambdas' names)."""
-    doms = [d.enum if d.enum is not None else range(d.size) for d in f.dims]
+    """How many cells of array ``f`` pass ``test``, as the spec would write it."""
+    e = _over_cells(f, lambda idx: test(f[idx]), count, sum_of)
+    return Expr(e.op, e.args, e.type, e.where, e.label, Reading(f"the number of {words}"))
+
+
+def _over_cells(f: Field, body: Callable[[tuple], Expr], last: Callable, outer: Callable,
+                seated: bool = False) -> Expr:
+    """``body`` of each index of array ``f``, bound by ``last`` over the last dimension and
+    ``outer`` over the others, each index with a name of its own (the English printer
+    reads the lambdas' names); ``seated``: a players dimension ranges over the players of
+    the game ("for every player p"), not every seat of the array."""
+    doms = [d.enum if d.enum is not None
+            else Domain(0, Expr("num_players", (), INT), d.size, None, "players")
+            if seated and d.players else range(d.size) for d in f.dims]
     names = [("p" if d.players else d.enum.name[0].lower() if d.enum is not None else "i")
              + (str(k) if len(f.dims) > 1 else "") for k, d in enumerate(f.dims)]
 
     def over(k: int, idx: list) -> Expr:
         def inner(i: Expr) -> Expr:
             if k == len(doms) - 1:
-                return test(f[tuple(idx + [i])])
+                return body(tuple(idx + [i]))
             return over(k + 1, idx + [i])
         fn = eval(f"lambda {names[k]}: inner({names[k]})", {"inner": inner})  # noqa: S307
-        return (count if k == len(doms) - 1 else sum_of)(doms[k], fn)
-    e = over(0, [])
-    return Expr(e.op, e.args, e.type, e.where, e.label, Reading(f"the number of {words}"))
+        return (last if k == len(doms) - 1 else outer)(doms[k], fn)
+    return over(0, [])
+
+
+def _shape(f: Field) -> list[tuple]:
+    return [(d.size, d.enum, d.players) for d in f.dims]
+
+
+def _cell_facts(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candidate]:
+    """For two arrays of one shape: where the first's flag is set, the second's flag is
+    set too, or its cell no longer holds its first value; one fact over every index,
+    kept when no played state breaks it in any cell (and some state sets the flag)."""
+    states = [v for game in games for v in game]
+    slots = [s for s in model.layout.slots.values() if s.field.dims
+             and s.field is not model.spec.num_players_field]
+    out = []
+    for a in slots:
+        f = a.field
+        if f.type != BOOL:
+            continue
+        flags = range(a.offset, a.offset + f.size)
+        if not any(v[o] for v in states for o in flags):
+            continue  # never set in play: said by the flag's own range, if at all
+        for b in slots:
+            g = b.field
+            if g is f or g.type == INT or _shape(g) != _shape(f):
+                continue
+            shift = b.offset - a.offset
+            if g.type == BOOL:
+                expr = _over_cells(f, lambda i, f=f, g=g: implies(f[i], g[i]), forall, forall,
+                                   seated=True)
+                holds: Callable[[tuple], bool] = (
+                    lambda v, r=flags, d=shift: all(v[o + d] for o in r if v[o]))
+            else:
+                first = _flatten_first(g.initial)
+                member = list(g.type.enum)[first]
+                expr = _over_cells(f, lambda i, f=f, g=g, m=member: implies(f[i], g[i] != m),
+                                   forall, forall, seated=True)
+                holds = lambda v, r=flags, d=shift, m=first: all(  # noqa: E731
+                    v[o + d] != m for o in r if v[o])
+            if all(holds(v) for v in states):
+                out.append(Candidate(expr, holds))
+    return out
 
 
 def _cell(model: Model, f: Field, idx: tuple) -> Expr:
@@ -276,6 +332,10 @@ def candidates(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candidate
                         k = d.pop()
                         add(implies(when, atoms[i].expr == atoms[j].expr + k),
                             lambda v, e=e, m=m, i=i, j=j, k=k: v[e] != m or v[i] == v[j] + k)
+    for c in _cell_facts(model, games):  # tested on the cells, not the atoms: play kept it
+        if c.text not in seen:
+            seen.add(c.text)
+            out.append(c)
     return out
 
 
