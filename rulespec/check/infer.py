@@ -221,21 +221,20 @@ def _cell_facts(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candidat
             g = b.field
             if g is f or g.type == INT or _shape(g) != _shape(f):
                 continue
-            shift = b.offset - a.offset
+            # the second cell: set (a flag), or no longer its first value (an enum member)
             if g.type == BOOL:
-                expr = _over_cells(f, lambda i, f=f, g=g: implies(f[i], g[i]), forall, forall,
-                                   seated=True)
-                holds: Callable[[tuple], bool] = (
-                    lambda v, r=flags, d=shift: all(v[o + d] for o in r if v[o]))
+                keeps: Callable[[int], bool] = bool
+                said: Callable[[Expr], Expr] = lambda c: c  # noqa: E731
             else:
                 first = _flatten_first(g.initial)
-                member = list(g.type.enum)[first]
-                expr = _over_cells(f, lambda i, f=f, g=g, m=member: implies(f[i], g[i] != m),
-                                   forall, forall, seated=True)
-                holds = lambda v, r=flags, d=shift, m=first: all(  # noqa: E731
-                    v[o + d] != m for o in r if v[o])
-            if all(holds(v) for v in states):
-                out.append(Candidate(expr, holds))
+                keeps = lambda x, m=first: x != m  # noqa: E731
+                said = lambda c, m=list(g.type.enum)[first]: c != m  # noqa: E731
+            holds = (lambda v, r=flags, d=b.offset - a.offset, k=keeps:
+                     all(k(v[o + d]) for o in r if v[o]))
+            if all(holds(v) for v in states):  # the term only for what play kept
+                out.append(Candidate(_over_cells(
+                    f, lambda i, f=f, g=g, s=said: implies(f[i], s(g[i])), forall, forall,
+                    seated=True), holds))
     return out
 
 
