@@ -428,3 +428,97 @@ def test_a_card_shown_before_it_is_dealt_breaks_the_fact_and_the_goal(tmp_path, 
     assert SHOWN_LEMMA not in texts
     run = prove(model, trace_dir=tmp_path, rlimit=RLIMIT)
     assert "VIOLATED" in {r.status for r in run.results if r.property == SHOWN_GOAL}
+
+
+# A phase and the seated players: the cards are dealt to every seated player, then each
+# reveals hers, which scores from a table that has no value for "no card". Revealing is
+# free of errors in every reachable state, but not inductively: from the unreachable
+# state "reveal phase, no card" the lookup has no value. The lemma "in the reveal phase,
+# every seated player's card is dealt" (over the players of the game, not every seat)
+# makes it so; the rules' errors goal is open in one action, and the candidates tried are
+# those about what decides whether it raises (the cards, not the points).
+REVEAL = '''
+from rulespec.spec import PLAYERS, Absent, Game, not_
+
+SRC = "test: the cards are dealt, then revealed"
+game = Game("reveal", title="Reveal", players=(2, 3), source=SRC)
+Card = game.enum("Card", ["none", "low", "high"], source=SRC)
+Phase = game.enum("Phase", ["deal", "reveal"], source=SRC)
+phase = game.field("phase", Phase, flow=True, source=SRC)
+game.phases(phase, {{Phase.deal: "the cards are being dealt",
+                    Phase.reveal: "the cards are being revealed"}}, source=SRC)
+card = game.field("card", Card, shape=(PLAYERS,), initial=Card.none, source=SRC)
+shown = game.field("shown", bool, shape=(PLAYERS,), source=SRC)
+points = game.field("points", range(0, 3), shape=(PLAYERS,), source=SRC)
+turns = game.field("turns", range(0, 5), source=SRC)
+WORTH = game.table("worth", {{Card.none: Absent("no card is dealt"), Card.low: 1,
+                             Card.high: 2}}, source=SRC)
+
+
+@game.action(params={{"c": Card}}, phase=Phase.deal, text="deal {{c}} to everyone",
+             source=SRC)
+def deal(rule, c):
+    rule.require(c != Card.none, "a card", source=SRC)
+    for p in range({seats}):
+        with rule.when(p < game.num_players):
+            rule.set(card[p], c)
+    rule.set(phase, Phase.reveal)
+
+
+@game.action(params={{"p": game.players()}}, phase=Phase.reveal, text="reveal the card of {{p}}",
+             source=SRC)
+def reveal(rule, p):
+    rule.require(not_(shown[p]), "a card not shown yet", source=SRC)
+    rule.set(shown[p], True)
+    rule.set(points[p], WORTH[card[p]])
+    rule.add(turns, 1)
+
+
+game.current_player(0, source=SRC)
+game.terminal(turns >= 3, source=SRC)
+game.max_steps(5, source=SRC)
+game.score(lambda p: points[p], source=SRC)
+SPEC = game.build()
+'''
+ERRORS = "rules_evaluate_without_error"
+SEATED_LEMMA = "if phase = reveal, then for every player p: card[p] ≠ none"
+
+
+def _reveal(tmp_path, monkeypatch, seats=3):
+    monkeypatch.setenv("RULESPEC_STORE", "off")
+    path = tmp_path / "reveal.py"
+    path.write_text(REVEAL.format(seats=seats))
+    return rulespec.load(str(path))
+
+
+def _steps(run, name):
+    return [r.status for r in run.results if r.property == name and r.checker == "z3-step"]
+
+
+def test_a_phase_fact_over_the_seated_players_is_inferred(tmp_path, monkeypatch):
+    model = _reveal(tmp_path, monkeypatch)
+    without = prove(model, trace_dir=tmp_path, rlimit=RLIMIT, infer=False)
+    assert "UNKNOWN" in _steps(without, ERRORS)  # not inductive on its own
+    run = prove(model, trace_dir=tmp_path, rlimit=RLIMIT)
+    assert SEATED_LEMMA in run.inference["lemmas"]
+    assert "UNKNOWN" not in {r.status for r in run.results if r.property == ERRORS}
+    assert "PROVED" in {r.status for r in run.results if r.property == ERRORS}
+    assert _induction(run, "inferred: " + SEATED_LEMMA) == ["PROVED"]
+
+
+def test_the_rule_errors_goal_tries_only_the_candidates_about_what_may_raise(tmp_path,
+                                                                              monkeypatch):
+    model = _reveal(tmp_path, monkeypatch)
+    reveal = next(i for i, a in enumerate(model.spec.actions) if a.name == "reveal")
+    assert focus(model, [ERRORS]) is None            # no action named: it may read any field
+    assert {f.name for f in focus(model, [ERRORS], [reveal])} == {"card"}
+
+
+def test_a_deal_that_skips_a_seat_breaks_the_fact_and_keeps_the_error(tmp_path, monkeypatch):
+    # planted: the deal gives a card to the first seat only; play reveals "no card", so
+    # the fact is no candidate, and revealing raises in a reachable state
+    model = _reveal(tmp_path, monkeypatch, seats=1)
+    texts = {c.text for c in candidates(model, played_states(model))}
+    assert SEATED_LEMMA not in texts
+    run = prove(model, trace_dir=tmp_path, rlimit=RLIMIT)
+    assert "VIOLATED" in {r.status for r in run.results if r.property == ERRORS}

@@ -41,7 +41,8 @@ from ..ir.nodes import (BOOL, INT, Domain, Expr, Field, Reading, count, forall, 
                         lift, sum_of)
 from ..runtime.model import Model
 from ..spec.elements import Invariant
-from ..ir.walk import fields_read
+from ..ir.raising import fields_where_raising
+from ..ir.walk import fields_read, statement_exprs
 from .results import PROVED, UNKNOWN, Result
 from .steps.goals import BOUNDS, RULE_ERRORS
 from .solvers import check, limited, simple_solver
@@ -238,6 +239,43 @@ def _cell_facts(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candidat
     return out
 
 
+def _seated_facts(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candidate]:
+    """While a flow field (the phase) has one value: every seated player's flag of a
+    per-player array is set (or clear), or every seated player's cell has left its first
+    value ('in the traveller phase, each player's traveller has been dealt'); kept when
+    every played state of that value shows it, and some state of another value does not
+    (else it needs no condition)."""
+    states = [v for game in games for v in game]
+    seats = model.layout.slots[model.spec.num_players_field.name].offset
+    flows = [s for s in model.layout.slots.values() if s.field.flow and not s.field.dims
+             and s.field.type.enum is not None]
+    arrays = [s for s in model.layout.slots.values() if len(s.field.dims) == 1
+              and s.field.dims[0].players and s.field.type != INT]
+    out = []
+    for fl in flows:
+        phase = fl.field
+        for m in sorted({v[fl.offset] for v in states}):
+            when = lift(phase) == list(phase.type.enum)[m]
+            part = [v for v in states if v[fl.offset] == m]
+            for a in arrays:
+                f = a.field
+                first = _flatten_first(f.initial)
+                tests: list[tuple[Callable[[int], bool], Callable[[Expr], Expr]]] = (
+                    [(bool, lambda c: c), (lambda x: not x, lambda c: ~c)] if f.type == BOOL
+                    else [(lambda x, k=first: x != k,
+                           lambda c, e=list(f.type.enum)[first]: c != e)])
+                for keeps, said in tests:
+                    def holds(v: tuple, k: Callable = keeps, o: int = a.offset) -> bool:
+                        return all(k(v[o + p]) for p in range(v[seats]))
+                    if all(holds(v) for v in part) and not all(holds(v) for v in states):
+                        fact = _over_cells(f, lambda i, f=f, s=said: s(f[i]), forall, forall,
+                                           seated=True)
+                        out.append(Candidate(implies(when, fact),
+                                             lambda v, h=holds, o=fl.offset, m=m:
+                                             v[o] != m or h(v)))
+    return out
+
+
 def _cell(model: Model, f: Field, idx: tuple) -> Expr:
     if f is model.spec.num_players_field:
         return Expr("num_players", (), INT)
@@ -331,7 +369,7 @@ def candidates(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candidate
                         k = d.pop()
                         add(implies(when, atoms[i].expr == atoms[j].expr + k),
                             lambda v, e=e, m=m, i=i, j=j, k=k: v[e] != m or v[i] == v[j] + k)
-    for c in _cell_facts(model, games):  # tested on the cells, not the atoms: play kept it
+    for c in [*_cell_facts(model, games), *_seated_facts(model, games)]:  # play kept them
         if c.text not in seen:
             seen.add(c.text)
             out.append(c)
@@ -559,16 +597,19 @@ def _used(smt: SmtGame, s: list, given: list, steps: list, pre: dict[int, Any],
 
 
 def infer(model: Model, rlimit: int, goals: Sequence[str] | None = None,
-          seed: int = 0, open_steps: Sequence[str] = ()) -> Inference:
+          seed: int = 0, open_steps: Sequence[str] = (),
+          error_actions: Sequence[int] = ()) -> Inference:
     """The lemmas inference keeps for ``model``: candidates from the spec, filtered by
     play, then by Houdini; with ``goals`` (the goals not proved), only those their step
     proofs use. With ``open_steps`` (the step goals left open: an invariant's name, or
     one field's bounds), only the candidates that name a field one of them reads are
     tried: in a large game the others are thousands, and one Houdini query over all of
-    them spends the search's budget before the fixpoint."""
+    them spends the search's budget before the fixpoint. ``error_actions``: the actions
+    (indices) whose step the rules' errors goal is open in; the fields they read stand
+    for that goal's (without them, it may read any field: every candidate is tried)."""
     games = played_states(model, seed)
     found = candidates(model, games)
-    about = focus(model, open_steps)
+    about = focus(model, open_steps, error_actions)
     tried = found if about is None else [c for c in found if fields_read([c.expr]) & about]
     # each open field's bounds by name: the bounds goal is one property, proved per field
     wanted = None if goals is None else [*goals, *(
@@ -581,9 +622,11 @@ def infer(model: Model, rlimit: int, goals: Sequence[str] | None = None,
                      len(found) - len(tried))
 
 
-def focus(model: Model, open_steps: Sequence[str]) -> set[Field] | None:
+def focus(model: Model, open_steps: Sequence[str],
+          error_actions: Sequence[int] = ()) -> set[Field] | None:
     """The fields the open step goals read, or None (no goal given, or one that may read
-    any field: the rules' errors)."""
+    any field: the rules' errors, unless ``error_actions`` names the actions whose steps
+    it is open in: then the fields those actions read)."""
     if not open_steps:
         return None
     spec = model.spec
@@ -596,6 +639,11 @@ def focus(model: Model, open_steps: Sequence[str]) -> set[Field] | None:
             out.add(by_name[goal[len(BOUNDS) + 1:-1]])
         elif goal in facts:
             out |= fields_read(facts[goal])
+        elif goal == RULE_ERRORS and error_actions:
+            for a in (spec.actions[i] for i in error_actions):
+                for e in [*(p.cond for p in a.preconditions), *(p.domain.hi for p in a.params),
+                          *statement_exprs(a.effects)]:
+                    out |= fields_where_raising(e, spec.max_players)
         else:
             return None
     return out

@@ -149,7 +149,11 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
     # the step goals left open, each field's bounds apart: the candidates about them
     open_steps = sorted({n for _, verdicts, _ in first.step_verdicts
                          for n, v in verdicts.items() if v[0] != PROVED})
-    found = search(model, Budget(rlimit).query, sorted(goals), open_steps=open_steps)
+    # the actions whose steps the rules' errors goal is open in: their fields stand for it
+    failing = sorted({case[0] for case, verdicts, _ in first.step_verdicts
+                      if verdicts.get(RULE_ERRORS, (PROVED,))[0] != PROVED})
+    found = search(model, Budget(rlimit).query, sorted(goals), open_steps=open_steps,
+                   error_actions=failing)
     if not found.lemmas:
         return attrs.evolve(first, rlimit=first.rlimit + found.units,
                             inference=found.summary())

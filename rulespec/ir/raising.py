@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .intervals import interval
 from .nodes import Expr
-from .walk import walk
+from .walk import walk, walk_distinct
 
 #: operations that raise for no operand within the bounds
 _SAFE = frozenset({
@@ -25,6 +25,25 @@ _SAFE = frozenset({
 def may_raise(e: Expr, max_players: int = 1) -> bool:
     """Some node of ``e`` may raise in a state within the declared bounds."""
     return any(_node_may_raise(n, max_players) for n in walk(e))
+
+
+def fields_where_raising(e: Expr, max_players: int = 1) -> set:
+    """The fields read by what decides whether ``e`` raises: the index of each table or
+    array read that may be out of range or have no value, each divisor that may be zero
+    (a connectivity primitive: all it reads). What a fact must speak of to show that
+    ``e`` does not raise in a reachable state."""
+    from .walk import fields_read
+    out: set = set()
+    for n in walk_distinct(e):
+        if not _node_may_raise(n, max_players):
+            continue
+        if n.op == "field":
+            out |= fields_read(n.args[1:])
+        elif n.op in ("table", "enum_table", "floordiv", "mod"):
+            out |= fields_read([n.args[1]])
+        else:
+            out |= fields_read([n])
+    return out
 
 
 def _within(ix: Expr, size: int, max_players: int) -> bool:
@@ -50,4 +69,4 @@ def _node_may_raise(n: Expr, max_players: int) -> bool:
     return True   # connectivity and anything new: not known to be safe
 
 
-__all__ = ["may_raise"]
+__all__ = ["fields_where_raising", "may_raise"]
