@@ -522,3 +522,58 @@ def test_a_deal_that_skips_a_seat_breaks_the_fact_and_keeps_the_error(tmp_path, 
     assert SEATED_LEMMA not in texts
     run = prove(model, trace_dir=tmp_path, rlimit=RLIMIT)
     assert "VIOLATED" in {r.status for r in run.results if r.property == ERRORS}
+
+
+# The same reveal, but the cards are dealt one seat at a time, a counter saying how many
+# seats have one: the phase fact over the seated players is kept by the last deal only
+# with the fact over the seats before the counter ("the first `dealt` seats have a card").
+DEAL_ONE = REVEAL.replace('''
+@game.action(params={{"c": Card}}, phase=Phase.deal, text="deal {{c}} to everyone",
+             source=SRC)
+def deal(rule, c):
+    rule.require(c != Card.none, "a card", source=SRC)
+    for p in range({seats}):
+        with rule.when(p < game.num_players):
+            rule.set(card[p], c)
+    rule.set(phase, Phase.reveal)
+''', '''
+dealt = game.field("dealt", range(0, 4), flow=True, source=SRC)
+
+
+@game.action(params={{"c": Card}}, phase=Phase.deal, text="deal {{c}} to the next seat",
+             source=SRC)
+def deal(rule, c):
+    rule.require(c != Card.none, "a card", source=SRC)
+    rule.set(card[dealt], c)
+    rule.add(dealt, {step})
+    with rule.when(dealt >= game.num_players):  # the counter as it is after the add
+        rule.set(phase, Phase.reveal)
+''')
+PREFIX_LEMMA = "for every p in 0..2: if p < dealt, then card[p] ≠ none"
+
+
+def _deal_one(tmp_path, monkeypatch, step=1):
+    monkeypatch.setenv("RULESPEC_STORE", "off")
+    path = tmp_path / "deal_one.py"
+    path.write_text(DEAL_ONE.format(step=step))
+    return rulespec.load(str(path))
+
+
+def test_a_fact_over_the_seats_before_a_counter_is_inferred(tmp_path, monkeypatch):
+    model = _deal_one(tmp_path, monkeypatch)
+    assert PREFIX_LEMMA in {c.text for c in candidates(model, played_states(model))}
+    without = prove(model, trace_dir=tmp_path, rlimit=RLIMIT, infer=False)
+    assert "UNKNOWN" in _steps(without, ERRORS)
+    run = prove(model, trace_dir=tmp_path, rlimit=RLIMIT)
+    assert "UNKNOWN" not in {r.status for r in run.results if r.property == ERRORS}
+    assert PREFIX_LEMMA in run.inference["lemmas"]
+    assert _induction(run, "inferred: " + PREFIX_LEMMA) == ["PROVED"]
+
+
+def test_a_deal_that_skips_a_seat_is_no_prefix_and_keeps_the_error(tmp_path, monkeypatch):
+    # planted: the counter moves two seats a deal; play leaves a seat before it without a
+    # card, so the fact is no candidate, and revealing that seat raises
+    model = _deal_one(tmp_path, monkeypatch, step=2)
+    assert PREFIX_LEMMA not in {c.text for c in candidates(model, played_states(model))}
+    run = prove(model, trace_dir=tmp_path, rlimit=RLIMIT)
+    assert "VIOLATED" in {r.status for r in run.results if r.property == ERRORS}

@@ -276,6 +276,65 @@ def _seated_facts(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candid
     return out
 
 
+def _prefix_facts(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candidate]:
+    """Over an array indexed by player and a counter: the seats before the counter have
+    their flag set (or their cell left its first value), the seats from it on not
+    (the first ``dealt`` seats have a card), in every state or while a flow field (the
+    phase) has one value; kept when no played state breaks it and the counter parts the
+    seated players in some state of that value (where a seat from the counter on has not
+    yet had its turn, for the seats before it)."""
+    states = [v for game in games for v in game]
+    slots = model.layout.slots.values()
+    seats = model.layout.slots[model.spec.num_players_field.name].offset
+    counters = [s for s in slots if not s.field.dims and s.field.type == INT
+                and s.field is not model.spec.num_players_field]
+    arrays = [s for s in slots if len(s.field.dims) == 1 and s.field.dims[0].players
+              and s.field.type != INT]
+    conditions: list[tuple[Expr | None, Callable[[tuple], bool]]] = [(None, lambda v: True)]
+    for fl in (s for s in slots if s.field.flow and not s.field.dims
+               and s.field.type.enum is not None):
+        for m in sorted({v[fl.offset] for v in states}):
+            conditions.append((lift(fl.field) == list(fl.field.type.enum)[m],
+                               lambda v, o=fl.offset, m=m: v[o] == m))
+    out = []
+    for a in arrays:
+        f, size = a.field, a.field.size
+        first = _flatten_first(f.initial)
+        keeps: Callable[[int], bool] = (bool if f.type == BOOL
+                                        else lambda x, k=first: x != k)
+        said: Callable[[Expr], Expr] = (
+            (lambda c: c) if f.type == BOOL
+            else lambda c, e=list(f.type.enum)[first]: c != e)
+        for x in counters:
+            always: set[bool] = set()   # held in every state: no condition says more
+            for when, test in conditions:
+                part = [v for v in states if test(v)]
+                # the states where the counter parts the seated players
+                parted = [v for v in part if 0 < v[x.offset] < v[seats]]
+                if not parted:
+                    continue  # a prefix of the seated players says nothing here
+                for before in [b for b in (True, False) if b not in always]:
+                    if before and not any(not keeps(v[a.offset + p]) for v in parted
+                                          for p in range(v[x.offset], v[seats])):
+                        continue  # every seat keeps: the fact over the seated says more
+                    def holds(v: tuple, o: int = a.offset, c: int = x.offset,
+                              b: bool = before, k: Callable = keeps) -> bool:
+                        n = min(max(v[c], 0), size)
+                        return all(k(v[o + p]) == b for p in (range(n) if b
+                                                               else range(n, size)))
+                    if not all(holds(v) for v in part):
+                        continue
+                    if when is None:
+                        always.add(before)
+                    cnt = lift(x.field)
+                    fact = _over_cells(f, lambda i, f=f, s=said, c=cnt, b=before: implies(
+                        i[0] < c if b else c <= i[0], s(f[i]) if b else ~s(f[i])),
+                        forall, forall)
+                    out.append(Candidate(fact if when is None else implies(when, fact),
+                                         lambda v, h=holds, t=test: not t(v) or h(v)))
+    return out
+
+
 def _cell(model: Model, f: Field, idx: tuple) -> Expr:
     if f is model.spec.num_players_field:
         return Expr("num_players", (), INT)
@@ -369,7 +428,8 @@ def candidates(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candidate
                         k = d.pop()
                         add(implies(when, atoms[i].expr == atoms[j].expr + k),
                             lambda v, e=e, m=m, i=i, j=j, k=k: v[e] != m or v[i] == v[j] + k)
-    for c in [*_cell_facts(model, games), *_seated_facts(model, games)]:  # play kept them
+    for c in [*_cell_facts(model, games), *_seated_facts(model, games),
+              *_prefix_facts(model, games)]:  # play kept them
         if c.text not in seen:
             seen.add(c.text)
             out.append(c)
