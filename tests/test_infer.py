@@ -577,3 +577,47 @@ def test_a_deal_that_skips_a_seat_is_no_prefix_and_keeps_the_error(tmp_path, mon
     assert PREFIX_LEMMA not in {c.text for c in candidates(model, played_states(model))}
     run = prove(model, trace_dir=tmp_path, rlimit=RLIMIT)
     assert "VIOLATED" in {r.status for r in run.results if r.property == ERRORS}
+
+
+def test_a_property_left_to_play_stays_skipped_when_lemmas_prove_again(tmp_path,
+                                                                      monkeypatch):
+    # the second run asks only what a proof can take: what the spec leaves to play is the
+    # first run's SKIPPED, and stays in the answer
+    monkeypatch.setenv("RULESPEC_STORE", "off")
+    path = tmp_path / "left_to_play.py"
+    path.write_text(DEAL_ONE.format(step=1).replace("SPEC = game.build()", '''
+game.invariant("at_most_two_points_each", forall(game.players(), lambda p: points[p] <= 2),
+               source=SRC)
+game.left_to_play("at_most_two_points_each", reason="a test: left to play")
+SPEC = game.build()''').replace("import PLAYERS, Absent, Game, not_",
+                                "import PLAYERS, Absent, Game, forall, not_"))
+    model = rulespec.load(str(path))
+    run = prove(model, trace_dir=tmp_path, rlimit=RLIMIT)
+    assert run.lemmas  # the answer is the second run's
+    assert [r.status for r in run.results
+            if r.property == "at_most_two_points_each"] == ["SKIPPED"]
+
+
+def test_the_candidates_about_the_open_arrays_are_tried_first_alone(tmp_path, monkeypatch):
+    # deal reads card[dealt] (dealt decides whether it raises), reveal worth[card[p]] (the
+    # cards do): the candidates naming the cards go first; the rest join them only if
+    # those keep no lemma
+    import rulespec.check.infer as inference
+    model = _deal_one(tmp_path, monkeypatch)
+    actions = [i for i, a in enumerate(model.spec.actions) if a.name in ("deal", "reveal")]
+    calls = []
+
+    def recording(keep):
+        def houdini(model, found, rlimit, goals=None):
+            calls.append([c.text for c in found])
+            return ([0] if keep else []), 0, []
+        return houdini
+    for keep, runs in ((False, 2), (True, 1)):
+        calls.clear()
+        monkeypatch.setattr(inference, "houdini", recording(keep))
+        infer(model, RLIMIT, [ERRORS], open_steps=[ERRORS], error_actions=actions)
+        assert len(calls) == runs
+        assert all("card" in t for t in calls[0])
+        if runs == 2:
+            assert set(calls[0]) < set(calls[1])
+            assert any("card" not in t for t in calls[1])

@@ -666,7 +666,9 @@ def infer(model: Model, rlimit: int, goals: Sequence[str] | None = None,
     tried: in a large game the others are thousands, and one Houdini query over all of
     them spends the search's budget before the fixpoint. ``error_actions``: the actions
     (indices) whose step the rules' errors goal is open in; the fields they read stand
-    for that goal's (without them, it may read any field: every candidate is tried)."""
+    for that goal's (without them, it may read any field: every candidate is tried).
+    Those that name an array the open goals read are tried first, alone; the rest join
+    them only if no lemma is kept."""
     games = played_states(model, seed)
     found = candidates(model, games)
     about = focus(model, open_steps, error_actions)
@@ -674,7 +676,17 @@ def infer(model: Model, rlimit: int, goals: Sequence[str] | None = None,
     # each open field's bounds by name: the bounds goal is one property, proved per field
     wanted = None if goals is None else [*goals, *(
         g for g in open_steps if BOUNDS in goals and g.startswith(f"{BOUNDS}["))]
-    kept, units, survived = houdini(model, tried, rlimit, wanted)
+    # the candidates about the open goals' arrays first (their cells are what a failing
+    # read looks at): a few, so Houdini reaches its fixpoint; all of them if that keeps none
+    cells = [c for c in tried if about is not None
+             and any(f.dims for f in fields_read([c.expr]) & about)]
+    spent = 0
+    for tried in ([cells, tried] if 0 < len(cells) < len(tried) else [tried]):
+        kept, units, survived = houdini(model, tried, rlimit, wanted)
+        spent += units
+        if kept:
+            break
+    units = spent
     true = set(survived)
     return Inference([tried[i] for i in kept], len(tried), sum(map(len, games)), units,
                      [c.text for i, c in enumerate(tried) if i not in true],

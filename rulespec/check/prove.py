@@ -229,12 +229,15 @@ def _added(a: tuple[int, int] | None, b: tuple[int, int] | None) -> tuple[int, i
 def _merged(first: Sequence[Result], again: Sequence[Result]) -> list[Result]:
     """The second run's verdicts (the lemmas marked as the prover's), but a goal the first
     run proved by induction keeps the first run's rows (each run's proofs stand on their
-    own), and the dead rules are the first run's."""
+    own), and the dead rules and what the spec leaves to play (SKIPPED, not asked again)
+    are the first run's."""
     proved = {r.property for r in first if r.checker == "z3-induction" and r.status == PROVED}
     again_proved = {r.property for r in again
                     if r.checker == "z3-induction" and r.status == PROVED}
     keep = proved - again_proved
-    dead = [r for r in first if r.property.startswith("rule_can_apply:")]
+    asked = {r.property for r in again}
+    dead = [r for r in first if r.property.startswith("rule_can_apply:")
+            or (r.status == SKIPPED and r.property not in asked)]
     goals = [marked(r) for r in again if r.property not in keep]
     return ([*goals, *(r for r in first if r.property in keep)] if keep else goals) + dead
 
