@@ -220,8 +220,8 @@ TRAVELLERS = game.components("travellers", TravellerCard,
 
 
 def _traveller_table(name: str, fn):
-    # 'no traveller' (the first game) is never revealed, so no rule reads its entry; it
-    # is not Absent because prove cannot yet show that without a written fact (issue 28)
+    # 'no traveller' (the first game) is never revealed, so no rule reads its entry; not
+    # Absent: prove infers that, but at ~250M units more a proof (docs/games/motu.md)
     values = {Traveller.none: 0}
     for key, card in TRAVELLERS.items():
         values[Traveller[key]] = fn(card)
