@@ -455,14 +455,7 @@ WORTH = game.table("worth", {{Card.none: Absent("no card is dealt"), Card.low: 1
                              Card.high: 2}}, source=SRC)
 
 
-@game.action(params={{"c": Card}}, phase=Phase.deal, text="deal {{c}} to everyone",
-             source=SRC)
-def deal(rule, c):
-    rule.require(c != Card.none, "a card", source=SRC)
-    for p in range({seats}):
-        with rule.when(p < game.num_players):
-            rule.set(card[p], c)
-    rule.set(phase, Phase.reveal)
+{deal}
 
 
 @game.action(params={{"p": game.players()}}, phase=Phase.reveal, text="reveal the card of {{p}}",
@@ -480,30 +473,46 @@ game.max_steps(5, source=SRC)
 game.score(lambda p: points[p], source=SRC)
 SPEC = game.build()
 '''
+DEAL_ALL = '''
+@game.action(params={{"c": Card}}, phase=Phase.deal, text="deal {{c}} to everyone",
+             source=SRC)
+def deal(rule, c):
+    rule.require(c != Card.none, "a card", source=SRC)
+    for p in range({seats}):
+        with rule.when(p < game.num_players):
+            rule.set(card[p], c)
+    rule.set(phase, Phase.reveal)
+'''
 ERRORS = "rules_evaluate_without_error"
 SEATED_LEMMA = "if phase = reveal, then for every player p: card[p] ≠ none"
 
 
-def _reveal(tmp_path, monkeypatch, seats=3):
+def _toy(tmp_path, monkeypatch, name, text):
     monkeypatch.setenv("RULESPEC_STORE", "off")
-    path = tmp_path / "reveal.py"
-    path.write_text(REVEAL.format(seats=seats))
+    path = tmp_path / name
+    path.write_text(text)
     return rulespec.load(str(path))
 
 
-def _steps(run, name):
-    return [r.status for r in run.results if r.property == name and r.checker == "z3-step"]
+def _reveal(tmp_path, monkeypatch, seats=3):
+    return _toy(tmp_path, monkeypatch, "reveal.py",
+                REVEAL.format(deal=DEAL_ALL.format(seats=seats)))
+
+
+def _errors_need(model, tmp_path, lemma):
+    """The rules' errors goal is open without inference, and proved with ``lemma``."""
+    without = prove(model, trace_dir=tmp_path, rlimit=RLIMIT, infer=False)
+    assert "UNKNOWN" in [r.status for r in without.results
+                         if r.property == ERRORS and r.checker == "z3-step"]
+    run = prove(model, trace_dir=tmp_path, rlimit=RLIMIT)
+    assert lemma in run.inference["lemmas"]
+    assert "UNKNOWN" not in {r.status for r in run.results if r.property == ERRORS}
+    assert "PROVED" in {r.status for r in run.results if r.property == ERRORS}
+    assert _induction(run, "inferred: " + lemma) == ["PROVED"]
 
 
 def test_a_phase_fact_over_the_seated_players_is_inferred(tmp_path, monkeypatch):
-    model = _reveal(tmp_path, monkeypatch)
-    without = prove(model, trace_dir=tmp_path, rlimit=RLIMIT, infer=False)
-    assert "UNKNOWN" in _steps(without, ERRORS)  # not inductive on its own
-    run = prove(model, trace_dir=tmp_path, rlimit=RLIMIT)
-    assert SEATED_LEMMA in run.inference["lemmas"]
-    assert "UNKNOWN" not in {r.status for r in run.results if r.property == ERRORS}
-    assert "PROVED" in {r.status for r in run.results if r.property == ERRORS}
-    assert _induction(run, "inferred: " + SEATED_LEMMA) == ["PROVED"]
+    _errors_need(_reveal(tmp_path, monkeypatch), tmp_path, SEATED_LEMMA)
 
 
 def test_the_rule_errors_goal_tries_only_the_candidates_about_what_may_raise(tmp_path,
@@ -527,16 +536,7 @@ def test_a_deal_that_skips_a_seat_breaks_the_fact_and_keeps_the_error(tmp_path, 
 # The same reveal, but the cards are dealt one seat at a time, a counter saying how many
 # seats have one: the phase fact over the seated players is kept by the last deal only
 # with the fact over the seats before the counter ("the first `dealt` seats have a card").
-DEAL_ONE = REVEAL.replace('''
-@game.action(params={{"c": Card}}, phase=Phase.deal, text="deal {{c}} to everyone",
-             source=SRC)
-def deal(rule, c):
-    rule.require(c != Card.none, "a card", source=SRC)
-    for p in range({seats}):
-        with rule.when(p < game.num_players):
-            rule.set(card[p], c)
-    rule.set(phase, Phase.reveal)
-''', '''
+DEAL_ONE = '''
 dealt = game.field("dealt", range(0, 4), flow=True, source=SRC)
 
 
@@ -548,26 +548,19 @@ def deal(rule, c):
     rule.add(dealt, {step})
     with rule.when(dealt >= game.num_players):  # the counter as it is after the add
         rule.set(phase, Phase.reveal)
-''')
+'''
 PREFIX_LEMMA = "for every p in 0..2: if p < dealt, then card[p] ≠ none"
 
 
 def _deal_one(tmp_path, monkeypatch, step=1):
-    monkeypatch.setenv("RULESPEC_STORE", "off")
-    path = tmp_path / "deal_one.py"
-    path.write_text(DEAL_ONE.format(step=step))
-    return rulespec.load(str(path))
+    return _toy(tmp_path, monkeypatch, "deal_one.py",
+                REVEAL.format(deal=DEAL_ONE.format(step=step)))
 
 
 def test_a_fact_over_the_seats_before_a_counter_is_inferred(tmp_path, monkeypatch):
     model = _deal_one(tmp_path, monkeypatch)
     assert PREFIX_LEMMA in {c.text for c in candidates(model, played_states(model))}
-    without = prove(model, trace_dir=tmp_path, rlimit=RLIMIT, infer=False)
-    assert "UNKNOWN" in _steps(without, ERRORS)
-    run = prove(model, trace_dir=tmp_path, rlimit=RLIMIT)
-    assert "UNKNOWN" not in {r.status for r in run.results if r.property == ERRORS}
-    assert PREFIX_LEMMA in run.inference["lemmas"]
-    assert _induction(run, "inferred: " + PREFIX_LEMMA) == ["PROVED"]
+    _errors_need(model, tmp_path, PREFIX_LEMMA)
 
 
 def test_a_deal_that_skips_a_seat_is_no_prefix_and_keeps_the_error(tmp_path, monkeypatch):
@@ -583,15 +576,14 @@ def test_a_property_left_to_play_stays_skipped_when_lemmas_prove_again(tmp_path,
                                                                       monkeypatch):
     # the second run asks only what a proof can take: what the spec leaves to play is the
     # first run's SKIPPED, and stays in the answer
-    monkeypatch.setenv("RULESPEC_STORE", "off")
-    path = tmp_path / "left_to_play.py"
-    path.write_text(DEAL_ONE.format(step=1).replace("SPEC = game.build()", '''
+    text = REVEAL.format(deal=DEAL_ONE.format(step=1))
+    model = _toy(tmp_path, monkeypatch, "left_to_play.py", text.replace(
+        "SPEC = game.build()", '''
 game.invariant("at_most_two_points_each", forall(game.players(), lambda p: points[p] <= 2),
                source=SRC)
 game.left_to_play("at_most_two_points_each", reason="a test: left to play")
 SPEC = game.build()''').replace("import PLAYERS, Absent, Game, not_",
                                 "import PLAYERS, Absent, Game, forall, not_"))
-    model = rulespec.load(str(path))
     run = prove(model, trace_dir=tmp_path, rlimit=RLIMIT)
     assert run.lemmas  # the answer is the second run's
     assert [r.status for r in run.results
