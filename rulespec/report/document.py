@@ -214,8 +214,9 @@ def _properties(model: Model, c: Collected, pics: _Pictures) -> list[dict[str, A
 
 def _builtin_statement(name: str) -> str:
     return {"fields_within_bounds": "every field stays within its declared bounds",
-            "rules_evaluate_without_error": "no rule reads outside an array (no rule "
-                                            "error) in any reachable state"}.get(name, name)
+            "rules_evaluate_without_error": "no rule raises (an index out of range, a "
+                                            "table entry with no value, a division by "
+                                            "zero) in any reachable state"}.get(name, name)
 
 
 def _headline(statuses: list[str]) -> str:
