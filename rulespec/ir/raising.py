@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .intervals import interval
 from .nodes import Expr
-from .walk import walk, walk_distinct
+from .walk import fields_read, walk, walk_distinct
 
 #: operations that raise for no operand within the bounds
 _SAFE = frozenset({
@@ -32,7 +32,6 @@ def fields_where_raising(e: Expr, max_players: int = 1) -> set:
     array read that may be out of range or have no value, each divisor that may be zero
     (a connectivity primitive: all it reads). What a fact must speak of to show that
     ``e`` does not raise in a reachable state."""
-    from .walk import fields_read
     out: set = set()
     for n in walk_distinct(e):
         if not _node_may_raise(n, max_players):
