@@ -82,3 +82,25 @@ def test_a_count_past_its_total_raises_the_total():
         p.set_total(2)
         p.advance(3)
         assert p.line().startswith("rulespec: checking nim: 3/3")
+
+
+def test_games_side_by_side_share_the_cores_among_their_proofs(tmp_path, monkeypatch):
+    """Two games at a time on two cores: each game's proofs run in one process, not in
+    the budget's two (four processes on two cores only share them); the report records
+    the number it used. One game alone keeps the budget's."""
+    import json
+
+    import attrs
+
+    import rulespec.report.run as run
+    monkeypatch.setattr(run, "_cores", lambda: 2)
+    budget = attrs.evolve(SMOKE, workers=2)
+    games = ["tic_tac_toe", "tests/fixtures/two_readings"]
+    done = report_games(games, budget, str(tmp_path / "side"), workers=2)
+    assert [d.get("error") for d in done] == [None, None]
+    for name in ("tic_tac_toe", done[1]["game"]):
+        doc = json.loads((tmp_path / "side" / f"{name}.json").read_text())
+        assert doc["budget"]["workers"] == 1
+    report_games(games[:1], budget, str(tmp_path / "alone"), workers=2)
+    doc = json.loads((tmp_path / "alone" / "tic_tac_toe.json").read_text())
+    assert doc["budget"]["workers"] == 2

@@ -22,7 +22,8 @@ from .options import (BadInput, Command, check_outputs, cluster_from, cluster_op
 @click.option("--budget", "budget_name", type=click.Choice(["quick", "full"]), default="quick",
               show_default=True, help="How much checking: counts in docs/reports.md.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Games reported side by side in this many processes.")
+              help="Games reported side by side in this many processes (their proofs "
+                   "share the cores).")
 @cluster_option
 @click.option("--policy", "policy_name", type=click.Choice(["random", "greedy", "mcts"]),
               default="random", show_default=True,

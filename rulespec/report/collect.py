@@ -100,8 +100,8 @@ def collect(game_ref: str, budget: Budget, trace_dir: str | Path,
     scenarios, errors = timed("scenarios", lambda: _scenarios(model, game_ref))
     coverage = timed("coverage", lambda: play_coverage(model, budget.coverage_games,
                                                        budget.seed))
-    # the proofs last: they run in budget.workers processes, the rest in this one; when
-    # games are reported side by side, the last one's end keeps every core busy
+    # the proofs last: they run in budget.workers processes (games reported side by side
+    # share the cores: report.run.proof_share), the rest in this one
     run = timed("prove", lambda: _guard_run(lambda: prove(
         model, rlimit=budget.solver_rlimit, depth=budget.depth(model.spec.bmc_depth),
         trace_dir=trace_dir, workers=budget.workers, timeout=budget.prove_safety_s,
