@@ -239,6 +239,32 @@ def _cell_facts(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candidat
     return out
 
 
+def _player_arrays(model: Model) -> list[Any]:
+    """The slots of the arrays of flags or enum members indexed by player."""
+    return [s for s in model.layout.slots.values() if len(s.field.dims) == 1
+            and s.field.dims[0].players and s.field.type != INT]
+
+
+def _flow_values(model: Model, states: Sequence[tuple]
+                 ) -> list[tuple[Any, int, Expr, Callable[[tuple], bool]]]:
+    """Each flow field (the phase) with each value a played state gives it: its slot, the
+    value, "the field has it" and the test of a state."""
+    return [(fl, m, lift(fl.field) == list(fl.field.type.enum)[m],
+             lambda v, o=fl.offset, m=m: v[o] == m)
+            for fl in model.layout.slots.values()
+            if fl.field.flow and not fl.field.dims and fl.field.type.enum is not None
+            for m in sorted({v[fl.offset] for v in states})]
+
+
+def _moved_tests(f: Field) -> list[tuple[Callable[[int], bool], Callable[[Expr], Expr]]]:
+    """What a cell of ``f`` may be said to hold, as a test of its value and as a fact of
+    its term: a flag set (or, second, clear), or an enum cell left its first value."""
+    if f.type == BOOL:
+        return [(bool, lambda c: c), (lambda x: not x, lambda c: ~c)]
+    first = _flatten_first(f.initial)
+    return [(lambda x, k=first: x != k, lambda c, e=list(f.type.enum)[first]: c != e)]
+
+
 def _seated_facts(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candidate]:
     """While a flow field (the phase) has one value: every seated player's flag of a
     per-player array is set (or clear), or every seated player's cell has left its first
@@ -247,32 +273,21 @@ def _seated_facts(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candid
     (else it needs no condition)."""
     states = [v for game in games for v in game]
     seats = model.layout.slots[model.spec.num_players_field.name].offset
-    flows = [s for s in model.layout.slots.values() if s.field.flow and not s.field.dims
-             and s.field.type.enum is not None]
-    arrays = [s for s in model.layout.slots.values() if len(s.field.dims) == 1
-              and s.field.dims[0].players and s.field.type != INT]
+    arrays = _player_arrays(model)
     out = []
-    for fl in flows:
-        phase = fl.field
-        for m in sorted({v[fl.offset] for v in states}):
-            when = lift(phase) == list(phase.type.enum)[m]
-            part = [v for v in states if v[fl.offset] == m]
-            for a in arrays:
-                f = a.field
-                first = _flatten_first(f.initial)
-                tests: list[tuple[Callable[[int], bool], Callable[[Expr], Expr]]] = (
-                    [(bool, lambda c: c), (lambda x: not x, lambda c: ~c)] if f.type == BOOL
-                    else [(lambda x, k=first: x != k,
-                           lambda c, e=list(f.type.enum)[first]: c != e)])
-                for keeps, said in tests:
-                    def holds(v: tuple, k: Callable = keeps, o: int = a.offset) -> bool:
-                        return all(k(v[o + p]) for p in range(v[seats]))
-                    if all(holds(v) for v in part) and not all(holds(v) for v in states):
-                        fact = _over_cells(f, lambda i, f=f, s=said: s(f[i]), forall, forall,
-                                           seated=True)
-                        out.append(Candidate(implies(when, fact),
-                                             lambda v, h=holds, o=fl.offset, m=m:
-                                             v[o] != m or h(v)))
+    for fl, m, when, _ in _flow_values(model, states):
+        part = [v for v in states if v[fl.offset] == m]
+        for a in arrays:
+            f = a.field
+            for keeps, said in _moved_tests(f):
+                def holds(v: tuple, k: Callable = keeps, o: int = a.offset) -> bool:
+                    return all(k(v[o + p]) for p in range(v[seats]))
+                if all(holds(v) for v in part) and not all(holds(v) for v in states):
+                    fact = _over_cells(f, lambda i, f=f, s=said: s(f[i]), forall, forall,
+                                       seated=True)
+                    out.append(Candidate(implies(when, fact),
+                                         lambda v, h=holds, o=fl.offset, m=m:
+                                         v[o] != m or h(v)))
     return out
 
 
@@ -284,27 +299,15 @@ def _prefix_facts(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candid
     seated players in some state of that value (where a seat from the counter on has not
     yet had its turn, for the seats before it)."""
     states = [v for game in games for v in game]
-    slots = model.layout.slots.values()
     seats = model.layout.slots[model.spec.num_players_field.name].offset
-    counters = [s for s in slots if not s.field.dims and s.field.type == INT
-                and s.field is not model.spec.num_players_field]
-    arrays = [s for s in slots if len(s.field.dims) == 1 and s.field.dims[0].players
-              and s.field.type != INT]
+    counters = [s for s in model.layout.slots.values() if not s.field.dims
+                and s.field.type == INT and s.field is not model.spec.num_players_field]
     conditions: list[tuple[Expr | None, Callable[[tuple], bool]]] = [(None, lambda v: True)]
-    for fl in (s for s in slots if s.field.flow and not s.field.dims
-               and s.field.type.enum is not None):
-        for m in sorted({v[fl.offset] for v in states}):
-            conditions.append((lift(fl.field) == list(fl.field.type.enum)[m],
-                               lambda v, o=fl.offset, m=m: v[o] == m))
+    conditions += [(when, test) for _, _, when, test in _flow_values(model, states)]
     out = []
-    for a in arrays:
+    for a in _player_arrays(model):
         f, size = a.field, a.field.size
-        first = _flatten_first(f.initial)
-        keeps: Callable[[int], bool] = (bool if f.type == BOOL
-                                        else lambda x, k=first: x != k)
-        said: Callable[[Expr], Expr] = (
-            (lambda c: c) if f.type == BOOL
-            else lambda c, e=list(f.type.enum)[first]: c != e)
+        keeps, said = _moved_tests(f)[0]   # its negation is the seats from the counter on
         for x in counters:
             always: set[bool] = set()   # held in every state: no condition says more
             for when, test in conditions:
