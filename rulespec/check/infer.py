@@ -246,10 +246,10 @@ def _player_arrays(model: Model) -> list[Any]:
 
 
 def _flow_values(model: Model, states: Sequence[tuple]
-                 ) -> list[tuple[Any, int, Expr, Callable[[tuple], bool]]]:
-    """Each flow field (the phase) with each value a played state gives it: its slot, the
-    value, "the field has it" and the test of a state."""
-    return [(fl, m, lift(fl.field) == list(fl.field.type.enum)[m],
+                 ) -> list[tuple[Expr, Callable[[tuple], bool]]]:
+    """Each flow field (the phase) with each value a played state gives it: "the field
+    has it", and the test of a state."""
+    return [(lift(fl.field) == list(fl.field.type.enum)[m],
              lambda v, o=fl.offset, m=m: v[o] == m)
             for fl in model.layout.slots.values()
             if fl.field.flow and not fl.field.dims and fl.field.type.enum is not None
@@ -275,8 +275,8 @@ def _seated_facts(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candid
     seats = model.layout.slots[model.spec.num_players_field.name].offset
     arrays = _player_arrays(model)
     out = []
-    for fl, m, when, _ in _flow_values(model, states):
-        part = [v for v in states if v[fl.offset] == m]
+    for when, test in _flow_values(model, states):
+        part = [v for v in states if test(v)]
         for a in arrays:
             f = a.field
             for keeps, said in _moved_tests(f):
@@ -286,8 +286,7 @@ def _seated_facts(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candid
                     fact = _over_cells(f, lambda i, f=f, s=said: s(f[i]), forall, forall,
                                        seated=True)
                     out.append(Candidate(implies(when, fact),
-                                         lambda v, h=holds, o=fl.offset, m=m:
-                                         v[o] != m or h(v)))
+                                         lambda v, h=holds, t=test: not t(v) or h(v)))
     return out
 
 
@@ -303,7 +302,7 @@ def _prefix_facts(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candid
     counters = [s for s in model.layout.slots.values() if not s.field.dims
                 and s.field.type == INT and s.field is not model.spec.num_players_field]
     conditions: list[tuple[Expr | None, Callable[[tuple], bool]]] = [(None, lambda v: True)]
-    conditions += [(when, test) for _, _, when, test in _flow_values(model, states)]
+    conditions += _flow_values(model, states)
     out = []
     for a in _player_arrays(model):
         f, size = a.field, a.field.size
