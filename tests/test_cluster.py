@@ -164,7 +164,21 @@ def test_prove_is_the_same_on_local_workers_and_a_dask_cluster(cluster_address_)
     before = _Executed(cluster_address_)
     dask = _doc(*args, "--cluster", cluster_address_)
     assert local["jobs"] > 1 and before.at_least(local["jobs"])
-    assert local == dask and local["rlimit_spent"] > 0
+    assert _verdicts(local) == _verdicts(dask) and len(_verdicts(local)) > 10
+    # The units and the evidence may differ a little: CI twice saw 24,436,087 units on the
+    # cluster against 24,148,048 locally (1.2 %), and a result differing in a part its log
+    # cut off. Z3's search is not quite independent of its process's history
+    # (docs/ecosystem.md, section 5); the verdicts must not depend on it.
+    spent = local.pop("rlimit_spent"), dask.pop("rlimit_spent")
+    assert spent[0] > 0 and abs(spent[0] - spent[1]) <= spent[0] // 20
+    for doc in (local, dask):
+        doc.pop("results")
+    assert local == dask
+
+
+def _verdicts(doc: dict) -> list[tuple[str, str, str]]:
+    """Each result's property, verdict and checker: what must not depend on the worker."""
+    return [(r["property"], r["status"], r["checker"]) for r in doc["results"]]
 
 
 def test_check_with_a_violation_is_the_same_on_local_workers_and_a_dask_cluster(
