@@ -227,12 +227,15 @@ def test_the_environment_variable_names_the_cluster(cluster_address_):
     before = _Executed(cluster_address_)
     dask = _doc(*args, env={CLUSTER_ENV: cluster_address_})
     assert before.at_least(1)
-    # the same verdicts and evidence; the units spent were once seen 0.04 % apart in CI
-    # (9,853,370 here, 9,849,362 on a worker that had run other tests' tasks first: Z3's
-    # search is not quite independent of its process's history; docs/ecosystem.md, 5)
+    # the same verdicts; the units spent were once seen 0.04 % apart in CI (9,853,370
+    # here, 9,849,362 on a worker that had run other tests' tasks first), and connect
+    # four's 1.2 % (above): Z3's search is not quite independent of its process's history
+    assert _verdicts(local) == _verdicts(dask) and _verdicts(local)
     spent = local.pop("rlimit_spent"), dask.pop("rlimit_spent")
+    assert spent[0] > 0 and abs(spent[0] - spent[1]) <= spent[0] // 20
+    for doc in (local, dask):
+        doc.pop("results")
     assert local == dask
-    assert abs(spent[0] - spent[1]) <= spent[0] // 1000
     assert cluster_address(None) is None          # the suite's own environment names none
 
 
