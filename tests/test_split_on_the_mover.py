@@ -145,3 +145,30 @@ def test_empty_into_moves_the_player_on_turns_pile_into_their_own_hand(tmp_path)
     assert after["discard"][1] == [0] * 12 and after["discard_size"][1] == 0
     assert after["discard"][2][0] == 1 and after["discard_size"][2] == 1  # not theirs
     assert after["hand"][2] == [0] * 12 and after["hand_size"][2] == 0
+
+
+def test_a_goal_broken_in_one_players_case_is_not_asked_in_the_next(tmp_path, monkeypatch):
+    """Once player 1's case breaks the hand's count with every premise, the action's
+    verdict is that counterexample: the cases of players 2 and 3 do not ask it again."""
+    from rulespec.check.steps import tactics
+    start = TOY.index("@game.action(source=SRC)\ndef take_back")
+    end = TOY.index("game.invariant(")
+    text = TOY[:start] + PLANTED.lstrip("\n") + "\n\n" + TOY[end:]
+    text = text.replace("from rulespec.spec import Game, forall",
+                        "from rulespec.spec import Game, forall, if_")
+    game = _load(tmp_path, text)
+    asked: list[tuple[dict, str]] = []
+    real = tactics.try_shortcuts
+
+    def recording(run, attempt):
+        asked.append((dict(run.fixed), attempt.name))
+        return real(run, attempt)
+
+    monkeypatch.setattr(tactics, "try_shortcuts", recording)
+    prover, verdicts = _take_back(game)
+    broken = "hand_size_counts_its_cards"
+    assert verdicts[broken].status == VIOLATED and "to_move=1" in verdicts[broken].detail
+    mover = len(prover.symbolic)
+    movers = [fixed.get(mover) for fixed, name in asked if name == broken]
+    assert 1 in movers  # the case that breaks it asked it
+    assert not {2, 3} & set(movers), movers  # the later ones did not

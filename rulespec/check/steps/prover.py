@@ -209,6 +209,11 @@ class ActionProver(Splits):
         """One case: each goal through the shortcuts (:data:`.tactics.SHORTCUTS`), then
         those still open with every premise, tracked, then on one solver with Z3's
         preprocessing; what is still undecided is split (:meth:`_split`)."""
+        # a goal a sibling case broke with every premise is not asked again: the action's
+        # verdict is that counterexample whatever this case would find
+        goals = [g for g in goals if self.verdicts[g.name].status != VIOLATED]
+        if not goals:
+            return
         terms = top.fixing([(self._splits[i], z3.IntVal(v)) for i, v in fixed.items()],
                            [g.name for g in goals])
         if z3.is_false(terms.legal):
