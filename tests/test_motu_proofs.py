@@ -11,6 +11,7 @@ import rulespec
 from rulespec.check.budget import Budget
 from rulespec.check.prove import law_proofs
 from rulespec.check.results import PROVED, VIOLATED
+from rulespec.check.seats import with_seat_lemmas
 from rulespec.check.steps import ActionProver, Lessons, Premises, goals_of, step_cases
 from rulespec.check.steps.lessons import SPLIT_FURTHER, UNTRACKED
 from rulespec.compile.smt_backend import compile_smt
@@ -20,8 +21,13 @@ from planting import planted_spec
 COCONUTS = "coconuts_are_conserved"
 
 
+def _load(game):
+    """The game as ``prove`` proves it: with the seat lemmas it states itself."""
+    return with_seat_lemmas(rulespec.load(game))
+
+
 def _planted(tmp_path, old: str, new: str):
-    return rulespec.load(planted_spec(tmp_path, "motu", old, new))
+    return _load(planted_spec(tmp_path, "motu", old, new))
 
 
 def _laws(game, names=None):
@@ -30,7 +36,7 @@ def _laws(game, names=None):
 
 
 def test_every_scoring_law_is_proved():
-    results = _laws(rulespec.load("motu"))
+    results = _laws(_load("motu"))
     assert len(results) == 12
     assert {r.status for r in results.values()} == {PROVED}
 
@@ -69,7 +75,7 @@ TURN = {"players_take_cards_in_turn", "one_card_is_drawn_for_each_card_taken",
 
 
 def test_the_refill_keeps_the_turn_and_the_cards_in_step():
-    verdicts = _steps(rulespec.load("motu"), {"draw"}, TURN, players=3)
+    verdicts = _steps(_load("motu"), {"draw"}, TURN, players=3)
     assert len(verdicts) == len(TURN) and set(verdicts.values()) == {PROVED}
 
 
@@ -81,7 +87,7 @@ def test_a_refill_that_does_not_count_down_the_deck_is_refuted(tmp_path):
 
 
 def test_paying_and_buying_fate_cards_keep_the_coconuts():
-    game = rulespec.load("motu")
+    game = _load("motu")
     verdicts = _coconut_steps(game, {"pay", "buy_fate"})
     assert len(verdicts) == 6 and set(verdicts.values()) == {PROVED}
 
@@ -108,13 +114,13 @@ CARDS = {"island_cards_are_conserved_per_card", "aside_size_counts_its_cards"}
 def test_paying_and_setting_aside_keep_the_cards_in_step_at_the_quick_budget():
     # pay slides the row from the chosen slot, set_aside writes the card in hand: both are
     # split on that cell (one case per value), each equation less its twin before the step
-    verdicts = _steps(rulespec.load("motu"), {"pay", "set_aside"}, CARDS, players=2,
+    verdicts = _steps(_load("motu"), {"pay", "set_aside"}, CARDS, players=2,
                       budget=QUICK)
     assert len(verdicts) == 4 and set(verdicts.values()) == {PROVED}
 
 
 def _per_card_prover(action: str) -> tuple[ActionProver, Any]:
-    game = rulespec.load("motu")
+    game = _load("motu")
     smt = compile_smt(game.spec, game.interpretation)
     goals = [g for g in goals_of(smt) if g.name == "island_cards_are_conserved_per_card"]
     a_idx, case = next(c for c in step_cases(smt)
@@ -135,7 +141,7 @@ def test_card_by_card_gives_up_within_one_slice_then_the_card_cell_is_split():
 
 
 def _case_prover(action: str, goal: str, players: int, lessons: Lessons) -> ActionProver:
-    game = rulespec.load("motu")
+    game = _load("motu")
     smt = compile_smt(game.spec, game.interpretation)
     a_idx, case = next(c for c in step_cases(smt)
                        if game.spec.actions[c[0]].name == action and dict(c[1])[0] == players)

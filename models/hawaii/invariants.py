@@ -70,11 +70,6 @@ game.invariant(
                                             boats_used[p, Level.II] <= boats[p, Level.II])),
     source=book.at("ボートの使用", "１つのボートは１ラウンド中に一度しか使えません"))
 game.invariant(
-    "the_turn_is_at_a_seat_of_the_game", turn_pos < N,
-    source=book.at("ゲーム進行", "１ラウンドは全プレイヤーがパスをするまで、各プレイヤーのターンごとに行動していきます"),
-    doc="the turn position indexes one of the players' seats (needed for induction: the "
-        "player to move is one of the players)", proof_aid=True)
-game.invariant(
     "turn_order_is_a_permutation",
     forall(game.players(), lambda p: count(game.players(), lambda k: order[k] == p) == 1),
     source=book.at("パス", "次ラウンドの手番は１番手"))

@@ -26,9 +26,6 @@ def triangle(k):
     return lookup([n * (n + 1) // 2 for n in range(4)], k, name="scorings_in_all")
 
 
-game.invariant("the_mover_and_the_scorer_are_players",
-               all_of(to_move < N, scorer < N, dealt < N),
-               source=AIM.at(33), proof_aid=True)
 game.conservation("coconuts_are_conserved",
                   sum_of(SEATED, lambda p: coconuts[p]) +
                   sum_of(ROW_SLOTS, lambda k: row.rider("coconuts", k)),

@@ -43,6 +43,7 @@ from .proof_jobs import (ACTIONS_PER_JOB, DEAD_RULE_GAMES, DEAD_RULE_ROUND,  # n
                          _teachers, base_case, law_proofs)
 from .progress import QUIET, Progress
 from .results import PROVED, SKIPPED, UNKNOWN, VIOLATED, Result
+from .seats import seat_lemmas
 from .solvers import DEFAULT_RLIMIT, Budget
 from .steps import BOUNDS, RULE_ERRORS, Case, Lessons, goals_of, remember_totals, step_cases
 
@@ -136,12 +137,8 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
     search."""
     kw = dict(rlimit=rlimit, depth=depth, trace_dir=trace_dir, workers=workers,
               timeout=timeout, progress=progress, processes=processes, cluster=cluster)
-    # where the retry runs, it checks again what its run leaves open: the first run's
-    # bounded model checking (dear in CPU: the unrolling is built in Python) would be
-    # replaced unread
-    first = prove_once(model, property_names=property_names, **kw,
-                       bmc_unless=lambda runs: _retry_tried(runs, rlimit, retry_rlimit))
-    first = _retried(model, first, property_names, retry_rlimit, kw)
+    plain = model
+    model, first = _with_seat_lemmas(model, property_names, retry_rlimit, kw, infer)
     goals = open_goals(first.results)
     violated = any(r.status == VIOLATED for r in first.results)
     if not infer or first.stopped or violated or not goals:
@@ -158,7 +155,7 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
         return attrs.evolve(first, rlimit=first.rlimit + found.units,
                             inference=found.summary())
     stronger = strengthened(model, found.lemmas)
-    lemmas = tuple(stronger.spec.invariants[len(model.spec.invariants):])
+    lemmas = tuple(stronger.spec.invariants[len(plain.spec.invariants):])
     # the goals again, with the lemmas among them; not the dead rules: the first run
     # answered those, and a lemma only strengthens what a proof may assume
     names = [*(property_names or provable(model)), *(lemma.name for lemma in lemmas)]
@@ -170,6 +167,40 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
         return attrs.evolve(first, **spent)  # the lemmas proved no goal more: not shown
     return attrs.evolve(again, results=_merged(first.results, again.results), lemmas=lemmas,
                         **spent)
+
+
+def _first(model: Model, property_names: Sequence[str] | None, retry_rlimit: int | None,
+           kw: dict[str, Any]) -> ProofRun:
+    """:func:`prove_once`, then :func:`_retried`."""
+    # where the retry runs, it checks again what its run leaves open: the first run's
+    # bounded model checking (dear in CPU: the unrolling is built in Python) would be
+    # replaced unread
+    first = prove_once(model, property_names=property_names, **kw,
+                       bmc_unless=lambda runs: _retry_tried(runs, kw["rlimit"], retry_rlimit))
+    return _retried(model, first, property_names, retry_rlimit, kw)
+
+
+def _with_seat_lemmas(model: Model, property_names: Sequence[str] | None,
+                      retry_rlimit: int | None, kw: dict[str, Any], infer: bool
+                      ) -> tuple[Model, ProofRun]:
+    """The first run: with the seat lemmas among the goals (:mod:`.seats`), when there
+    are some and ``infer``; if one of them is not proved, the run again without them
+    (the units of both). Returns the model proved (strengthened or not) and its run."""
+    lemmas = seat_lemmas(model) if infer else []
+    if not lemmas:
+        return model, _first(model, property_names, retry_rlimit, kw)
+    stronger = strengthened(model, lemmas)
+    added = tuple(stronger.spec.invariants[len(model.spec.invariants):])
+    names = None if property_names is None else [*property_names,
+                                                 *(lemma.name for lemma in added)]
+    run = _first(stronger, names, retry_rlimit, kw)
+    proved = {r.property for r in run.results
+              if r.checker == "z3-induction" and r.status == PROVED}
+    if all(lemma.name in proved for lemma in added):
+        results = [marked(r) for r in run.results]
+        return stronger, attrs.evolve(run, results=results, lemmas=added)
+    plain = _first(model, property_names, retry_rlimit, kw)
+    return model, attrs.evolve(plain, **_both(run, plain))
 
 
 def _retried(model: Model, first: ProofRun, property_names: Sequence[str] | None,

@@ -144,8 +144,10 @@ def formula_equivalent(orig: GameSpec, mut: GameSpec, ch: Changed, rlimit: int,
     (but for the setup, compared as it is)."""
     for ia, ib in readings(orig, mut, ch):
         try:
-            lemmas = invariants(ia).indices if invariants is not None else ()
-            g, h = compile_smt(orig, ia), compile_smt(mut, ib)
+            proved = invariants(ia) if invariants is not None else None
+            lemmas = proved.indices if proved is not None else ()
+            g = compile_smt(orig if proved is None else proved.spec_with_lemmas(orig), ia)
+            h = compile_smt(mut, ib)
             for query in _queries(g, h, ch, lemmas):
                 found = _decide(query, rlimit)
                 if found is not True:  # one part that may differ settles it

@@ -14,7 +14,8 @@ proved only to a depth (bounded model checking) or left UNKNOWN; ``prove``'s ind
 keeps only goals whose step proofs rest on proved goals alone.
 
 The proof is ``prove``'s own (step proofs and the base case, no dead rules, no search for
-lemmas: a lemma it infers is not an invariant of the spec), run once per reading in each
+lemmas but the seat lemmas its first run states: each is proved by induction for the
+unmutated spec like the invariants, so the argument holds for it), run once per reading in each
 process and through the verdict store, so a second run finds it there. What it cost is
 counted where it was spent (:attr:`Proved.units`: 0 for jobs from the store).
 """
@@ -24,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import tempfile
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 import attrs
 
@@ -41,12 +42,24 @@ class Proved:
     names: tuple[str, ...]
     #: Z3 resource units the proof spent here (those of jobs from the store not counted)
     units: int
+    #: the seat lemmas (:mod:`..seats`) proved with them, as invariants to append to the
+    #: spec's: their indices follow the spec's own in ``indices``
+    lemmas: tuple = ()
+
+    def spec_with_lemmas(self, spec: Any) -> Any:
+        """``spec`` with :attr:`lemmas` after its invariants (what ``indices`` index)."""
+        if not self.lemmas:
+            return spec
+        return attrs.evolve(spec, invariants=(*spec.invariants, *self.lemmas))
 
 
 def prove_invariants(model: Model, rlimit: int) -> Proved:
     """The invariants ``prove`` shows by induction for ``model`` (the unmutated spec under
     one reading), each query with ``rlimit`` resource units."""
     from ..prove import prove_once, provable
+    from ..seats import with_seat_lemmas
+    own = len(model.spec.invariants)
+    model = with_seat_lemmas(model)  # as prove's first run: the seats it states itself
     spec = model.spec
     laws = {i.name for i in spec.invariants if i.law}
     goals = [n for n in provable(model) if n not in laws and n not in spec.left_to_play]
@@ -62,7 +75,7 @@ def prove_invariants(model: Model, rlimit: int) -> Proved:
     kept = [(k, inv.name) for k, inv in enumerate(spec.invariants)
             if not inv.law and inv.name in proved]
     return Proved(tuple(k for k, _ in kept), tuple(n for _, n in kept),
-                  max(0, run.rlimit - run.stored_units))
+                  max(0, run.rlimit - run.stored_units), tuple(spec.invariants[own:]))
 
 
 class ProvedInvariants:
