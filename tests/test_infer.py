@@ -10,8 +10,8 @@ import json
 import pytest
 
 import rulespec
-from rulespec.check.infer import (INFERRED, Candidate, candidates, focus, houdini, infer,
-                                  played_states, strengthened)
+from rulespec.check.infer import (INFERRED, Candidate, candidates, excluding, focus, houdini,
+                                  infer, played_states, strengthened)
 from rulespec.check.prove import prove
 from rulespec.cli import main
 
@@ -613,3 +613,41 @@ def test_the_candidates_about_the_open_arrays_are_tried_first_alone(tmp_path, mo
         if runs == 2:
             assert set(calls[0]) < set(calls[1])
             assert any("card" not in t for t in calls[1])
+
+
+def test_the_counterexamples_pick_the_candidates_tried_first(tmp_path, monkeypatch):
+    """With the goal's counterexample to induction (``steps = 0, marks = 3``: the
+    invariants allow it, a step makes four marks), the candidates tried first are those
+    it breaks that name only the goal's fields and the flow fields; with ``steps`` a flow
+    field, ``steps = marks`` is among them, a fact the counterexample keeps is not, and
+    Houdini is asked about those few before the rest."""
+    monkeypatch.setenv("RULESPEC_STORE", "off")
+    path = tmp_path / "twins_flow.py"
+    path.write_text(TWINS.format(extra="").replace(
+        'steps = game.field("steps", range(0, 10),',
+        'steps = game.field("steps", range(0, 10), flow=True,'))
+    game = rulespec.load(str(path))
+    found = candidates(game, played_states(game))
+    state = list(game.initial_state(1).values)
+    state[game.layout.slots["steps"].offset] = 0
+    state[game.layout.slots["marks"].offset] = 3
+    picked = [c.text for c in excluding(game, found, [(GOAL, tuple(state))])]
+    assert "steps = marks" in picked
+    assert "marks ≤ 3" not in picked and "steps ≤ 3" not in picked  # the state keeps them
+    assert 0 < len(picked) < len(found)
+
+    asked = []
+    import rulespec.check.infer as infer_module
+    real = infer_module.houdini
+    monkeypatch.setattr(infer_module, "houdini",
+                        lambda m, tried, *a, **k: asked.append(len(tried)) or real(
+                            m, tried, *a, **k))
+    run = prove(game, rlimit=RLIMIT, trace_dir=tmp_path)
+    assert _induction(run, GOAL) == ["PROVED"]
+    assert "steps = marks" in run.inference["lemmas"]
+    # Houdini was asked first about the counterexamples' few, not every candidate that
+    # names the goal's field (what it was asked without them)
+    from rulespec.ir.walk import fields_read
+    about = focus(game, [GOAL])
+    named = [c for c in found if fields_read([c.expr]) & about]
+    assert asked and asked[0] == len(picked) < len(named)

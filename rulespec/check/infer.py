@@ -75,6 +75,8 @@ class Candidate:
 
     expr: Expr = attrs.field(eq=False)
     holds: Callable[[tuple], bool] = attrs.field(eq=False)
+    #: ``holds`` reads a state's cells (else the atoms' values: :func:`atoms_of`)
+    on_cells: bool = False
 
     @property
     def text(self) -> str:
@@ -235,7 +237,7 @@ def _cell_facts(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candidat
             if all(holds(v) for v in states):  # the term only for what play kept
                 out.append(Candidate(_over_cells(
                     f, lambda i, f=f, g=g, s=said: implies(f[i], s(g[i])), forall, forall,
-                    seated=True), holds))
+                    seated=True), holds, on_cells=True))
     return out
 
 
@@ -286,7 +288,8 @@ def _seated_facts(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candid
                     fact = _over_cells(f, lambda i, f=f, s=said: s(f[i]), forall, forall,
                                        seated=True)
                     out.append(Candidate(implies(when, fact),
-                                         lambda v, h=holds, t=test: not t(v) or h(v)))
+                                         lambda v, h=holds, t=test: not t(v) or h(v),
+                                         on_cells=True))
     return out
 
 
@@ -333,7 +336,8 @@ def _prefix_facts(model: Model, games: Sequence[Sequence[tuple]]) -> list[Candid
                         i[0] < c if b else c <= i[0], s(f[i]) if b else ~s(f[i])),
                         forall, forall)
                     out.append(Candidate(fact if when is None else implies(when, fact),
-                                         lambda v, h=holds, t=test: not t(v) or h(v)))
+                                         lambda v, h=holds, t=test: not t(v) or h(v),
+                                         on_cells=True))
     return out
 
 
@@ -660,7 +664,8 @@ def _used(smt: SmtGame, s: list, given: list, steps: list, pre: dict[int, Any],
 
 def infer(model: Model, rlimit: int, goals: Sequence[str] | None = None,
           seed: int = 0, open_steps: Sequence[str] = (),
-          error_actions: Sequence[int] = ()) -> Inference:
+          error_actions: Sequence[int] = (), ctis: Sequence[tuple[str, tuple]] = ()
+          ) -> Inference:
     """The lemmas inference keeps for ``model``: candidates from the spec, filtered by
     play, then by Houdini; with ``goals`` (the goals not proved), only those their step
     proofs use. With ``open_steps`` (the step goals left open: an invariant's name, or
@@ -670,7 +675,10 @@ def infer(model: Model, rlimit: int, goals: Sequence[str] | None = None,
     (indices) whose step the rules' errors goal is open in; the fields they read stand
     for that goal's (without them, it may read any field: every candidate is tried).
     Those that name an array the open goals read are tried first, alone; the rest join
-    them only if no lemma is kept."""
+    them only if no lemma is kept. Before both, with ``ctis`` (the step proofs'
+    counterexamples to induction: each goal's name and a state's values), for each goal
+    the candidates that name a field it reads and that one of its counterexamples breaks:
+    a lemma that excludes a counterexample is what the goal lacked."""
     games = played_states(model, seed)
     found = candidates(model, games)
     about = focus(model, open_steps, error_actions)
@@ -682,8 +690,11 @@ def infer(model: Model, rlimit: int, goals: Sequence[str] | None = None,
     # read looks at): a few, so Houdini reaches its fixpoint; all of them if that keeps none
     cells = [c for c in tried if about is not None
              and any(f.dims for f in fields_read([c.expr]) & about)]
+    blocking = excluding(model, tried, ctis)
+    stages = [st for st in (blocking, cells) if 0 < len(st) < len(tried)] + [tried]
     spent = 0
-    for tried in ([cells, tried] if 0 < len(cells) < len(tried) else [tried]):
+    ids = [[id(c) for c in st] for st in stages]  # (candidates compare by identity)
+    for tried in [st for k, st in enumerate(stages) if ids[k] not in ids[:k]]:
         kept, units, survived = houdini(model, tried, rlimit, wanted)
         spent += units
         if kept:
@@ -694,6 +705,29 @@ def infer(model: Model, rlimit: int, goals: Sequence[str] | None = None,
                      [c.text for i, c in enumerate(tried) if i not in true],
                      [c.text for i, c in enumerate(tried) if i in true and i not in kept],
                      len(found) - len(tried))
+
+
+def excluding(model: Model, found: Sequence[Candidate], ctis: Sequence[tuple[str, tuple]]
+              ) -> list[Candidate]:
+    """The candidates of ``found`` that name only fields some goal of ``ctis`` reads (and
+    the flow fields: the phase, whose turn, the number of players) and that one of that
+    goal's counterexamples (state values) breaks, in ``found``'s order."""
+    atoms = atoms_of(model)
+    flow = {f for f in model.spec.fields if f.flow and not f.dims}
+    flow.add(model.spec.num_players_field)
+    by_goal: dict[str, list[tuple]] = {}
+    for goal, v in ctis:
+        by_goal.setdefault(goal, []).append((v, tuple(a.read(v) for a in atoms)))
+    reads = {id(c): fields_read([c.expr]) for c in found}
+    out: set[int] = set()
+    for goal, views in by_goal.items():
+        about = focus(model, [goal])
+        for c in found:
+            if id(c) not in out and about is not None and reads[id(c)] & about \
+                    and reads[id(c)] <= about | flow and any(
+                    not c.holds(cells if c.on_cells else read) for cells, read in views):
+                out.add(id(c))
+    return [c for c in found if id(c) in out]
 
 
 def focus(model: Model, open_steps: Sequence[str],

@@ -71,7 +71,7 @@ def _steps_job(model: Model, smt: SmtGame, cases: Sequence[Case], budget: Budget
                                    totals[n].stats[1] - summed[1], 0, 0, 0]
             out.append(((a_idx, fixed), {n: (v.status, v.detail, v.used)
                                          for n, v in verdicts.items()},
-                        prover.queries, stats))
+                        prover.queries, stats, prover.ctis))
     except Unsupported as err:
         return f"no Z3 encoding: {err}"
     return out, lessons

@@ -77,6 +77,9 @@ class ProofRun:
     lemmas: tuple[Invariant, ...] = ()
     #: each step case and its goals' verdicts (what a second run with lemmas inherits)
     step_verdicts: tuple = attrs.field(default=(), eq=False, repr=False)
+    #: (case, goal, state values): the step proofs' counterexamples to induction, states
+    #: the invariants allow that a step leaves breaking the goal (what a lemma must exclude)
+    ctis: tuple = attrs.field(default=(), eq=False, repr=False)
     #: of ``rlimit``, the units of jobs answered from the verdict store (not spent here)
     stored_units: int = 0
     #: what the retry at a larger budget did ({"rlimit", "cases", "tried"}: the step cases
@@ -150,7 +153,7 @@ def prove(model: Model, *, property_names: Sequence[str] | None = None,
     failing = sorted({case[0] for case, verdicts, _ in first.step_verdicts
                       if verdicts.get(RULE_ERRORS, (PROVED,))[0] != PROVED})
     found = search(model, Budget(rlimit).query, sorted(goals), open_steps=open_steps,
-                   error_actions=failing)
+                   error_actions=failing, ctis=[(goal, values) for _, goal, values in first.ctis])
     if not found.lemmas:
         return attrs.evolve(first, rlimit=first.rlimit + found.units,
                             inference=found.summary())
@@ -245,7 +248,8 @@ def _both(first: ProofRun, again: ProofRun) -> dict[str, Any]:
                 units={**first.units, **{f"{k} (again)": u for k, u in again.units.items()}},
                 step_stats=_summed(first.step_stats, again.step_stats),
                 stored=_added(first.stored, again.stored),
-                stored_units=first.stored_units + again.stored_units)
+                stored_units=first.stored_units + again.stored_units,
+                ctis=first.ctis + again.ctis)
 
 
 def _summed(a: dict[str, list[int]], b: dict[str, list[int]]) -> dict[str, list[int]]:
@@ -331,6 +335,7 @@ def prove_once(model: Model, *, property_names: Sequence[str] | None = None,
     return ProofRun(run.results(), jobs.rlimit, jobs.submitted, run.stopped,
                     dict(jobs.units), stats, run.stored_counts(),
                     step_verdicts=tuple((c, v, q) for c, v, q, _ in run.step_runs),
+                    ctis=tuple(sorted(run.ctis, key=lambda r: r[:2])),
                     stored_units=run._stored.hit_units)
 
 
@@ -349,6 +354,8 @@ class _Run:
         self.cells = cells
         self.stopped: str | None = None
         self.step_runs: list = []
+        #: (case, goal, state values): each step case's counterexamples to induction
+        self.ctis: list = []
         self.step_jobs = 0
         self.step_jobs_done = 0
         self.step_skipped: str | None = None
@@ -488,7 +495,9 @@ class _Run:
                 runs, learned = out
                 self.step_runs += [(c, {**self.proved_before.get(c, {}), **v},
                                     q + self.queries_before.get(c, 0), st)
-                                   for c, v, q, st in runs]
+                                   for c, v, q, st, _ in runs]
+                self.ctis += [(c, goal, values) for c, *_, ctis in runs
+                              for goal, values in sorted(ctis.items())]
                 self.step_jobs_done += 1
                 pending += [submit_steps(g, learned) for g in pupils.pop(f, [])]
             if f in steps or f is base or f is reading:

@@ -68,7 +68,7 @@ def seat_lemmas(model: Model, play: Callable[[Model], Sequence[Sequence[tuple]]]
         o = model.layout.slots[f.name].offset
         holds = (lambda v, o=o: v[o] < v[seats])
         if all(holds(v) for v in states):
-            out.append(Candidate(fact, holds))
+            out.append(Candidate(fact, holds, on_cells=True))
     return out
 
 

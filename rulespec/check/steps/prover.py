@@ -77,6 +77,9 @@ class ActionProver(Splits):
         self._param_names = [const_name(v) for v in self._splits]
         self._movers: dict[int, set[Origin] | None] = {}  # see _no_such_mover
         self.verdicts = {g.name: Verdict(used=own_origin(g)) for g in self.goals}
+        #: goal -> the state values of the first counterexample to its step (a state the
+        #: invariants allow that the step leaves breaking it): what inference must exclude
+        self.ctis: dict[str, tuple] = {}
         #: per bounds goal, its residual conjuncts by cell (see :meth:`_bounds_left`)
         self._cells: dict[str, dict[int, list[Any]]] = {}
         #: per legality term (by id): the term, and what its conjuncts tie each parameter to
@@ -286,6 +289,7 @@ class ActionProver(Splits):
                 return "unknown"
             m = solver.model()
             values = self.smt.state_from_model(m, self.p.state)
+            self.ctis.setdefault(name, tuple(values))
             key = (self.a_idx, *(m.eval(p, model_completion=True).as_long() for p in params))
             return self._cti(values, key, name)
         finally:
