@@ -73,6 +73,15 @@ def _load(tmp_path, text):
     return rulespec.load(path)
 
 
+def _planted(tmp_path):
+    """The toy with :data:`PLANTED`'s ``take_back`` instead of its own."""
+    start = TOY.index("@game.action(source=SRC)\ndef take_back")
+    end = TOY.index("game.invariant(")
+    text = TOY[:start] + PLANTED.lstrip("\n") + "\n\n" + TOY[end:]
+    return _load(tmp_path, text.replace("from rulespec.spec import Game, forall",
+                                        "from rulespec.spec import Game, forall, if_"))
+
+
 def _take_back(game, players=4, rlimit=60_000):
     """The step proof of ``take_back`` at ``players``, for the hand's goals."""
     with T.own_context():  # the same units whatever ran before in this process
@@ -109,12 +118,7 @@ def test_the_take_back_proves_by_the_split_on_the_player_to_move(tmp_path, monke
 def test_a_write_to_the_wrong_players_hand_is_violated_not_proved(tmp_path):
     """Player 1's discard pile goes into player 0's hand: the hand sizes no longer count
     the cards, in player 1's case only (the counterexample has player 1 to move)."""
-    start = TOY.index("@game.action(source=SRC)\ndef take_back")
-    end = TOY.index("game.invariant(")
-    text = TOY[:start] + PLANTED.lstrip("\n") + "\n\n" + TOY[end:]
-    text = text.replace("from rulespec.spec import Game, forall",
-                        "from rulespec.spec import Game, forall, if_")
-    game = _load(tmp_path, text)
+    game = _planted(tmp_path)
     _, verdicts = _take_back(game)
     broken = verdicts["hand_size_counts_its_cards"]
     assert broken.status == VIOLATED
@@ -151,12 +155,7 @@ def test_a_goal_broken_in_one_players_case_is_not_asked_in_the_next(tmp_path, mo
     """Once player 1's case breaks the hand's count with every premise, the action's
     verdict is that counterexample: the cases of players 2 and 3 do not ask it again."""
     from rulespec.check.steps import tactics
-    start = TOY.index("@game.action(source=SRC)\ndef take_back")
-    end = TOY.index("game.invariant(")
-    text = TOY[:start] + PLANTED.lstrip("\n") + "\n\n" + TOY[end:]
-    text = text.replace("from rulespec.spec import Game, forall",
-                        "from rulespec.spec import Game, forall, if_")
-    game = _load(tmp_path, text)
+    game = _planted(tmp_path)
     asked: list[tuple[dict, str]] = []
     real = tactics.try_shortcuts
 
