@@ -651,3 +651,80 @@ def test_the_counterexamples_pick_the_candidates_tried_first(tmp_path, monkeypat
     about = focus(game, [GOAL])
     named = [c for c in found if fields_read([c.expr]) & about]
     assert asked and asked[0] == len(picked) < len(named)
+
+
+ROUND_TRIP = '''
+from rulespec.spec import Game, all_of, implies
+SRC = "test: a flag raised in the last phase of a round"
+game = Game("round_trip", title="Round trip", players=(1, 1), source=SRC)
+Phase = game.enum("Phase", ["a", "b", "c", "d"], source=SRC)
+phase = game.field("phase", Phase, flow=True, source=SRC)
+x = game.field("x", range(0, 2), source=SRC)
+laps = game.field("laps", range(0, 4), flow=True, source=SRC)
+
+
+@game.action(source=SRC)
+def to_b(rule):
+    rule.require(phase == Phase.a, "in phase a", source=SRC)
+    rule.set(phase, Phase.b)
+
+
+@game.action(source=SRC)
+def to_c(rule):
+    rule.require(phase == Phase.b, "in phase b", source=SRC)
+    rule.set(phase, Phase.c)
+
+
+@game.action(source=SRC)
+def to_d(rule):
+    rule.require(phase == Phase.c, "in phase c", source=SRC)
+    rule.set(phase, Phase.d)
+    rule.set(x, 1)
+
+
+@game.action(source=SRC)
+def to_a(rule):
+    rule.require(phase == Phase.d, "in phase d", source=SRC)
+    rule.require(laps < 3, "three laps", source=SRC)
+    rule.set(phase, Phase.a)
+    rule.set(x, 0)
+    rule.add(laps, 1)
+
+
+game.invariant("no_flag_in_phase_c", implies(phase == Phase.c, x == 0), source=SRC)
+game.current_player(0, source=SRC)
+game.terminal(all_of(phase == Phase.d, laps == 3), source=SRC)
+game.max_steps(16, source=SRC)
+game.score(lambda p: laps, source=SRC)
+SPEC = game.build()
+'''
+
+
+def test_a_picked_phase_fact_comes_with_its_siblings(tmp_path, monkeypatch):
+    """The counterexample (``phase = b, x = 1``, then ``to_c``) breaks only "if phase = b,
+    then x = 0"; alone it is not kept (``to_b`` from ``phase = a, x = 1``), so the facts
+    of the other phases with the same conclusion come with it, and the first stage
+    Houdini is asked about proves the goal."""
+    monkeypatch.setenv("RULESPEC_STORE", "off")
+    path = tmp_path / "round_trip.py"
+    path.write_text(ROUND_TRIP)
+    game = rulespec.load(str(path))
+    found = candidates(game, played_states(game))
+    state = list(game.initial_state(1).values)
+    state[game.layout.slots["phase"].offset] = 1
+    state[game.layout.slots["x"].offset] = 1
+    picked = [c.text for c in excluding(game, found, [("no_flag_in_phase_c", tuple(state))])]
+    assert "if phase = b, then x = 0" in picked
+    assert "if phase = a, then x = 0" in picked  # a sibling: the counterexample keeps it
+    assert len(picked) < len(found)
+
+    asked = []
+    import rulespec.check.infer as infer_module
+    real = infer_module.houdini
+    monkeypatch.setattr(infer_module, "houdini",
+                        lambda m, tried, *a, **k: asked.append(len(tried)) or real(
+                            m, tried, *a, **k))
+    run = prove(game, rlimit=RLIMIT, trace_dir=tmp_path)
+    assert _induction(run, "no_flag_in_phase_c") == ["PROVED"]
+    assert "if phase = a, then x = 0" in run.inference["lemmas"]
+    assert len(asked) == 1  # the counterexamples' stage kept what the goal needs

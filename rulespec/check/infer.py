@@ -727,7 +727,23 @@ def excluding(model: Model, found: Sequence[Candidate], ctis: Sequence[tuple[str
                     and reads[id(c)] <= about | flow and any(
                     not c.holds(cells if c.on_cells else read) for cells, read in views):
                 out.add(id(c))
-    return [c for c in found if id(c) in out]
+    # a fact of one phase is kept by a step into that phase only with the same fact of
+    # the phase before it: each picked fact of one value comes with its siblings
+    keys = {id(c): _conditioned(c) for c in found}
+    wanted = {keys[i] for i in out} - {None}
+    return [c for c in found if id(c) in out or keys[id(c)] in wanted]
+
+
+def _conditioned(c: Candidate) -> tuple | None:
+    """For "if F = m, then X" over one field F: (F, X's reading), else None."""
+    r = c.expr.name
+    if r is None or getattr(r, "text", None) != "if {0}, then {1}":
+        return None
+    cond, fact = r.parts
+    fields = fields_read([cond])
+    if len(fields) != 1:
+        return None
+    return (next(iter(fields)).name, to_english(fact, cite=False))
 
 
 def focus(model: Model, open_steps: Sequence[str],
