@@ -615,6 +615,17 @@ def test_the_candidates_about_the_open_arrays_are_tried_first_alone(tmp_path, mo
             assert any("card" not in t for t in calls[1])
 
 
+def _houdini_calls(monkeypatch) -> list[int]:
+    """How many candidates each Houdini search is given, in order (filled as it runs)."""
+    import rulespec.check.infer as infer_module
+    asked: list[int] = []
+    real = infer_module.houdini
+    monkeypatch.setattr(infer_module, "houdini",
+                        lambda m, tried, *a, **k: asked.append(len(tried)) or real(
+                            m, tried, *a, **k))
+    return asked
+
+
 def test_the_counterexamples_pick_the_candidates_tried_first(tmp_path, monkeypatch):
     """With the goal's counterexample to induction (``steps = 0, marks = 3``: the
     invariants allow it, a step makes four marks), the candidates tried first are those
@@ -636,12 +647,7 @@ def test_the_counterexamples_pick_the_candidates_tried_first(tmp_path, monkeypat
     assert "marks ≤ 3" not in picked and "steps ≤ 3" not in picked  # the state keeps them
     assert 0 < len(picked) < len(found)
 
-    asked = []
-    import rulespec.check.infer as infer_module
-    real = infer_module.houdini
-    monkeypatch.setattr(infer_module, "houdini",
-                        lambda m, tried, *a, **k: asked.append(len(tried)) or real(
-                            m, tried, *a, **k))
+    asked = _houdini_calls(monkeypatch)
     run = prove(game, rlimit=RLIMIT, trace_dir=tmp_path)
     assert _induction(run, GOAL) == ["PROVED"]
     assert "steps = marks" in run.inference["lemmas"]
@@ -718,12 +724,7 @@ def test_a_picked_phase_fact_comes_with_its_siblings(tmp_path, monkeypatch):
     assert "if phase = a, then x = 0" in picked  # a sibling: the counterexample keeps it
     assert len(picked) < len(found)
 
-    asked = []
-    import rulespec.check.infer as infer_module
-    real = infer_module.houdini
-    monkeypatch.setattr(infer_module, "houdini",
-                        lambda m, tried, *a, **k: asked.append(len(tried)) or real(
-                            m, tried, *a, **k))
+    asked = _houdini_calls(monkeypatch)
     run = prove(game, rlimit=RLIMIT, trace_dir=tmp_path)
     assert _induction(run, "no_flag_in_phase_c") == ["PROVED"]
     assert "if phase = a, then x = 0" in run.inference["lemmas"]

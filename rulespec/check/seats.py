@@ -18,7 +18,7 @@ from typing import Callable, Iterator, Sequence
 
 from ..ir.english import to_english
 from ..ir.nodes import INT, Expr, Field, lift
-from ..ir.walk import statement_exprs, walk
+from ..ir.walk import conjuncts, statement_exprs, walk_distinct
 from ..runtime.model import Model
 from .infer import Candidate, played_states, strengthened
 
@@ -30,7 +30,7 @@ def seat_indices(model: Model) -> list[Field]:
     spec = model.spec
     found: set[int] = set()
     for e in _rule_exprs(model):
-        for node in walk(e):
+        for node in walk_distinct(e):
             if node.op != "field" or len(node.args) < 2:
                 continue
             array: Field = node.args[0]
@@ -57,7 +57,7 @@ def seat_lemmas(model: Model, play: Callable[[Model], Sequence[Sequence[tuple]]]
     spec = model.spec
     seats = model.layout.slots[spec.num_players_field.name].offset
     stated = {to_english(c, cite=False) for inv in spec.invariants
-              for c in _conjuncts(inv.cond)}
+              for c in conjuncts(inv.cond)}
     facts = [(f, lift(f) < Expr("num_players", (), INT)) for f in seat_indices(model)]
     facts = [(f, fact) for f, fact in facts if to_english(fact, cite=False) not in stated]
     if not facts:
@@ -70,14 +70,6 @@ def seat_lemmas(model: Model, play: Callable[[Model], Sequence[Sequence[tuple]]]
         if all(holds(v) for v in states):
             out.append(Candidate(fact, holds, on_cells=True))
     return out
-
-
-def _conjuncts(e: Expr) -> Iterator[Expr]:
-    if e.op == "and":
-        for a in e.args:
-            yield from _conjuncts(a)
-    else:
-        yield e
 
 
 def with_seat_lemmas(model: Model) -> Model:

@@ -12,14 +12,14 @@ from typing import Callable
 
 from ..ir.intervals import interval
 from ..ir.nodes import Expr
-from ..ir.walk import params_used
+from ..ir.walk import conjuncts, params_used
 from ..spec.elements import Action
 from .hoist import SHARED, Hoist
 # where each precondition is tested, shared with the C backend
 from .plan import CHANCE, TERMINAL
 from .plan import level_of as _level_of
 from .plan import unrolled as _unrolled
-from .python_expressions import _chain, _conjuncts, _Ctx, _Emitter, _negate, _param_ctx
+from .python_expressions import _chain, _Ctx, _Emitter, _negate, _param_ctx
 
 #: an action whose effects take at most this many lines has them copied into its step
 #: function (saving a call); longer ones are called
@@ -149,7 +149,7 @@ def _emit_enumerator(em: _Emitter, i: int, a: Action, fast: bool,
     # own, so a conjunct sits in the outermost loop that binds what it reads.
     split = fast and not unrolled
     tests = [(c, level(c)) for pre in a.preconditions
-             for c in (_conjuncts(pre.cond) if split else [pre.cond])]
+             for c in (conjuncts(pre.cond) if split else [pre.cond])]
     after = [ctx]   # per loop level: what the tests evaluated there (and outside) tell
     for c, lvl in tests:
         if lvl == 0:

@@ -15,6 +15,7 @@ from ..ir.errors import SpecError
 from ..ir.intervals import Interval, interval
 from ..ir.nodes import BOOL, Domain, Expr
 from ..ir.statements import Assign, ForEach, If, Let
+from ..ir.walk import conjuncts
 from ..spec.elements import Action, GameSpec
 from .hoist import Hoist, literal
 from .layout import Layout
@@ -70,7 +71,7 @@ class _Ctx:
         with a constant (``c + 3 < 7``, ``r - 1 >= 0``, conjunctions of them) gets
         narrower bounds, so that indices it proves in range need no run-time check."""
         facts: dict[str, Interval] = {}
-        for fact in _conjuncts(cond):
+        for fact in conjuncts(cond):
             if fact.op not in _FLIP:
                 continue
             a, b = fact.args
@@ -99,12 +100,6 @@ class _Ctx:
 
 #: a comparison, and the same test with its sides swapped
 _FLIP = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq"}
-
-
-def _conjuncts(cond: Expr) -> list[Expr]:
-    if cond.op == "and":
-        return [c for a in cond.args for c in _conjuncts(a)]
-    return [cond]
 
 
 def _offset(e: Expr) -> tuple[Expr | None, int]:

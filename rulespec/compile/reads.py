@@ -14,7 +14,7 @@ import linecache
 from typing import Any, Callable
 
 from ..ir.nodes import BOOL, Expr
-from ..ir.walk import walk
+from ..ir.walk import conjuncts, walk
 from ..spec.elements import Action, GameSpec
 from .layout import Layout
 from .python_expressions import HELPERS, _ck, _Ctx, _Emitter, _param_ctx
@@ -35,12 +35,6 @@ def field_reads(cond: Expr) -> list[Expr]:
         if node.op == "field" and _bound_free(node) and not any(node.same_as(o) for o in out):
             out.append(node)
     return out
-
-
-def _conjuncts(cond: Expr) -> list[Expr]:
-    if cond.op == "and":
-        return [p for a in cond.args if isinstance(a, Expr) for p in _conjuncts(a)]
-    return [cond]
 
 
 class Facts:
@@ -75,7 +69,7 @@ class Facts:
         cond = a.preconditions[j].cond
         em = _Emitter(self._spec, self._layout, self._interp)
         ctx: _Ctx = _param_ctx(a, self._interp)
-        parts = _conjuncts(cond) if cond.type == BOOL else [cond]
+        parts = conjuncts(cond) if cond.type == BOOL else [cond]
         oks, reads, plan = [], [], []
         for part in parts:
             fields = field_reads(part)

@@ -42,6 +42,13 @@ def walk_distinct(e: Expr) -> Iterator[Expr]:
         stack.extend(children(node))
 
 
+def conjuncts(cond: Expr) -> list[Expr]:
+    """The parts of a conjunction (nested ones flattened); ``[cond]`` for anything else."""
+    if cond.op == "and":
+        return [p for a in cond.args if isinstance(a, Expr) for p in conjuncts(a)]
+    return [cond]
+
+
 def written_out(e: Expr) -> tuple[int, int]:
     """How many nodes ``e`` has written out as a tree (what the backends compile), and how
     many distinct ones: a value used twice inside itself (``b = if_(x > b, x, b)`` in a
